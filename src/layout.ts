@@ -1,0 +1,26 @@
+/**
+ * Flat layouts shared by every kernel. A volume is a run of numbers inside any indexable
+ * array (typed array of a store, or a plain array), read at an offset, so kernels work the same on
+ * a single volume and on a struct-of-arrays store.
+ */
+
+/** Any readable run of numbers: typed arrays, plain arrays. */
+export type ReadonlyFloats = ArrayLike<number>;
+/** Any writable run of numbers. */
+export type Floats = { [index: number]: number; readonly length: number };
+
+/** Sphere: centre x, y, z, radius. */
+export const SPHERE_STRIDE = 4;
+
+/** AABB in min-max form: min x, y, z, max x, y, z. */
+export const AABB_STRIDE = 6;
+
+/**
+ * OBB: centre (3), then the three unit axes as columns of a right-handed rotation matrix
+ * (u0.x, u0.y, u0.z, u1.x, u1.y, u1.z, u2.x, u2.y, u2.z), then half-extents along each axis (3).
+ * Axes rather than a quaternion because SAT reads axes directly.
+ */
+export const OBB_STRIDE = 15;
+export const OBB_CENTER = 0;
+export const OBB_AXES = 3;
+export const OBB_HALF = 12;
