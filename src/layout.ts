@@ -24,3 +24,13 @@ export const OBB_STRIDE = 15;
 export const OBB_CENTER = 0;
 export const OBB_AXES = 3;
 export const OBB_HALF = 12;
+
+/** Capsule (sphere-swept segment): endpoint p0 (3), endpoint p1 (3), radius. */
+export const CAPSULE_STRIDE = 7;
+
+/**
+ * k-DOP with k/2 directions (see `KDOP_DIRECTIONS` in kdop.ts): the k/2 minima of dot(p, d_i)
+ * first, then the k/2 maxima. Directions are the unnormalised integer vectors of the standard
+ * sets, so a k-DOP store holds exactly k numbers per volume.
+ */
+export type KdopK = 6 | 14 | 18 | 26;
