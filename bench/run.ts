@@ -1,0 +1,66 @@
+/**
+ * `npm run bench [-- name ...]`: runs the benchmarks, writes bench/results/latest.json and
+ * replaces each benchmark's table in README.md between its `<!-- bench:NAME -->` markers, so the
+ * README always shows the numbers of the last committed run.
+ */
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+export interface BenchReport {
+  /** README marker name. */
+  name: string;
+  markdown: string;
+  data: unknown;
+}
+
+type BenchModule = { run: () => Promise<BenchReport> | BenchReport };
+
+const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
+  overlap: () => import('./overlap.bench'),
+  fitQuality: () => import('./fitQuality.bench'),
+};
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const readmePath = `${root}README.md`;
+const resultsPath = `${root}bench/results/latest.json`;
+
+function replaceSection(readme: string, name: string, markdown: string): string {
+  const start = `<!-- bench:${name} -->`;
+  const end = `<!-- /bench:${name} -->`;
+  const i = readme.indexOf(start);
+  const j = readme.indexOf(end);
+  if (i < 0 || j < i) {
+    console.warn(`README has no ${start} ... ${end} section; table printed only.`);
+    return readme;
+  }
+  return `${readme.slice(0, i + start.length)}\n${markdown}\n${readme.slice(j)}`;
+}
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const names = wanted.length > 0 ? wanted : Object.keys(BENCHMARKS);
+  const machine = `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}`;
+  let previous: Record<string, unknown> = {};
+  try {
+    previous = JSON.parse(readFileSync(resultsPath, 'utf8')) as Record<string, unknown>;
+  } catch {
+    // First run: nothing to merge with.
+  }
+  const results: Record<string, unknown> = { ...previous, machine, date: new Date().toISOString() };
+  let readme = readFileSync(readmePath, 'utf8');
+  for (const name of names) {
+    const load = BENCHMARKS[name];
+    if (!load) throw new Error(`unknown benchmark ${name}; known: ${Object.keys(BENCHMARKS).join(', ')}`);
+    console.log(`\n## ${name}`);
+    const report = await (await load()).run();
+    console.log(report.markdown);
+    results[report.name] = report.data;
+    readme = replaceSection(readme, report.name, `_${machine}_\n\n${report.markdown}`);
+  }
+  mkdirSync(`${root}bench/results`, { recursive: true });
+  writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(readmePath, readme);
+}
+
+await main();
