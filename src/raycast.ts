@@ -86,7 +86,12 @@ let slabEnterIndex = -1;
 let slabEnterSign = 0;
 let slabOriginInside = true;
 
-function beginSlabs(): void {
+/**
+ * Starts a slab clip. Slab clipping is shared with the time of impact of moving boxes, where
+ * the "ray" is the relative motion and the slabs are the separating axes.
+ * @internal
+ */
+export function beginSlabs(): void {
   slabEnterT = -Infinity;
   slabExitT = Infinity;
   slabEnterIndex = -1;
@@ -99,8 +104,9 @@ function beginSlabs(): void {
  * direction projected on the slab's direction. Returns false once the ray provably misses.
  * A direction parallel to the slab (pd exactly 0) is decided by the origin alone, so no
  * 0·Infinity ever reaches the interval.
+ * @internal
  */
-function clipSlab(index: number, po: number, pd: number, lo: number, hi: number): boolean {
+export function clipSlab(index: number, po: number, pd: number, lo: number, hi: number): boolean {
   const outside = po < lo || po > hi;
   if (outside) slabOriginInside = false;
   if (pd === 0) return !outside;
@@ -126,8 +132,9 @@ function clipSlab(index: number, po: number, pd: number, lo: number, hi: number)
 /**
  * Ends a slab clip: writes t (and the inside normal when the origin is inside) and reports a hit.
  * The caller writes the entering slab's normal when `slabOriginInside` is false.
+ * @internal
  */
-function finishSlabs(out: Floats, dx: number, dy: number, dz: number, maxT: number): boolean {
+export function finishSlabs(out: Floats, dx: number, dy: number, dz: number, maxT: number): boolean {
   if (maxT < 0) return false;
   if (slabOriginInside) {
     writeInsideHit(out, dx, dy, dz);
