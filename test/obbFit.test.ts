@@ -185,7 +185,7 @@ describe('fitObb (all point methods)', () => {
     for (const method of POINT_METHODS) {
       const a = fitObb(new Float64Array(OBB_STRIDE), 0, pts, 30, method);
       const b = fitObb(new Float64Array(OBB_STRIDE), 0, padded, 30, method, 7);
-      expect([...b]).toEqual([...a]);
+      expect(Array.from(b)).toEqual(Array.from(a));
     }
   });
 
