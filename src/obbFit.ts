@@ -404,9 +404,10 @@ function readOption(options: ObbRefineOptions | undefined, key: keyof ObbRefineO
  * Local search for a smaller box around `count` points (typically hull vertices), starting from
  * the box in `box` at `o`, which is overwritten with the result. Repeatedly rotates the frame by
  * ±angle about each of its own axes, keeping any rotation that shrinks the box; the angle halves
- * when none does. Deterministic and bounded by `options.maxEvaluations`. The result is never
- * larger than the start (flat boxes, whose volume is rounding noise, compare by surface area).
- * Returns `box`.
+ * when none does. Deterministic and bounded by `options.maxEvaluations`. Only the start axes
+ * are read (re-orthonormalised); the result is never larger than the tightest box along them
+ * (flat boxes, whose volume is rounding noise, compare by surface area). Returns `box`.
+ * Throws CollideInputError on bad points, options or start axes.
  */
 export function refineObb(
   box: Floats,
@@ -424,6 +425,11 @@ export function refineObb(
 
   for (let i = 0; i < 9; i++) axes[i] = box[o + OBB_AXES + i];
   orthonormalize(axes);
+  for (let i = 0; i < 9; i++) {
+    if (!Number.isFinite(axes[i])) {
+      throw new CollideInputError('refineObb: the start box axes are not finite or u0, u1 are parallel');
+    }
+  }
   obbFromAxes(best, 0, axes, 0, points, count, offset);
 
   let evaluations = 0;

@@ -436,5 +436,9 @@ describe('fitObbRefined', () => {
     for (const options of [{ initialAngle: 0 }, { minAngle: -1 }, { maxEvaluations: NaN }, { initialAngle: Infinity }]) {
       expect(() => fitObbRefined(box, 0, pts, 10, 0, options)).toThrow(CollideInputError);
     }
+    box.fill(0);
+    expect(() => refineObb(box, 0, pts, 10)).toThrow(CollideInputError);
+    box.set([1, 0, 0, 2, 0, 0, 0, 0, 1], 3);
+    expect(() => refineObb(box, 0, pts, 10)).toThrow(CollideInputError);
   });
 });
