@@ -129,8 +129,9 @@ describe('AABB conversions', () => {
   it('round-trip exactly between all three representations on dyadic boxes', () => {
     fc.assert(
       fc.property(fc.constantFrom(1, 0.5, 8).chain((s) => fc.constantFrom(0, -(2 ** 22)).chain((o) => gridBox(s, o))), (mm) => {
-        const mw = aabbMinMaxToMinWidth(new Float64Array(8), 1, mm, 0);
-        const cr = aabbMinMaxToCenterRadius(new Float64Array(8), 2, mm, 0);
+        const mw = new Float64Array(8), cr = new Float64Array(8);
+        aabbMinMaxToMinWidth(mw, 1, mm, 0);
+        aabbMinMaxToCenterRadius(cr, 2, mm, 0);
         expect(Array.from((aabbMinWidthToMinMax([], 0, mw, 1) as number[]))).toEqual(mm);
         expect(Array.from((aabbCenterRadiusToMinMax([], 0, cr, 2) as number[]))).toEqual(mm);
         expect(Array.from((aabbMinWidthToCenterRadius([], 0, mw, 1) as number[]))).toEqual(Array.from(cr.subarray(2, 8)));
@@ -170,7 +171,9 @@ describe('AABB fitting', () => {
         }
         for (let i = 0; i < n; i++) if (rand() < 0.3) subset.add(i);
         const hull = Uint32Array.from([...subset].sort(() => rand() - 0.5));
-        expect(Array.from(aabbFromPointsExtreme(new Float64Array(8), 2, pts, n, po, hull).subarray(2))).toEqual(ref);
+        const padded = new Float64Array(8);
+        aabbFromPointsExtreme(padded, 2, pts, n, po, hull);
+        expect(Array.from(padded.subarray(2))).toEqual(ref);
       }),
       { numRuns: 500 },
     );
@@ -238,8 +241,9 @@ describe('Arvo transforms', () => {
     const rand = mulberry32(2);
     for (let trial = 0; trial < 100; trial++) {
       const q = randomQuaternion(rand);
-      const m = quaternionToMat3(new Float64Array(11), 2, q);
-      expect(Array.from(m.subarray(2) as Float64Array)).toEqual(quaternionToAxes(q));
+      const m = new Float64Array(11);
+      quaternionToMat3(m, 2, q);
+      expect(Array.from(m.subarray(2))).toEqual(quaternionToAxes(q));
     }
   });
 
