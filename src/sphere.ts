@@ -79,7 +79,7 @@ export function sphereFromAabb(out: Floats, o: number, points: ReadonlyFloats, c
 
 /**
  * Ritter's approximate sphere: start from the most distant pair among the six axis-extreme points,
- * then grow just enough to take in each point left outside. One extra pass; not minimal.
+ * then grow just enough to take in each point left outside. Three linear passes; not minimal.
  */
 export function ritterSphere(out: Floats, o: number, points: ReadonlyFloats, count: number, pointsOffset = 0): Floats {
   assertNonEmptyPoints(points, count, 'ritterSphere', pointsOffset);
