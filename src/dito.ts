@@ -132,15 +132,19 @@ export function ditoObb(out: Floats, o: number, points: ReadonlyFloats, count: n
           below = e;
         }
       }
-      for (const q of [above, below]) {
-        if (q < 0) continue; // flat on that side: no tetrahedron
-        considerTriangle(p0, p1, q);
-        considerTriangle(p1, p2, q);
-        considerTriangle(p2, p0, q);
-      }
+      // A side with no point beyond the tolerance is flat: no tetrahedron there.
+      if (above >= 0) considerTetrahedron(p0, p1, p2, above);
+      if (below >= 0) considerTetrahedron(p0, p1, p2, below);
     }
   }
   return obbFromAxes(out, o, bestAxes, 0, points, count, offset);
+}
+
+/** The 3 side triangles of the tetrahedron over base (a, b, c) with apex q. */
+function considerTetrahedron(a: number, b: number, c: number, q: number): void {
+  considerTriangle(a, b, q);
+  considerTriangle(b, c, q);
+  considerTriangle(c, a, q);
 }
 
 function distance2(a: number, b: number): number {
@@ -230,26 +234,24 @@ function frameFrom(ux: number, uy: number, uz: number, nx: number, ny: number, n
 
 /** The 3 frames of triangle (a, b, c): each edge, the normal, and their cross product. */
 function considerTriangle(a: number, b: number, c: number): void {
-  const ids = [a, b, c];
-  const n = [0, 0, 0];
-  const ex = [0, 0, 0], ey = [0, 0, 0], ez = [0, 0, 0];
-  for (let i = 0; i < 3; i++) {
-    const from = 3 * ids[i], to = 3 * ids[(i + 1) % 3];
-    ex[i] = extremal[to] - extremal[from];
-    ey[i] = extremal[to + 1] - extremal[from + 1];
-    ez[i] = extremal[to + 2] - extremal[from + 2];
-  }
-  n[0] = ey[0] * ez[1] - ez[0] * ey[1];
-  n[1] = ez[0] * ex[1] - ex[0] * ez[1];
-  n[2] = ex[0] * ey[1] - ey[0] * ex[1];
-  const nl = Math.hypot(n[0], n[1], n[2]);
-  for (let i = 0; i < 3; i++) {
-    const el = Math.hypot(ex[i], ey[i], ez[i]);
-    // Twice the area over the edge is the height on it: skip edges of a sliver.
-    if (el <= tolerance || nl <= tolerance * el) continue;
-    frameFrom(ex[i], ey[i], ez[i], n[0], n[1], n[2]);
-    consider(candidate);
-  }
+  const ax = extremal[3 * a], ay = extremal[3 * a + 1], az = extremal[3 * a + 2];
+  const bx = extremal[3 * b], by = extremal[3 * b + 1], bz = extremal[3 * b + 2];
+  const cx = extremal[3 * c], cy = extremal[3 * c + 1], cz = extremal[3 * c + 2];
+  const e0x = bx - ax, e0y = by - ay, e0z = bz - az;
+  const e1x = cx - bx, e1y = cy - by, e1z = cz - bz;
+  const nx = e0y * e1z - e0z * e1y, ny = e0z * e1x - e0x * e1z, nz = e0x * e1y - e0y * e1x;
+  const twiceArea = Math.hypot(nx, ny, nz);
+  considerEdge(e0x, e0y, e0z, nx, ny, nz, twiceArea);
+  considerEdge(e1x, e1y, e1z, nx, ny, nz, twiceArea);
+  considerEdge(ax - cx, ay - cy, az - cz, nx, ny, nz, twiceArea);
+}
+
+function considerEdge(ex: number, ey: number, ez: number, nx: number, ny: number, nz: number, twiceArea: number): void {
+  const length = Math.hypot(ex, ey, ez);
+  // Twice the area over the edge is the height on it: edges of a sliver give no reliable normal.
+  if (length <= tolerance || twiceArea <= tolerance * length) return;
+  frameFrom(ex, ey, ez, nx, ny, nz);
+  consider(candidate);
 }
 
 /** Collinear extremal points: the line direction and any perpendicular pair. */
