@@ -1,3 +1,4 @@
+import { ditoObb } from './dito';
 import { symmetricEigen3 } from './eigen3';
 import { CollideInputError, assertNonEmptyPoints } from './errors';
 import { OBB_AXES, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from './layout';
@@ -463,7 +464,7 @@ export function refineObb(
 
 /**
  * Smallest box found by local search (`refineObb`) on the convex-hull vertices, started from the
- * smallest of the PCA-points, PCA-hull, hull-triangle and axis-aligned boxes. The slowest method
+ * smallest of the PCA-points, PCA-hull, hull-triangle, DiTO-26 and axis-aligned boxes. The slowest method
  * and usually the tightest. Returns `out`.
  */
 export function fitObbRefined(
@@ -487,6 +488,8 @@ export function fitObbRefined(
     fitObbTriangles(candidate, 0, vertices, hull.indices, hull.triangleCount);
     keepSmaller(out, o, flatTolerance);
   }
+  ditoObb(candidate, 0, vertices, n, 26);
+  keepSmaller(out, o, flatTolerance);
   axes.fill(0);
   axes[0] = axes[4] = axes[8] = 1;
   obbFromAxes(candidate, 0, axes, 0, vertices, n);
@@ -517,7 +520,11 @@ export function fitObb(
       return fitObbHullTriangles(out, o, points, count, offset);
     case 'refined':
       return fitObbRefined(out, o, points, count, offset);
+    case 'dito14':
+      return ditoObb(out, o, points, count, 14, offset);
+    case 'dito26':
+      return ditoObb(out, o, points, count, 26, offset);
     default:
-      throw new CollideInputError(`fitObb: unknown or unavailable method '${String(method)}'`);
+      throw new CollideInputError(`fitObb: unknown method '${String(method)}'`);
   }
 }

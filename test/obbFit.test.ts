@@ -20,7 +20,7 @@ import {
 import { loadBunny } from './support/meshes';
 import { mulberry32, quaternionToAxes, randomQuaternion } from './support/random';
 
-const POINT_METHODS: ObbFitMethod[] = ['pca-points', 'pca-hull', 'hull-triangles', 'refined'];
+const POINT_METHODS: ObbFitMethod[] = ['pca-points', 'pca-hull', 'hull-triangles', 'dito14', 'dito26', 'refined'];
 const SHAPES = ['cloud', 'single', 'duplicates', 'collinear', 'coplanar', 'grid', 'box'] as const;
 type Shape = (typeof SHAPES)[number];
 
@@ -356,7 +356,7 @@ describe('fitObbTriangles / fitObbSegments', () => {
 });
 
 describe('fitObbRefined', () => {
-  it('is never larger than the PCA, hull and axis-aligned boxes it starts from', () => {
+  it('is never larger than the PCA, hull, DiTO-26 and axis-aligned boxes it starts from', () => {
     const box = new Float64Array(OBB_STRIDE), other = new Float64Array(OBB_STRIDE);
     fc.assert(
       fc.property(fc.constantFrom<Shape>('cloud', 'box'), fc.integer({ min: 4, max: 80 }), fc.integer(), offsetArb, (shape, n, seed, offset) => {
@@ -365,7 +365,7 @@ describe('fitObbRefined', () => {
         fitObbRefined(box, 0, pts, count);
         // 1e-9: far from the origin the projections themselves round at ~1e-16 of the offset.
         const v = obbVolume(box);
-        for (const method of ['pca-points', 'pca-hull', 'hull-triangles'] as const) {
+        for (const method of ['pca-points', 'pca-hull', 'hull-triangles', 'dito26'] as const) {
           expect(v).toBeLessThanOrEqual(obbVolume(fitObb(other, 0, pts, count, method)) * (1 + 1e-9));
         }
         const aabb = [0, 1, 2].map((c) => {
@@ -425,7 +425,7 @@ describe('fitObbRefined', () => {
     const box = new Float64Array(OBB_STRIDE);
     const refined = obbVolume(fitObb(box, 0, bunny.positions, bunny.vertexCount, 'refined'));
     checkBox(box, bunny.positions, bunny.vertexCount);
-    for (const method of ['pca-points', 'pca-hull', 'hull-triangles'] as const) {
+    for (const method of ['pca-points', 'pca-hull', 'hull-triangles', 'dito26'] as const) {
       expect(refined).toBeLessThanOrEqual(obbVolume(fitObb(box, 0, bunny.positions, bunny.vertexCount, method)));
     }
   });
