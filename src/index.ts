@@ -1,0 +1,102 @@
+/**
+ * bitecs-collide kernels: pure geometry over typed arrays, usable without bitecs. The ECS
+ * components and systems build on these.
+ */
+export * from './layout';
+export {
+  CollideInputError,
+  assertFinitePoints,
+  assertNonEmptyPoints,
+  assertFiniteValues,
+  assertExtents,
+} from './errors';
+export { obbFromAxes, obbVolume, obbSurfaceArea, obbContainsPoint, obbTransform, obbCorners } from './obb';
+export {
+  sphereFromAabb,
+  ritterSphere,
+  welzlSphere,
+  sphereOverlap,
+  sphereTransform,
+  sphereContainsPoint,
+  WELZL_RELATIVE_TOLERANCE,
+} from './sphere';
+export {
+  AABB_MIN_WIDTH_STRIDE,
+  AABB_CENTER_RADIUS_STRIDE,
+  aabbMinMaxToMinWidth,
+  aabbMinWidthToMinMax,
+  aabbMinMaxToCenterRadius,
+  aabbCenterRadiusToMinMax,
+  aabbMinWidthToCenterRadius,
+  aabbCenterRadiusToMinWidth,
+  aabbOverlap,
+  aabbOverlapMinWidth,
+  aabbOverlapCenterRadius,
+  aabbOverlapCenterRadiusInt,
+  aabbFromPoints,
+  extremePointAlongDirection,
+  aabbFromPointsExtreme,
+  aabbFromSphere,
+  quaternionToMat3,
+  aabbTransformMat3,
+  aabbTransform,
+  aabbTransformCenterRadiusMat3,
+  aabbTransformCenterRadius,
+} from './aabb';
+export {
+  extremeVertex,
+  createExtremeVertexTracker,
+  aabbFromHullTracking,
+  EXTREME_VERTEX_RELATIVE_TOLERANCE,
+  HULL_EXTREME_CACHE_STRIDE,
+  type ExtremeVertexTracker,
+} from './extremeVertex';
+export { symmetricEigen3 } from './eigen3';
+export {
+  fitObb,
+  fitObbPcaPoints,
+  fitObbPcaHull,
+  fitObbHullTriangles,
+  fitObbTriangles,
+  fitObbSegments,
+  fitObbRefined,
+  refineObb,
+  pointMoments,
+  triangleMoments,
+  segmentMoments,
+  MOMENTS_STRIDE,
+  OBB_FLAT_RELATIVE_TOLERANCE,
+  type ObbFitMethod,
+  type ObbRefineOptions,
+} from './obbFit';
+export { quickhull, HULL_RELATIVE_TOLERANCE, type ConvexHull } from './quickhull';
+export { KDOP_DIRECTIONS, kdopFromPoints, kdopOverlap, kdopRefit, kdopFromAabb, kdopContainsPoint } from './kdop';
+export { ditoObb, DITO_RELATIVE_TOLERANCE } from './dito';
+export {
+  CLOSEST_ON_SEGMENT_STRIDE,
+  CLOSEST_ON_TRIANGLE_STRIDE,
+  CLOSEST_SEGMENTS_STRIDE,
+  RECT_STRIDE,
+  RECT_CENTER,
+  RECT_AXES,
+  RECT_HALF,
+  ZERO_AREA_TRIANGLE_RATIO,
+  closestPtPointSegment,
+  closestPtPointTriangle,
+  closestPtPointObb,
+  closestPtPointRect,
+  closestPtPointAabb,
+  closestPtSegmentSegment,
+} from './closestPoints';
+export { TRI_TRI_DISJOINT, TRI_TRI_SEGMENT, TRI_TRI_COPLANAR, triTriIntersectionSegment, triTriOverlap } from './triTri';
+export {
+  raycastSphere,
+  raycastAabb,
+  raycastObb,
+  raycastKdop,
+  raycastCapsule,
+  raycastTriangle,
+  RAY_HIT_STRIDE,
+} from './raycast';
+export { sphereSphereToi, obbToi, obbSweptOverlap } from './toi';
+export { responseStop, responseSlide, responseReflect, responseImpulse } from './response';
