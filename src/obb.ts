@@ -1,9 +1,12 @@
+import { quaternionToMat3 } from './aabb';
 import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from './layout';
 
 /**
  * Oriented bounding box basics over the flat layout of layout.ts (centre, 3 axis columns,
  * half-extents). Everything here is allocation-free; math in doubles, storage as given.
  */
+
+const rotation = new Float64Array(9); // scratch: obbTransform's matrix
 
 /**
  * Tightest box with the given orthonormal axes around `count` points (xyz at `pointsOffset`).
@@ -87,22 +90,14 @@ export function obbTransform(
   t: ReadonlyFloats,
   scale = 1,
 ): Floats {
-  const qx = q[0], qy = q[1], qz = q[2], qw = q[3];
-  // Rotation matrix columns from the quaternion.
-  const r00 = 1 - 2 * (qy * qy + qz * qz), r10 = 2 * (qx * qy + qz * qw), r20 = 2 * (qx * qz - qy * qw);
-  const r01 = 2 * (qx * qy - qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r21 = 2 * (qy * qz + qx * qw);
-  const r02 = 2 * (qx * qz + qy * qw), r12 = 2 * (qy * qz - qx * qw), r22 = 1 - 2 * (qx * qx + qy * qy);
+  const r = quaternionToMat3(rotation, 0, q);
   const cx = local[lo], cy = local[lo + 1], cz = local[lo + 2];
-  out[oo] = t[0] + scale * (r00 * cx + r01 * cy + r02 * cz);
-  out[oo + 1] = t[1] + scale * (r10 * cx + r11 * cy + r12 * cz);
-  out[oo + 2] = t[2] + scale * (r20 * cx + r21 * cy + r22 * cz);
+  for (let i = 0; i < 3; i++) out[oo + i] = t[i] + scale * (r[i] * cx + r[3 + i] * cy + r[6 + i] * cz);
   for (let k = 0; k < 3; k++) {
     const a = lo + OBB_AXES + 3 * k;
     const x = local[a], y = local[a + 1], z = local[a + 2];
     const b = oo + OBB_AXES + 3 * k;
-    out[b] = r00 * x + r01 * y + r02 * z;
-    out[b + 1] = r10 * x + r11 * y + r12 * z;
-    out[b + 2] = r20 * x + r21 * y + r22 * z;
+    for (let i = 0; i < 3; i++) out[b + i] = r[i] * x + r[3 + i] * y + r[6 + i] * z;
   }
   const s = Math.abs(scale);
   out[oo + OBB_HALF] = s * local[lo + OBB_HALF];

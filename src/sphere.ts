@@ -1,3 +1,4 @@
+import { aabbFromPoints } from './aabb';
 import { assertNonEmptyPoints } from './errors';
 import type { Floats, ReadonlyFloats } from './layout';
 
@@ -13,6 +14,8 @@ import type { Floats, ReadonlyFloats } from './layout';
  * rounding and force spurious, ill-conditioned support sets.
  */
 export const WELZL_RELATIVE_TOLERANCE = 1e-10;
+
+const bounds = new Float64Array(6); // scratch: sphereFromAabb's box
 
 /**
  * A support set whose squared sine (triangle) or normalised volume (tetrahedron) falls below this is
@@ -61,19 +64,8 @@ function writeSphere(out: Floats, o: number, cx: number, cy: number, cz: number,
  */
 export function sphereFromAabb(out: Floats, o: number, points: ReadonlyFloats, count: number, pointsOffset = 0): Floats {
   assertNonEmptyPoints(points, count, 'sphereFromAabb', pointsOffset);
-  let minX = Infinity, minY = Infinity, minZ = Infinity;
-  let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
-  for (let i = 0; i < count; i++) {
-    const p = pointsOffset + 3 * i;
-    const x = points[p], y = points[p + 1], z = points[p + 2];
-    if (x < minX) minX = x;
-    if (x > maxX) maxX = x;
-    if (y < minY) minY = y;
-    if (y > maxY) maxY = y;
-    if (z < minZ) minZ = z;
-    if (z > maxZ) maxZ = z;
-  }
-  const cx = 0.5 * (minX + maxX), cy = 0.5 * (minY + maxY), cz = 0.5 * (minZ + maxZ);
+  aabbFromPoints(bounds, 0, points, count, pointsOffset);
+  const cx = 0.5 * (bounds[0] + bounds[3]), cy = 0.5 * (bounds[1] + bounds[4]), cz = 0.5 * (bounds[2] + bounds[5]);
   return writeSphere(out, o, cx, cy, cz, coveringRadius(cx, cy, cz, points, count, pointsOffset));
 }
 
