@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { acceptPair, assertBroadPhaseInput, type BroadPhase } from '../../src/broadphase/broadPhase';
+import { createBruteForce } from '../../src/broadphase/bruteForce';
+import { PairList } from '../../src/broadphase/pairList';
+import { createSweepAndPrune } from '../../src/broadphase/sweepAndPrune';
+import { CollideInputError } from '../../src/errors';
+import { makeScene, referencePairs, stepScene, type Scene, type SceneParams } from './scenes';
+
+/** Every algorithm, with option variants that push them into their less common code paths. */
+const ALGORITHMS: { name: string; create: () => BroadPhase }[] = [
+  { name: 'bruteForce', create: () => createBruteForce() },
+  { name: 'sweepAndPrune', create: () => createSweepAndPrune() },
+  // Switches axis at any change of the best axis and always falls back to a full sort.
+  { name: 'sweepAndPrune (eager)', create: () => createSweepAndPrune({ axisSwitchRatio: 1, insertionShiftsPerEndpoint: 0 }) },
+];
+
+const sceneParams: fc.Arbitrary<SceneParams> = fc.record({
+  seed: fc.integer(),
+  count: fc.oneof(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 5, max: 90 })),
+  world: fc.constantFrom(4, 12, 40),
+  staticRate: fc.constantFrom(0, 0.3, 1),
+  layerMode: fc.constantFrom(0, 1, 2),
+  offset: fc.constantFrom(0, -1e6, 1e6),
+  scale: fc.constantFrom(1, 1e-3, 1e3),
+  float32: fc.boolean(),
+});
+
+function pairsOf(list: PairList): number[] {
+  return Array.from({ length: list.count }, (_, i) => list.a(i) * 2 ** 24 + list.b(i));
+}
+
+function describeScene(scene: Scene, frame: number): string {
+  return `seed ${scene.params.seed}, frame ${frame}, ${scene.count} proxies`;
+}
+
+describe.each(ALGORITHMS)('$name', ({ create }) => {
+  it('finds exactly the reference pairs in random scenes (touching, zero-size, huge, duplicate, static, layered)', () => {
+    const algorithm = create();
+    const out = new PairList(2);
+    fc.assert(
+      fc.property(sceneParams, (params) => {
+        const scene = makeScene(params);
+        algorithm.clear();
+        algorithm.findPairs(scene, out);
+        expect(pairsOf(out), describeScene(scene, 0)).toEqual(referencePairs(scene));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('tracks multi-frame sequences with motion and churn, matching the reference at every frame', () => {
+    fc.assert(
+      fc.property(sceneParams, fc.integer({ min: 2, max: 12 }), (params, frames) => {
+        const algorithm = create();
+        const out = new PairList(2);
+        const scene = makeScene(params);
+        const removed: number[] = [];
+        for (let f = 0; f < frames; f++) {
+          algorithm.findPairs(scene, out);
+          expect(pairsOf(out), describeScene(scene, f)).toEqual(referencePairs(scene));
+          stepScene(scene, removed);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('starts over after clear() and after an empty frame', () => {
+    const algorithm = create();
+    const out = new PairList();
+    const scene = makeScene({ seed: 7, count: 40, world: 10, staticRate: 0.2, layerMode: 0, offset: 0, scale: 1, float32: false });
+    algorithm.findPairs(scene, out);
+    const first = pairsOf(out);
+    expect(first.length).toBeGreaterThan(0);
+    algorithm.findPairs({ ...scene, count: 0 }, out);
+    expect(out.count).toBe(0);
+    algorithm.findPairs(scene, out);
+    expect(pairsOf(out)).toEqual(first);
+    algorithm.clear();
+    algorithm.findPairs(scene, out);
+    expect(pairsOf(out)).toEqual(first);
+  });
+});
+
+describe('acceptPair', () => {
+  it('drops static-static pairs and applies layer/mask both ways', () => {
+    const input = {
+      ids: [0, 1, 2],
+      count: 3,
+      boxes: new Float64Array(18),
+      isStatic: [1, 1, 0],
+      layer: [1, 2, 0x80000000],
+      mask: [0xffffffff, 0xffffffff, 1],
+    };
+    expect(acceptPair(input, 0, 1)).toBe(false); // both static
+    expect(acceptPair(input, 0, 2)).toBe(true);
+    expect(acceptPair(input, 1, 2)).toBe(false); // 2's mask lacks layer 2
+    expect(acceptPair(input, 2, 0)).toBe(true);
+  });
+});
+
+describe('assertBroadPhaseInput', () => {
+  const base = () => ({
+    ids: [0, 1],
+    count: 2,
+    boxes: new Float64Array([0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]),
+    isStatic: [0, 0],
+    layer: [1, 1],
+    mask: [1, 1],
+  });
+  it('accepts valid input and names the fault otherwise', () => {
+    expect(() => assertBroadPhaseInput(base())).not.toThrow();
+    expect(() => assertBroadPhaseInput({ ...base(), ids: [0, 0] })).toThrow(/twice/);
+    expect(() => assertBroadPhaseInput({ ...base(), ids: [0, 2 ** 24] })).toThrow(CollideInputError);
+    expect(() => assertBroadPhaseInput({ ...base(), count: 3 })).toThrow(/count/);
+    const nan = base();
+    nan.boxes[4] = NaN;
+    expect(() => assertBroadPhaseInput(nan)).toThrow(/non-finite/);
+    const inverted = base();
+    inverted.boxes[0] = 5;
+    expect(() => assertBroadPhaseInput(inverted)).toThrow(/min > max/);
+  });
+});

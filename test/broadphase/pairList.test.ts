@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { PairList } from '../../src/broadphase/pairList';
+
+const ID_LIMIT = 2 ** 24;
+
+describe('PairList', () => {
+  it('sorts by (a, b) like a comparator sort, across the insertion/radix threshold and the whole 24-bit range', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat({ max: ID_LIMIT - 1 }), fc.nat({ max: ID_LIMIT - 1 })), { maxLength: 400 }),
+        fc.boolean(),
+        (pairs, smallIds) => {
+          const list = new PairList(1);
+          const input = pairs.map(([a, b]) => (smallIds ? [a % 5000, b % 37] : [a, b]));
+          for (const [a, b] of input) list.push(a, b);
+          list.sort();
+          const expected = input.map(([a, b]) => a * ID_LIMIT + b).sort((x, y) => x - y);
+          const got = Array.from({ length: list.count }, (_, i) => list.a(i) * ID_LIMIT + list.b(i));
+          expect(got).toEqual(expected);
+          expect(list.count).toBe(input.length);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps its storage across clear() and grows by doubling', () => {
+    const list = new PairList(4);
+    for (let i = 0; i < 5; i++) list.push(i, i + 1);
+    expect(list.first.length).toBe(16);
+    const storage = list.first;
+    list.clear();
+    expect(list.count).toBe(0);
+    for (let i = 0; i < 16; i++) list.push(i, 2 * i);
+    expect(list.first).toBe(storage);
+    expect([list.a(15), list.b(15)]).toEqual([15, 30]);
+  });
+});
