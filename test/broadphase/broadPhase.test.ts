@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { acceptPair, assertBroadPhaseInput, type BroadPhase } from '../../src/broadphase/broadPhase';
 import { createBruteForce } from '../../src/broadphase/bruteForce';
 import { PairList } from '../../src/broadphase/pairList';
+import { createSpatialHash } from '../../src/broadphase/spatialHash';
 import { createSweepAndPrune } from '../../src/broadphase/sweepAndPrune';
 import { CollideInputError } from '../../src/errors';
 import { makeScene, referencePairs, stepScene, type Scene, type SceneParams } from './scenes';
@@ -13,6 +14,10 @@ const ALGORITHMS: { name: string; create: () => BroadPhase }[] = [
   { name: 'sweepAndPrune', create: () => createSweepAndPrune() },
   // Switches axis at any change of the best axis and always falls back to a full sort.
   { name: 'sweepAndPrune (eager)', create: () => createSweepAndPrune({ axisSwitchRatio: 1, insertionShiftsPerEndpoint: 0 }) },
+  { name: 'spatialHash', create: () => createSpatialHash() },
+  // Tiny cells and a low cap: most boxes span many cells and many go to the oversize list.
+  { name: 'spatialHash (fine cells)', create: () => createSpatialHash({ cellSizeFactor: 0.3, maxCellsPerBox: 8 }) },
+  { name: 'spatialHash (fixed cell)', create: () => createSpatialHash({ cellSize: 1.5 }) },
 ];
 
 const sceneParams: fc.Arbitrary<SceneParams> = fc.record({

@@ -1,0 +1,225 @@
+/**
+ * Uniform grid stored as a spatial hash, rebuilt every frame. Each box is entered in every cell
+ * it covers; boxes covering more than a set number of cells go to an "oversize" list tested
+ * against everything, so one huge box cannot flood the grid. Entries are bucketed by hash with a
+ * counting sort into flat arrays (no per-frame allocation). A pair sharing several cells is
+ * reported only from the cell holding the lower corner of the two boxes' intersection, which both
+ * boxes cover, so no hash set of reported pairs is needed.
+ */
+import { aabbOverlap } from '../aabb';
+import { maxProxyId, reportPair, type BroadPhase, type BroadPhaseInput } from './broadPhase';
+import { grown } from './growable';
+import type { PairList } from './pairList';
+import { selectByKey } from './sortByKey';
+
+/** Options of `createSpatialHash`. */
+export interface SpatialHashOptions {
+  /** Fixed cell edge; when omitted, `cellSizeFactor` times the median largest box side of the frame. */
+  cellSize?: number;
+  /** Cell edge relative to the median largest box side (default 2): boxes then cover about (1 + 1/2)^3 cells. */
+  cellSizeFactor?: number;
+  /** Boxes covering more cells than this are tested against every proxy instead (default 64). */
+  maxCellsPerBox?: number;
+}
+
+// Large odd multipliers for mixing cell coordinates (Teschner et al. 2003).
+const HASH_X = 73856093;
+const HASH_Y = 19349663;
+const HASH_Z = 83492791;
+/** Hash table slots per entry (at least): keeps unrelated cells mostly in separate buckets. */
+const SLOTS_PER_ENTRY = 2;
+/** Cell coordinates must fit int32 to be stored and hashed exactly; farther boxes count as oversize. */
+const MAX_CELL_COORD = 2 ** 31 - 1;
+
+function cellHash(ix: number, iy: number, iz: number, slotMask: number): number {
+  return (Math.imul(ix, HASH_X) ^ Math.imul(iy, HASH_Y) ^ Math.imul(iz, HASH_Z)) & slotMask;
+}
+
+/** Creates a spatial-hash broad phase. */
+export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase {
+  const fixedCell = options.cellSize;
+  const cellFactor = options.cellSizeFactor ?? 2;
+  const maxCells = options.maxCellsPerBox ?? 64;
+  if (fixedCell !== undefined && !(fixedCell > 0 && Number.isFinite(fixedCell))) {
+    throw new RangeError(`spatialHash: cellSize must be positive and finite, got ${fixedCell}`);
+  }
+  if (!(cellFactor > 0 && Number.isFinite(cellFactor))) throw new RangeError(`spatialHash: cellSizeFactor must be positive, got ${cellFactor}`);
+  if (!(maxCells >= 1)) throw new RangeError(`spatialHash: maxCellsPerBox must be >= 1, got ${maxCells}`);
+
+  let frame = 0;
+  let oversizeFrame = new Uint32Array(0); // by id: frame in which the box was oversize
+  let oversize = new Int32Array(0);
+  // Per box (by input index): first cell on each axis and cell counts; -1 count marks oversize.
+  let cellLo = new Int32Array(0);
+  let cellN = new Int32Array(0);
+  let bucketStart = new Int32Array(0);
+  let entryId = new Int32Array(0);
+  let entryCell = new Int32Array(0); // 3 per entry
+  let sides = new Float64Array(0);
+  let sideTags = new Int32Array(0);
+  let entries = 0; // (box, cell) entries this frame
+  let oversizeCount = 0;
+
+  /** Median of the boxes' largest sides times the factor; falls back to the scene's spread when boxes are points. */
+  function derivedCellSize(input: BroadPhaseInput): number {
+    const { ids, count, boxes } = input;
+    sides = grown(sides, count);
+    sideTags = grown(sideTags, count);
+    let sceneMin = Infinity;
+    let sceneMax = -Infinity;
+    for (let i = 0; i < count; i++) {
+      const o = ids[i] * 6;
+      let side = 0;
+      for (let k = 0; k < 3; k++) {
+        side = Math.max(side, boxes[o + 3 + k] - boxes[o + k]);
+        sceneMin = Math.min(sceneMin, boxes[o + k]);
+        sceneMax = Math.max(sceneMax, boxes[o + 3 + k]);
+      }
+      sides[i] = side;
+      sideTags[i] = i;
+    }
+    const mid = count >>> 1;
+    selectByKey(sides, sideTags, 0, count, mid);
+    const size = cellFactor * sides[mid];
+    if (size > 0 && Number.isFinite(size)) return size;
+    // Mostly points: aim at a few boxes per cell over the scene's extent.
+    const spread = (sceneMax - sceneMin) / Math.cbrt(count);
+    return spread > 0 && Number.isFinite(spread) ? spread : 1;
+  }
+
+  /** Computes each box's cell range and counts the (box, cell) entries, listing oversize boxes aside. */
+  function classify(input: BroadPhaseInput, inv: number): void {
+    const { ids, count, boxes } = input;
+    entries = 0;
+    oversizeCount = 0;
+    for (let i = 0; i < count; i++) {
+      const id = ids[i];
+      const o = id * 6;
+      let cells = 1;
+      for (let k = 0; k < 3; k++) {
+        const lo = Math.floor(boxes[o + k] * inv);
+        const hi = Math.floor(boxes[o + 3 + k] * inv);
+        if (!(lo >= -MAX_CELL_COORD && hi <= MAX_CELL_COORD)) cells = Infinity;
+        cellLo[i * 3 + k] = lo;
+        cellN[i * 3 + k] = hi - lo + 1;
+        cells *= hi - lo + 1;
+      }
+      if (cells > maxCells) {
+        cellN[i * 3] = -1;
+        oversizeFrame[id] = frame;
+        oversize[oversizeCount++] = id;
+      } else {
+        entries += cells;
+      }
+    }
+  }
+
+  /** Counting sort of (box, cell) entries into hash buckets: pass 0 counts, pass 1 fills. */
+  function fillBuckets(input: BroadPhaseInput, slotMask: number, pass: number): void {
+    for (let i = 0; i < input.count; i++) {
+      const nx = cellN[i * 3];
+      if (nx < 0) continue;
+      const ny = cellN[i * 3 + 1];
+      const nz = cellN[i * 3 + 2];
+      const x0 = cellLo[i * 3];
+      const y0 = cellLo[i * 3 + 1];
+      const z0 = cellLo[i * 3 + 2];
+      const id = input.ids[i];
+      for (let a = 0; a < nx; a++) {
+        for (let b = 0; b < ny; b++) {
+          for (let c = 0; c < nz; c++) {
+            const h = cellHash(x0 + a, y0 + b, z0 + c, slotMask);
+            if (pass === 0) {
+              bucketStart[h + 1]++;
+            } else {
+              const e = bucketStart[h]++;
+              entryId[e] = id;
+              entryCell[e * 3] = x0 + a;
+              entryCell[e * 3 + 1] = y0 + b;
+              entryCell[e * 3 + 2] = z0 + c;
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** Whether entry e's cell holds the lower corner of the intersection of boxes a and b. */
+  function ownsPair(boxes: ArrayLike<number>, inv: number, e: number, a: number, b: number): boolean {
+    for (let k = 0; k < 3; k++) {
+      const lower = Math.max(boxes[a * 6 + k], boxes[b * 6 + k]);
+      if (Math.floor(lower * inv) !== entryCell[e * 3 + k]) return false;
+    }
+    return true;
+  }
+
+  function pairsInBuckets(input: BroadPhaseInput, out: PairList, inv: number, slots: number): void {
+    const boxes = input.boxes;
+    // After the fill pass bucketStart[h] is the end of bucket h, i.e. the start of h + 1.
+    let start = 0;
+    for (let h = 0; h < slots; h++) {
+      const end = bucketStart[h];
+      for (let i = start; i < end; i++) {
+        const a = entryId[i];
+        const cx = entryCell[i * 3];
+        const cy = entryCell[i * 3 + 1];
+        const cz = entryCell[i * 3 + 2];
+        for (let j = i + 1; j < end; j++) {
+          if (entryCell[j * 3] !== cx || entryCell[j * 3 + 1] !== cy || entryCell[j * 3 + 2] !== cz) continue;
+          const b = entryId[j];
+          if (aabbOverlap(boxes, a * 6, boxes, b * 6) && ownsPair(boxes, inv, i, a, b)) reportPair(input, out, a, b);
+        }
+      }
+      start = end;
+    }
+  }
+
+  function oversizePairs(input: BroadPhaseInput, out: PairList): void {
+    const { ids, count, boxes } = input;
+    for (let s = 0; s < oversizeCount; s++) {
+      const a = oversize[s];
+      for (let i = 0; i < count; i++) {
+        const b = ids[i];
+        // Oversize-oversize pairs are tested from the lower id only.
+        if (b === a || (oversizeFrame[b] === frame && b < a)) continue;
+        if (aabbOverlap(boxes, a * 6, boxes, b * 6)) reportPair(input, out, a, b);
+      }
+    }
+  }
+
+  return {
+    name: 'spatialHash',
+    findPairs(input: BroadPhaseInput, out: PairList): void {
+      out.clear();
+      const count = input.count;
+      if (count === 0) return;
+      frame = (frame + 1) >>> 0;
+      if (frame === 0) {
+        oversizeFrame.fill(0);
+        frame = 1;
+      }
+      oversizeFrame = grown(oversizeFrame, maxProxyId(input) + 1);
+      oversize = grown(oversize, count);
+      cellLo = grown(cellLo, 3 * count);
+      cellN = grown(cellN, 3 * count);
+      const inv = 1 / (fixedCell ?? derivedCellSize(input));
+      classify(input, inv);
+      let slots = 16;
+      while (slots < SLOTS_PER_ENTRY * entries) slots *= 2;
+      bucketStart = grown(bucketStart, slots + 1);
+      bucketStart.fill(0, 0, slots + 1);
+      entryId = grown(entryId, entries);
+      entryCell = grown(entryCell, 3 * entries);
+      fillBuckets(input, slots - 1, 0);
+      // Prefix sums: bucketStart[h] becomes the start of bucket h; the fill pass advances it to the end.
+      for (let h = 1; h <= slots; h++) bucketStart[h] += bucketStart[h - 1];
+      fillBuckets(input, slots - 1, 1);
+      pairsInBuckets(input, out, inv, slots);
+      oversizePairs(input, out);
+      out.sort();
+    },
+    clear(): void {
+      // Rebuilt every frame: nothing persists but pooled storage.
+    },
+  };
+}
