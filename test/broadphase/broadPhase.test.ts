@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { acceptPair, assertBroadPhaseInput, type BroadPhase } from '../../src/broadphase/broadPhase';
 import { createBruteForce } from '../../src/broadphase/bruteForce';
 import { PairList } from '../../src/broadphase/pairList';
+import { createDynamicAabbTree } from '../../src/broadphase/dynamicAabbTree';
 import { createSpatialHash } from '../../src/broadphase/spatialHash';
 import { createSweepAndPrune } from '../../src/broadphase/sweepAndPrune';
 import { CollideInputError } from '../../src/errors';
@@ -18,6 +19,10 @@ const ALGORITHMS: { name: string; create: () => BroadPhase }[] = [
   // Tiny cells and a low cap: most boxes span many cells and many go to the oversize list.
   { name: 'spatialHash (fine cells)', create: () => createSpatialHash({ cellSizeFactor: 0.3, maxCellsPerBox: 8 }) },
   { name: 'spatialHash (fixed cell)', create: () => createSpatialHash({ cellSize: 1.5 }) },
+  { name: 'dynamicAabbTree', create: () => createDynamicAabbTree() },
+  // No margin: every moved proxy is reinserted (maximal tree churn).
+  { name: 'dynamicAabbTree (tight)', create: () => createDynamicAabbTree({ marginRatio: 0 }) },
+  { name: 'dynamicAabbTree (loose)', create: () => createDynamicAabbTree({ marginRatio: 2, marginAbsolute: 3 }) },
 ];
 
 const sceneParams: fc.Arbitrary<SceneParams> = fc.record({
