@@ -6,6 +6,7 @@
  */
 import { aabbOverlap } from '../aabb';
 import { grown } from './growable';
+import type { PairList } from './pairList';
 
 const NULL_NODE = -1;
 
@@ -231,5 +232,57 @@ export class AabbTree {
     this.height = grown(this.height, n);
     this.proxy = grown(this.proxy, n);
     for (let i = n - 1; i >= old; i--) this.release(i);
+  }
+}
+
+/** Stack of node pairs for `collectLeafOverlaps` (shared scratch: the traversal never re-enters). */
+let pairStack = new Int32Array(256);
+
+/**
+ * Pushes into `out` the proxy pairs (leaf of a, leaf of b) whose leaf boxes overlap, by a
+ * simultaneous descent of both trees that prunes whole subtree pairs at once (much cheaper than
+ * one query per leaf). With b === a, each pair of distinct leaves is reported once.
+ */
+export function collectLeafOverlaps(a: AabbTree, b: AabbTree, out: PairList): void {
+  if (a.root === NULL_NODE || b.root === NULL_NODE) return;
+  const self = a === b;
+  let stack = pairStack;
+  let top = 0;
+  stack[top++] = a.root;
+  stack[top++] = b.root;
+  while (top > 0) {
+    const nb = stack[--top];
+    const na = stack[--top];
+    if (top + 6 > stack.length) stack = pairStack = grown(stack, top + 6);
+    const leafA = a.height[na] === 0;
+    if (self && na === nb) {
+      // A subtree against itself: both halves against themselves, then against each other.
+      if (leafA) continue;
+      const l = a.left[na];
+      const r = a.right[na];
+      stack[top++] = l;
+      stack[top++] = l;
+      stack[top++] = r;
+      stack[top++] = r;
+      stack[top++] = l;
+      stack[top++] = r;
+      continue;
+    }
+    if (!aabbOverlap(a.box, na * 6, b.box, nb * 6)) continue;
+    const leafB = b.height[nb] === 0;
+    if (leafA && leafB) {
+      out.push(a.proxy[na], b.proxy[nb]);
+    } else if (leafA || (!leafB && halfArea(b.box, nb * 6) > halfArea(a.box, na * 6))) {
+      // Descend the larger box: it is the one more likely to separate from the other.
+      stack[top++] = na;
+      stack[top++] = b.left[nb];
+      stack[top++] = na;
+      stack[top++] = b.right[nb];
+    } else {
+      stack[top++] = a.left[na];
+      stack[top++] = nb;
+      stack[top++] = a.right[na];
+      stack[top++] = nb;
+    }
   }
 }

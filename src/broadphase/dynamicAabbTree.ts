@@ -3,14 +3,15 @@
  * (its box widened by a margin relative to its size), so a proxy is reinserted only when its box
  * leaves the fat box (or the fat box has become far too loose); most frames touch few leaves.
  * Static proxies live in their own tree, which dynamic proxies query but which never queries
- * itself, so static-static pairs cost nothing. Candidates from the fat boxes are then filtered by
- * the exact tight-box overlap, so the result equals brute force.
+ * itself, so static-static pairs cost nothing. Pairs come from simultaneous descents of the
+ * dynamic tree against itself and against the static tree; these candidates (fat boxes overlap)
+ * are then filtered by the exact tight-box overlap, so the result equals brute force.
  */
 import { aabbOverlap } from '../aabb';
-import { AabbTree } from './aabbTree';
+import { AabbTree, collectLeafOverlaps } from './aabbTree';
 import { maxProxyId, reportPair, type BroadPhase, type BroadPhaseInput } from './broadPhase';
 import { grown } from './growable';
-import type { PairList } from './pairList';
+import { PairList } from './pairList';
 
 /** Options of `createDynamicAabbTree`. */
 export interface DynamicAabbTreeOptions {
@@ -42,6 +43,7 @@ export function createDynamicAabbTree(options: DynamicAabbTreeOptions = {}): Bro
   let memberSlot = new Int32Array(0);
   let members = new Int32Array(0);
   let memberCount = 0;
+  const candidates = new PairList();
 
   function marginOf(boxes: ArrayLike<number>, o: number): number {
     const side = Math.max(boxes[o + 3] - boxes[o], boxes[o + 4] - boxes[o + 1], boxes[o + 5] - boxes[o + 2]);
@@ -95,23 +97,18 @@ export function createDynamicAabbTree(options: DynamicAabbTreeOptions = {}): Bro
     }
   }
 
-  /** Each dynamic proxy queries both trees with its tight box; dynamic pairs are kept from the lower id only. */
-  function queryPairs(input: BroadPhaseInput, out: PairList): void {
-    const { ids, count, boxes, isStatic } = input;
-    for (let i = 0; i < count; i++) {
-      const id = ids[i];
-      if (isStatic[id] === 1) continue;
-      const o = id * 6;
-      for (let which = DYNAMIC; which <= STATIC; which++) {
-        const tree = trees[which];
-        const n = tree.query(boxes, o);
-        const hits = tree.hits;
-        for (let h = 0; h < n; h++) {
-          const other = hits[h];
-          if (which === DYNAMIC && other <= id) continue;
-          if (aabbOverlap(boxes, o, boxes, other * 6)) reportPair(input, out, id, other);
-        }
-      }
+  /** Fat-box candidates from the dynamic tree against itself and against the static tree, kept when the tight boxes overlap. */
+  function collectPairs(input: BroadPhaseInput, out: PairList): void {
+    candidates.clear();
+    collectLeafOverlaps(trees[DYNAMIC], trees[DYNAMIC], candidates);
+    collectLeafOverlaps(trees[DYNAMIC], trees[STATIC], candidates);
+    const boxes = input.boxes;
+    const first = candidates.first;
+    const second = candidates.second;
+    for (let i = 0; i < candidates.count; i++) {
+      const a = first[i];
+      const b = second[i];
+      if (aabbOverlap(boxes, a * 6, boxes, b * 6)) reportPair(input, out, a, b);
     }
   }
 
@@ -133,7 +130,7 @@ export function createDynamicAabbTree(options: DynamicAabbTreeOptions = {}): Bro
       for (let i = 0; i < input.count; i++) seenFrame[input.ids[i]] = frame;
       removeAbsent();
       insertOrMove(input);
-      queryPairs(input, out);
+      collectPairs(input, out);
       out.sort();
     },
     clear(): void {

@@ -9,7 +9,6 @@
  * changed when another axis is clearly better, so a scene hovering between two axes does not
  * trigger a full re-sort every frame.
  */
-import { aabbOverlap } from '../aabb';
 import { maxProxyId, reportPair, type BroadPhase, type BroadPhaseInput } from './broadPhase';
 import { grown } from './growable';
 import type { PairList } from './pairList';
@@ -49,6 +48,7 @@ export function createSweepAndPrune(options: SweepAndPruneOptions = {}): BroadPh
   let present = new Uint8Array(0);
   let activeSlot = new Int32Array(0);
   let active = new Int32Array(0);
+  let activeBox = new Float64Array(0); // per open slot: min u, max u, min v, max v (the two non-sweep axes)
 
   function ensureIdCapacity(maxId: number): void {
     seenFrame = grown(seenFrame, maxId + 1);
@@ -169,8 +169,15 @@ export function createSweepAndPrune(options: SweepAndPruneOptions = {}): BroadPh
     }
   }
 
+  /**
+   * Walks the sorted endpoints keeping the open intervals. Every open box already overlaps the
+   * new one on the sweep axis (its minimum came first and its maximum has not come yet), so only
+   * the other two axes are tested, on a packed copy of the open boxes for cache locality.
+   */
   function sweep(input: BroadPhaseInput, out: PairList): void {
     const boxes = input.boxes;
+    const u = (axis + 1) % 3;
+    const v = (axis + 2) % 3;
     let activeCount = 0;
     for (let i = 0; i < endCount; i++) {
       const tag = tags[i];
@@ -178,18 +185,32 @@ export function createSweepAndPrune(options: SweepAndPruneOptions = {}): BroadPh
       if (tag & MAX_ENDPOINT) {
         // Swap-remove from the open set.
         const slot = activeSlot[id];
-        const last = active[--activeCount];
-        active[slot] = last;
-        activeSlot[last] = slot;
+        const last = --activeCount;
+        const moved = active[last];
+        active[slot] = moved;
+        activeSlot[moved] = slot;
+        activeBox.copyWithin(slot * 4, last * 4, last * 4 + 4);
         continue;
       }
       const o = id * 6;
+      const minU = boxes[o + u];
+      const maxU = boxes[o + 3 + u];
+      const minV = boxes[o + v];
+      const maxV = boxes[o + 3 + v];
       for (let k = 0; k < activeCount; k++) {
-        const other = active[k];
-        if (aabbOverlap(boxes, o, boxes, other * 6)) reportPair(input, out, id, other);
+        const b = k * 4;
+        if (activeBox[b] <= maxU && minU <= activeBox[b + 1] && activeBox[b + 2] <= maxV && minV <= activeBox[b + 3]) {
+          reportPair(input, out, id, active[k]);
+        }
       }
       activeSlot[id] = activeCount;
-      active[activeCount++] = id;
+      active[activeCount] = id;
+      const b = activeCount * 4;
+      activeBox[b] = minU;
+      activeBox[b + 1] = maxU;
+      activeBox[b + 2] = minV;
+      activeBox[b + 3] = maxV;
+      activeCount++;
     }
   }
 
@@ -205,6 +226,7 @@ export function createSweepAndPrune(options: SweepAndPruneOptions = {}): BroadPh
       }
       ensureIdCapacity(maxProxyId(input));
       active = grown(active, input.count);
+      activeBox = grown(activeBox, 4 * input.count);
       updateEndpoints(input);
       sweep(input, out);
       out.sort();

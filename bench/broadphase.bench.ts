@@ -1,0 +1,121 @@
+/**
+ * Broad phase: milliseconds per `findPairs` call on a moving scene of boxes (half-extents in
+ * [0.5, 2], centres in a cube of edge 100 for 2,000 boxes, the edge scaled with the cube root of
+ * the count so density stays the same), every box drifting a little each frame and bouncing off
+ * the cube's walls. Each algorithm steps its own copy of the same scene, so stateful algorithms
+ * see a true frame sequence; all copies stay in lockstep, so their pair counts must agree.
+ */
+import type { BroadPhase, BroadPhaseInput } from '../src/broadphase/broadPhase';
+import { createBruteForce } from '../src/broadphase/bruteForce';
+import { createDynamicAabbTree } from '../src/broadphase/dynamicAabbTree';
+import { PairList } from '../src/broadphase/pairList';
+import { createSpatialHash } from '../src/broadphase/spatialHash';
+import { createSweepAndPrune } from '../src/broadphase/sweepAndPrune';
+import { mulberry32 } from '../test/support/random';
+import { markdownTable, runInterleaved, type BenchCase } from './harness';
+import type { BenchReport } from './run';
+
+const ALGORITHMS: (() => BroadPhase)[] = [
+  createBruteForce,
+  createSweepAndPrune,
+  createSpatialHash,
+  createDynamicAabbTree,
+];
+const COUNTS = [2000, 10000];
+/** Largest per-frame displacement on each axis. */
+const MAX_SPEED = 0.1;
+
+interface MovingScene extends BroadPhaseInput {
+  boxes: Float64Array;
+  velocity: Float64Array;
+  half: Float64Array;
+  edge: number;
+}
+
+function makeScene(n: number, seed: number): MovingScene {
+  const rand = mulberry32(seed);
+  const edge = 100 * Math.cbrt(n / 2000);
+  const ids = new Int32Array(n);
+  const boxes = new Float64Array(n * 6);
+  const velocity = new Float64Array(n * 3);
+  const half = new Float64Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    ids[i] = i;
+    for (let k = 0; k < 3; k++) {
+      const h = 0.5 + 1.5 * rand();
+      const c = edge * rand();
+      half[i * 3 + k] = h;
+      boxes[i * 6 + k] = c - h;
+      boxes[i * 6 + 3 + k] = c + h;
+      velocity[i * 3 + k] = (2 * rand() - 1) * MAX_SPEED;
+    }
+  }
+  return {
+    ids,
+    count: n,
+    boxes,
+    isStatic: new Uint8Array(n),
+    layer: new Uint32Array(n).fill(1),
+    mask: new Uint32Array(n).fill(0xffffffff),
+    velocity,
+    half,
+    edge,
+  };
+}
+
+function step(s: MovingScene): void {
+  const { boxes, velocity, half } = s;
+  for (let i = 0; i < s.count; i++) {
+    for (let k = 0; k < 3; k++) {
+      let c = (boxes[i * 6 + k] + boxes[i * 6 + 3 + k]) / 2 + velocity[i * 3 + k];
+      if (c < 0 || c > s.edge) {
+        velocity[i * 3 + k] = -velocity[i * 3 + k];
+        c = Math.min(s.edge, Math.max(0, c));
+      }
+      boxes[i * 6 + k] = c - half[i * 3 + k];
+      boxes[i * 6 + 3 + k] = c + half[i * 3 + k];
+    }
+  }
+}
+
+interface Row {
+  algorithm: string;
+  boxes: number;
+  medianMs: number;
+  p95Ms: number;
+  pairs: number;
+}
+
+export function run(): BenchReport {
+  const rows: Row[] = [];
+  for (const n of COUNTS) {
+    const cases: BenchCase[] = ALGORITHMS.map((create) => {
+      const algorithm = create();
+      const scene = makeScene(n, 12345);
+      const out = new PairList();
+      return {
+        name: algorithm.name,
+        ops: 1,
+        run: () => {
+          step(scene);
+          algorithm.findPairs(scene, out);
+          return out.count;
+        },
+      };
+    });
+    const results = runInterleaved(cases, { warmupSamples: 5, samples: 30 });
+    const pairs = results[0].checksum;
+    for (const r of results) {
+      if (r.checksum !== pairs) throw new Error(`broadphase bench: ${r.name} found ${r.checksum} pairs, ${results[0].name} ${pairs}`);
+      rows.push({ algorithm: r.name, boxes: n, medianMs: r.medianMs, p95Ms: r.p95Ms, pairs: r.checksum });
+    }
+  }
+  return {
+    name: 'broadphase',
+    markdown: markdownTable(
+      ['algorithm', 'boxes', 'ms per frame (median)', 'p95', 'pairs'],
+      rows.map((r) => [r.algorithm, r.boxes, r.medianMs.toFixed(3), r.p95Ms.toFixed(3), r.pairs]),
+    ),
+    data: rows,
+  };
+}
