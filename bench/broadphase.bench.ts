@@ -8,6 +8,8 @@
 import type { BroadPhase, BroadPhaseInput } from '../src/broadphase/broadPhase';
 import { createBruteForce } from '../src/broadphase/bruteForce';
 import { createDynamicAabbTree } from '../src/broadphase/dynamicAabbTree';
+import { createKdTree } from '../src/broadphase/kdTree';
+import { createOctree } from '../src/broadphase/octree';
 import { PairList } from '../src/broadphase/pairList';
 import { createSpatialHash } from '../src/broadphase/spatialHash';
 import { createSweepAndPrune } from '../src/broadphase/sweepAndPrune';
@@ -20,6 +22,8 @@ const ALGORITHMS: (() => BroadPhase)[] = [
   createSweepAndPrune,
   createSpatialHash,
   createDynamicAabbTree,
+  createKdTree,
+  createOctree,
 ];
 const COUNTS = [2000, 10000];
 /** Largest per-frame displacement on each axis. */

@@ -5,6 +5,7 @@
  * keep queries logarithmic whatever the insertion order.
  */
 import { aabbOverlap } from '../aabb';
+import { reportPair, type BroadPhaseInput } from './broadPhase';
 import { grown } from './growable';
 import type { PairList } from './pairList';
 
@@ -53,6 +54,13 @@ export class AabbTree {
 
   /** Inserts a leaf for `proxyId` with box `src[so..so+6)` widened by `margin` on every side; returns the leaf node. */
   insert(proxyId: number, src: ArrayLike<number>, so: number, margin: number): number {
+    const leaf = this.createLeaf(proxyId, src, so, margin);
+    this.insertLeaf(leaf);
+    return leaf;
+  }
+
+  /** Bulk building: a detached leaf for `proxyId` with the widened box (link it with `createParent`, then set `root`). */
+  createLeaf(proxyId: number, src: ArrayLike<number>, so: number, margin: number): number {
     const leaf = this.allocate();
     const o = leaf * 6;
     for (let k = 0; k < 3; k++) {
@@ -63,8 +71,21 @@ export class AabbTree {
     this.height[leaf] = 0;
     this.left[leaf] = NULL_NODE;
     this.right[leaf] = NULL_NODE;
-    this.insertLeaf(leaf);
+    this.parent[leaf] = NULL_NODE;
     return leaf;
+  }
+
+  /** Bulk building: a parent of two detached subtrees, fitted to them. */
+  createParent(l: number, r: number): number {
+    const p = this.allocate();
+    this.proxy[p] = -1;
+    this.left[p] = l;
+    this.right[p] = r;
+    this.parent[p] = NULL_NODE;
+    this.parent[l] = p;
+    this.parent[r] = p;
+    this.refit(p);
+    return p;
   }
 
   /** Removes a leaf returned by `insert`. */
@@ -284,5 +305,24 @@ export function collectLeafOverlaps(a: AabbTree, b: AabbTree, out: PairList): vo
       stack[top++] = a.right[na];
       stack[top++] = nb;
     }
+  }
+}
+
+/**
+ * Shared pair finding of the tree broad phases: candidates from the dynamic tree against itself
+ * and against the static tree (static proxies never meet each other), kept when the proxies'
+ * tight boxes overlap and the pair filter accepts them. `candidates` is caller-owned scratch.
+ */
+export function treePairs(input: BroadPhaseInput, dynamic: AabbTree, statics: AabbTree, candidates: PairList, out: PairList): void {
+  candidates.clear();
+  collectLeafOverlaps(dynamic, dynamic, candidates);
+  collectLeafOverlaps(dynamic, statics, candidates);
+  const boxes = input.boxes;
+  const first = candidates.first;
+  const second = candidates.second;
+  for (let i = 0; i < candidates.count; i++) {
+    const a = first[i];
+    const b = second[i];
+    if (aabbOverlap(boxes, a * 6, boxes, b * 6)) reportPair(input, out, a, b);
   }
 }

@@ -7,9 +7,8 @@
  * dynamic tree against itself and against the static tree; these candidates (fat boxes overlap)
  * are then filtered by the exact tight-box overlap, so the result equals brute force.
  */
-import { aabbOverlap } from '../aabb';
-import { AabbTree, collectLeafOverlaps } from './aabbTree';
-import { maxProxyId, reportPair, type BroadPhase, type BroadPhaseInput } from './broadPhase';
+import { AabbTree, treePairs } from './aabbTree';
+import { maxProxyId, type BroadPhase, type BroadPhaseInput } from './broadPhase';
 import { grown } from './growable';
 import { PairList } from './pairList';
 
@@ -97,21 +96,6 @@ export function createDynamicAabbTree(options: DynamicAabbTreeOptions = {}): Bro
     }
   }
 
-  /** Fat-box candidates from the dynamic tree against itself and against the static tree, kept when the tight boxes overlap. */
-  function collectPairs(input: BroadPhaseInput, out: PairList): void {
-    candidates.clear();
-    collectLeafOverlaps(trees[DYNAMIC], trees[DYNAMIC], candidates);
-    collectLeafOverlaps(trees[DYNAMIC], trees[STATIC], candidates);
-    const boxes = input.boxes;
-    const first = candidates.first;
-    const second = candidates.second;
-    for (let i = 0; i < candidates.count; i++) {
-      const a = first[i];
-      const b = second[i];
-      if (aabbOverlap(boxes, a * 6, boxes, b * 6)) reportPair(input, out, a, b);
-    }
-  }
-
   return {
     name: 'dynamicAabbTree',
     findPairs(input: BroadPhaseInput, out: PairList): void {
@@ -130,7 +114,7 @@ export function createDynamicAabbTree(options: DynamicAabbTreeOptions = {}): Bro
       for (let i = 0; i < input.count; i++) seenFrame[input.ids[i]] = frame;
       removeAbsent();
       insertOrMove(input);
-      collectPairs(input, out);
+      treePairs(input, trees[DYNAMIC], trees[STATIC], candidates, out);
       out.sort();
     },
     clear(): void {

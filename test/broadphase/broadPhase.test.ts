@@ -4,6 +4,8 @@ import { acceptPair, assertBroadPhaseInput, type BroadPhase } from '../../src/br
 import { createBruteForce } from '../../src/broadphase/bruteForce';
 import { PairList } from '../../src/broadphase/pairList';
 import { createDynamicAabbTree } from '../../src/broadphase/dynamicAabbTree';
+import { createKdTree } from '../../src/broadphase/kdTree';
+import { createOctree } from '../../src/broadphase/octree';
 import { createSpatialHash } from '../../src/broadphase/spatialHash';
 import { createSweepAndPrune } from '../../src/broadphase/sweepAndPrune';
 import { CollideInputError } from '../../src/errors';
@@ -23,6 +25,10 @@ const ALGORITHMS: { name: string; create: () => BroadPhase }[] = [
   // No margin: every moved proxy is reinserted (maximal tree churn).
   { name: 'dynamicAabbTree (tight)', create: () => createDynamicAabbTree({ marginRatio: 0 }) },
   { name: 'dynamicAabbTree (loose)', create: () => createDynamicAabbTree({ marginRatio: 2, marginAbsolute: 3 }) },
+  { name: 'kdTree', create: () => createKdTree() },
+  { name: 'octree', create: () => createOctree() },
+  // Splits down to single boxes: deep descents and long ancestor lists.
+  { name: 'octree (deep)', create: () => createOctree({ leafSize: 1, maxDepth: 30 }) },
 ];
 
 const sceneParams: fc.Arbitrary<SceneParams> = fc.record({
@@ -55,7 +61,7 @@ describe.each(ALGORITHMS)('$name', ({ create }) => {
         algorithm.findPairs(scene, out);
         expect(pairsOf(out), describeScene(scene, 0)).toEqual(referencePairs(scene));
       }),
-      { numRuns: 150 },
+      { numRuns: 300 },
     );
   });
 
@@ -72,8 +78,22 @@ describe.each(ALGORITHMS)('$name', ({ create }) => {
           stepScene(scene, removed);
         }
       }),
-      { numRuns: 60 },
+      { numRuns: 120 },
     );
+  });
+
+  it('matches the reference on larger scenes over several frames (radix-sorted output, deep structures)', () => {
+    const algorithm = create();
+    const out = new PairList();
+    for (const seed of [1, 2]) {
+      const scene = makeScene({ seed, count: 700, world: 30, staticRate: 0.2, layerMode: 1, offset: 1e6, scale: 1, float32: seed === 2 });
+      const removed: number[] = [];
+      for (let f = 0; f < 4; f++) {
+        algorithm.findPairs(scene, out);
+        expect(pairsOf(out), describeScene(scene, f)).toEqual(referencePairs(scene));
+        stepScene(scene, removed);
+      }
+    }
   });
 
   it('starts over after clear() and after an empty frame', () => {
