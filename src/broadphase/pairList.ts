@@ -14,9 +14,9 @@ const INSERTION_SORT_MAX = 48;
 
 /** A list of pairs, each stored as first[i] = a, second[i] = b. */
 export class PairList {
-  /** First ids; valid for indices below `count`. */
+  /** First ids; valid for indices below `count`. Re-read after `sort()`, which swaps in its scratch arrays. */
   first: Uint32Array;
-  /** Second ids; valid for indices below `count`. */
+  /** Second ids; valid for indices below `count`. Re-read after `sort()`. */
   second: Uint32Array;
   /** Number of pairs held. */
   count = 0;
