@@ -19,6 +19,7 @@ type BenchModule = { run: () => Promise<BenchReport> | BenchReport };
 const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   overlap: () => import('./overlap.bench'),
   fitQuality: () => import('./fitQuality.bench'),
+  broadphase: () => import('./broadphase.bench'),
 };
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -100,3 +100,20 @@ export {
 } from './raycast';
 export { sphereSphereToi, obbToi, obbSweptOverlap } from './toi';
 export { responseStop, responseSlide, responseReflect, responseImpulse } from './response';
+export {
+  acceptPair,
+  reportPair,
+  maxProxyId,
+  assertBroadPhaseInput,
+  MAX_PROXY_ID,
+  type BroadPhase,
+  type BroadPhaseInput,
+} from './broadphase/broadPhase';
+export { PairList } from './broadphase/pairList';
+export { createBruteForce } from './broadphase/bruteForce';
+export { createSweepAndPrune, type SweepAndPruneOptions } from './broadphase/sweepAndPrune';
+export { createSpatialHash, type SpatialHashOptions } from './broadphase/spatialHash';
+export { createDynamicAabbTree, type DynamicAabbTreeOptions } from './broadphase/dynamicAabbTree';
+export { createKdTree } from './broadphase/kdTree';
+export { createOctree, type OctreeOptions } from './broadphase/octree';
+export { AabbTree } from './broadphase/aabbTree';
