@@ -15,8 +15,11 @@ import { raycastObb, RAY_HIT_STRIDE } from './raycast';
  * Conventions:
  * - The normal is unit and points from A to B: translating B by `depth` along it separates the
  *   shapes (they touch), and no shorter translation in any direction does.
- * - Each contact point lies midway between the two surfaces along the normal (the deepest point of
- *   one shape there, moved back by half its depth), with its own depth (<= the manifold depth).
+ * - Each contact point carries its own depth (<= the manifold depth). Between round shapes, and
+ *   a round shape and a box, it lies midway between the two surfaces along the normal. Between
+ *   boxes it lies on the incident face (the clipped face of the box that does not own the axis),
+ *   below the reference face by its depth: inside both boxes unless the depth exceeds the
+ *   reference box's thickness, which a midpoint would not guarantee either (it leaves thin boxes).
  */
 
 /** Numbers per manifold. */
@@ -288,8 +291,8 @@ export function contactSphereAabb(out: Floats, oo: number, s: ReadonlyFloats, so
 /**
  * Min-max AABB A against AABB B. The normal is the world axis of least penetration (ties go to
  * the lower axis; on an axis, B is pushed toward the cheaper side, + on ties); the points are the
- * corners of the overlap rectangle across that axis (1, 2 or 4 distinct corners), midway between
- * the two faces.
+ * corners of the overlap rectangle across that axis (1, 2 or 4 distinct corners), on B's face (A's
+ * face is the reference face, as in contactObbObb).
  */
 export function contactAabbAabb(out: Floats, oo: number, a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number): number {
   let depth = Infinity, axis = 0, sign = 1;
@@ -307,8 +310,8 @@ export function contactAabbAabb(out: Floats, oo: number, a: ReadonlyFloats, ao: 
   const j = (axis + 1) % 3, l = (axis + 2) % 3;
   const jLo = Math.max(a[ao + j], b[bo + j]), jHi = Math.min(a[ao + 3 + j], b[bo + 3 + j]);
   const lLo = Math.max(a[ao + l], b[bo + l]), lHi = Math.min(a[ao + 3 + l], b[bo + 3 + l]);
-  // Midway between A's face and B's face across the axis.
-  const across = sign > 0 ? 0.5 * (a[ao + 3 + axis] + b[bo + axis]) : 0.5 * (a[ao + axis] + b[bo + 3 + axis]);
+  // On B's face across the axis: A's face is the reference, as in contactObbObb.
+  const across = sign > 0 ? b[bo + axis] : b[bo + 3 + axis];
   const jCount = jHi > jLo ? 2 : 1, lCount = lHi > lLo ? 2 : 1;
   let count = 0;
   for (let q = 0; q < 4; q++) {
@@ -476,12 +479,7 @@ function boxFaceContact(
   if (kept > 4) reduceToFour(polyA, kept, j, l);
   for (let q = 0; q < count; q++) {
     const i = kept > 4 ? chosen[q] : q;
-    const d = pointDepth[i];
-    // Move the incident point halfway up to the reference face.
-    polyB[k] = polyA[3 * i + k] + 0.5 * refSign * d;
-    polyB[j] = polyA[3 * i + j];
-    polyB[l] = polyA[3 * i + l];
-    writeBoxLocalPoint(out, oo, q, ref, ro, polyB[0], polyB[1], polyB[2], d);
+    writeBoxLocalPoint(out, oo, q, ref, ro, polyA[3 * i], polyA[3 * i + 1], polyA[3 * i + 2], pointDepth[i]);
   }
   const refFace = FEATURE_BOX_FACE + 2 * k + (refSign > 0 ? 1 : 0);
   const incFace = FEATURE_BOX_FACE + 2 * m + (incSign > 0 ? 1 : 0);
@@ -779,19 +777,20 @@ function writeBoxLocalHeader(
 }
 
 /**
- * Two points for the capsule segment (localSegment, box frame) lying parallel to the box face on
- * axis k whose outward normal is side·u_k (PARALLEL_SEGMENT_SINE): the ends of the part of the
- * segment over the face, each with its depth below the capsule surface. Returns 0 (nothing
- * written) when the segment is not parallel, not over the face, or an end is out of contact.
+ * Contact of the capsule segment (localSegment, box frame) with the box face on axis k whose
+ * outward normal is side·u_k, from the part of the segment over the face: two points (its ends)
+ * when the segment lies parallel to the face (PARALLEL_SEGMENT_SINE), else, if `single`, one
+ * point at its deeper end; each with its own depth. Returns 0 (nothing written) when no part of
+ * the segment is over the face, or when two points are due but an end is out of contact, or when
+ * one is due but `single` is false.
  */
-function capsuleFaceTwoPoints(
+function capsuleFaceContact(
   out: Floats, oo: number, b: ReadonlyFloats, bo: number,
-  r: number, k: number, side: number, depth: number,
+  r: number, k: number, side: number, depth: number, single: boolean,
 ): number {
   const dx = localSegment[3] - localSegment[0], dy = localSegment[4] - localSegment[1], dz = localSegment[5] - localSegment[2];
   const len2 = dx * dx + dy * dy + dz * dz;
   const dk = k === 0 ? dx : k === 1 ? dy : dz;
-  if (len2 === 0 || dk * dk > PARALLEL_SEGMENT_SINE * PARALLEL_SEGMENT_SINE * len2) return 0;
   let lo = 0, hi = 1;
   for (let step = 1; step <= 2; step++) {
     const j = (k + step) % 3;
@@ -804,9 +803,16 @@ function capsuleFaceTwoPoints(
     lo = Math.max(lo, Math.min(t0, t1));
     hi = Math.min(hi, Math.max(t0, t1));
   }
-  if (!(hi > lo)) return 0;
+  if (!(hi >= lo)) return 0;
+  const parallel = hi > lo && dk * dk <= PARALLEL_SEGMENT_SINE * PARALLEL_SEGMENT_SINE * len2;
+  if (!parallel) {
+    if (!single) return 0;
+    // One point: the deeper end of the part over the face.
+    if (side * dk > 0) hi = lo;
+    else lo = hi;
+  }
   const hk = b[bo + OBB_HALF + k];
-  for (let e = 0; e < 2; e++) {
+  for (let e = 0; e < (parallel ? 2 : 1); e++) {
     const t = e === 0 ? lo : hi;
     const px = localSegment[0] + t * dx, py = localSegment[1] + t * dy, pz = localSegment[2] + t * dz;
     const pointDepth = r + hk - side * (k === 0 ? px : k === 1 ? py : pz);
@@ -818,7 +824,8 @@ function capsuleFaceTwoPoints(
   return writeBoxLocalHeader(
     out, oo, b, bo,
     k === 0 ? -side : 0, k === 1 ? -side : 0, k === 2 ? -side : 0,
-    depth, 2, FEATURE_CAPSULE_SIDE, FEATURE_BOX_FACE + 2 * k + (side > 0 ? 1 : 0),
+    depth, parallel ? 2 : 1, parallel ? FEATURE_CAPSULE_SIDE : capsuleFeature(lo),
+    FEATURE_BOX_FACE + 2 * k + (side > 0 ? 1 : 0),
   );
 }
 
@@ -878,7 +885,7 @@ export function contactCapsuleObb(out: Floats, oo: number, c: ReadonlyFloats, co
       const feature = boxFeature(clamped, positive);
       if (feature < FEATURE_BOX_EDGE) {
         const k = (feature - FEATURE_BOX_FACE) >> 1;
-        const count = capsuleFaceTwoPoints(out, oo, b, bo, r, k, (feature & 1) !== 0 ? 1 : -1, r - dist);
+        const count = capsuleFaceContact(out, oo, b, bo, r, k, (feature & 1) !== 0 ? 1 : -1, r - dist, false);
         if (count > 0) return count;
       }
       const px = bestPoints[0], py = bestPoints[1], pz = bestPoints[2];
@@ -961,23 +968,6 @@ function capsuleObbPenetration(out: Floats, oo: number, b: ReadonlyFloats, bo: n
     const featureB = boxEdgeFeature(edgeAxis, boxEdge[n] > 0 ? 1 : 0, boxEdge[f] > 0 ? 1 : 0);
     return writeBoxLocalHeader(out, oo, b, bo, wx, wy, wz, edge, 1, capsuleFeature(closest[6]), featureB);
   }
-  const side = -faceSign;
-  const two = capsuleFaceTwoPoints(out, oo, b, bo, r, faceAxis, side, face);
-  if (two > 0) return two;
-  // Deepest end along n = faceSign·u_k, moved to midway between the capsule's surface and the face.
-  const p = localSegment[faceAxis], q = localSegment[3 + faceAxis];
-  const end = faceSign * q > faceSign * p ? 1 : 0;
-  const m = r - 0.5 * face;
-  const x = localSegment[3 * end], y = localSegment[3 * end + 1], z = localSegment[3 * end + 2];
-  writeBoxLocalPoint(
-    out, oo, 0, b, bo,
-    x + (faceAxis === 0 ? faceSign * m : 0), y + (faceAxis === 1 ? faceSign * m : 0), z + (faceAxis === 2 ? faceSign * m : 0),
-    face,
-  );
-  return writeBoxLocalHeader(
-    out, oo, b, bo,
-    faceAxis === 0 ? faceSign : 0, faceAxis === 1 ? faceSign : 0, faceAxis === 2 ? faceSign : 0,
-    face, 1, end === 0 ? FEATURE_CAPSULE_P0 : FEATURE_CAPSULE_P1,
-    FEATURE_BOX_FACE + 2 * faceAxis + (side > 0 ? 1 : 0),
-  );
+  // The segment meets the box, so part of it lies over the face.
+  return capsuleFaceContact(out, oo, b, bo, r, faceAxis, -faceSign, face, true);
 }
