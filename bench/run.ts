@@ -20,6 +20,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   overlap: () => import('./overlap.bench'),
   fitQuality: () => import('./fitQuality.bench'),
   broadphase: () => import('./broadphase.bench'),
+  contacts: () => import('./contacts.bench'),
 };
 
 const root = fileURLToPath(new URL('..', import.meta.url));

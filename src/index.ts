@@ -98,6 +98,37 @@ export {
   raycastTriangle,
   RAY_HIT_STRIDE,
 } from './raycast';
+export {
+  CONTACT_STRIDE,
+  CONTACT_NORMAL,
+  CONTACT_DEPTH,
+  CONTACT_COUNT,
+  CONTACT_FEATURE_A,
+  CONTACT_FEATURE_B,
+  CONTACT_POINTS,
+  CONTACT_POINT_STRIDE,
+  FEATURE_BOX_FACE,
+  FEATURE_BOX_EDGE,
+  FEATURE_BOX_VERTEX,
+  FEATURE_SPHERE,
+  FEATURE_CAPSULE_P0,
+  FEATURE_CAPSULE_P1,
+  FEATURE_CAPSULE_SIDE,
+  COINCIDENT_NORMAL_X,
+  EDGE_AXIS_MIN_SINE,
+  AXIS_PREFERENCE_DEPTH,
+  AXIS_PREFERENCE_SIZE,
+  CONTACT_SLACK,
+  PARALLEL_SEGMENT_SINE,
+  contactSphereSphere,
+  contactSphereObb,
+  contactSphereAabb,
+  contactAabbAabb,
+  contactObbObb,
+  contactCapsuleSphere,
+  contactCapsuleCapsule,
+  contactCapsuleObb,
+} from './contacts';
 export { sphereSphereToi, obbToi, obbSweptOverlap } from './toi';
 export { responseStop, responseSlide, responseReflect, responseImpulse } from './response';
 export {
