@@ -1,12 +1,13 @@
 import { grown } from './broadphase/growable';
 import { ditoObb } from './dito';
 import { CollideInputError } from './errors';
-import { AABB_STRIDE, OBB_HALF, OBB_STRIDE } from './layout';
+import { AABB_STRIDE, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from './layout';
 import { obbFromAxes } from './obb';
 import { fitObbPcaPoints } from './obbFit';
 import { raycastAabb, raycastObb } from './raycast';
 import type { SkeletonDefinition, SkeletonStore } from './skeleton';
-import type { SkinDefinition } from './skin';
+import { skinVertex, type SkinDefinition } from './skin';
+import { mat4 } from 'gl-matrix';
 
 /**
  * Bone-attached hitboxes: one OBB per bone, fitted once in the bone's own space from the skin's
@@ -59,7 +60,7 @@ export const DEFAULT_WEIGHT_THRESHOLD = 0.3;
 export interface HitboxFitOptions {
   /** Minimum weight for a vertex to join a bone's box, in (0, 1]. Default DEFAULT_WEIGHT_THRESHOLD. */
   weightThreshold?: number;
-  /** Default 'aabb'. */
+  /** Default 'dito26' (tightest at equal coverage in the measurement, see DEFAULT_WEIGHT_THRESHOLD). */
   method?: HitboxFitMethod;
   /** A box whose longest edge is below this (bone-space units) is too small to matter. Default 0. */
   minSize?: number;
@@ -67,6 +68,13 @@ export interface HitboxFitOptions {
   smallBones?: 'merge' | 'drop';
   /** Hit group of a bone; default `hitGroupFromBoneName`. */
   hitGroup?: (name: string, bone: number) => number;
+  /**
+   * Sampled poses (e.g. from the character's animations): per pose, the world matrices of all
+   * bones (16 each, definition order). Each bone's box then also covers where its vertices are
+   * skinned to, seen from the bone, in every pose: blended vertices near joints drift off any
+   * single bone's rigid box, and this is what catches them.
+   */
+  poses?: readonly ReadonlyFloats[];
 }
 
 /** Hitboxes of one skeleton definition, in bone space, sorted by bone. */
@@ -78,6 +86,11 @@ export interface BoneHitboxes {
   group: Uint8Array;
   /** Local OBBs in bone space (OBB layout, 15 per hitbox). */
   local: Float64Array;
+}
+
+/** Copy of the 16 numbers of matrix b (bind time only). */
+function matrixAt(matrices: ReadonlyFloats, b: number): mat4 {
+  return Float64Array.from({ length: 16 }, (_, k) => matrices[16 * b + k]) as unknown as mat4;
 }
 
 const IDENTITY_AXES = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]);
@@ -100,7 +113,7 @@ function fitPoints(out: Float64Array, o: number, points: Float64Array, count: nu
  */
 export function fitBoneHitboxes(skeleton: SkeletonDefinition, skin: SkinDefinition, options: HitboxFitOptions = {}): BoneHitboxes {
   const threshold = options.weightThreshold ?? DEFAULT_WEIGHT_THRESHOLD;
-  const method = options.method ?? 'aabb';
+  const method = options.method ?? 'dito26';
   const minSize = options.minSize ?? 0;
   const merge = (options.smallBones ?? 'merge') === 'merge';
   const hitGroup = options.hitGroup ?? ((name: string) => hitGroupFromBoneName(name));
@@ -128,25 +141,51 @@ export function fitBoneHitboxes(skeleton: SkeletonDefinition, skin: SkinDefiniti
     }
   }
 
+  // Per pose: skinning matrices (world · inverse bind) and each bone's inverse world matrix.
+  const poses = options.poses ?? [];
+  const skinning = poses.map((world, i) => {
+    if (world.length < 16 * n) throw new CollideInputError(`fitBoneHitboxes: pose ${i} has ${world.length} numbers, needs ${16 * n}`);
+    const s = new Float64Array(16 * n);
+    for (let b = 0; b < n; b++) mat4.multiply(s.subarray(16 * b, 16 * b + 16), matrixAt(world, b), skeleton.inverseBind.subarray(16 * b, 16 * b + 16));
+    return s;
+  });
+  const inverseWorld = poses.map((world) => {
+    const inv = new Float64Array(16 * n);
+    for (let b = 0; b < n; b++) {
+      if (!mat4.invert(inv.subarray(16 * b, 16 * b + 16), matrixAt(world, b))) {
+        throw new CollideInputError(`fitBoneHitboxes: bone ${b} has a singular world matrix in a pose`);
+      }
+    }
+    return inv;
+  });
+
   // Children before parents (reverse of parents-first), so a small child's points reach its parent before the parent is fitted.
   const boxes = new Float64Array(OBB_STRIDE * n);
   const has = new Uint8Array(n);
   let points = new Float64Array(0);
-  const ib = skeleton.inverseBind;
+  const skinned = new Float64Array(3);
   for (let b = n - 1; b >= 0; b--) {
     const list = members[b];
     if (list.length === 0) continue;
-    if (points.length < 3 * list.length) points = new Float64Array(3 * list.length);
-    const m = 16 * b;
-    for (let i = 0; i < list.length; i++) {
-      const p = 3 * list[i];
-      const x = positions[p], y = positions[p + 1], z = positions[p + 2];
-      points[3 * i] = ib[m] * x + ib[m + 4] * y + ib[m + 8] * z + ib[m + 12];
-      points[3 * i + 1] = ib[m + 1] * x + ib[m + 5] * y + ib[m + 9] * z + ib[m + 13];
-      points[3 * i + 2] = ib[m + 2] * x + ib[m + 6] * y + ib[m + 10] * z + ib[m + 14];
+    const count = list.length * (1 + poses.length);
+    if (points.length < 3 * count) points = new Float64Array(3 * count);
+    let q = 0;
+    for (let pose = -1; pose < poses.length; pose++) {
+      // The bind pose reads positions through the inverse bind matrix; a sampled pose, skinned positions through the inverse world matrix.
+      const m = pose < 0 ? skeleton.inverseBind : inverseWorld[pose];
+      const mo = 16 * b;
+      for (const v of list) {
+        if (pose >= 0) skinVertex(skinned, 0, skin, v, skinning[pose]);
+        const src = pose < 0 ? positions : skinned;
+        const p = pose < 0 ? 3 * v : 0;
+        const x = src[p], y = src[p + 1], z = src[p + 2];
+        points[q++] = m[mo] * x + m[mo + 4] * y + m[mo + 8] * z + m[mo + 12];
+        points[q++] = m[mo + 1] * x + m[mo + 5] * y + m[mo + 9] * z + m[mo + 13];
+        points[q++] = m[mo + 2] * x + m[mo + 6] * y + m[mo + 10] * z + m[mo + 14];
+      }
     }
     const o = OBB_STRIDE * b;
-    fitPoints(boxes, o, points, list.length, method);
+    fitPoints(boxes, o, points, count, method);
     const longest = 2 * Math.max(boxes[o + OBB_HALF], boxes[o + OBB_HALF + 1], boxes[o + OBB_HALF + 2]);
     const parent = skeleton.parent[b];
     if (longest < minSize && (!merge || parent >= 0)) {

@@ -78,3 +78,26 @@ export function skinWeight(skin: SkinDefinition, v: number, bone: number): numbe
   for (let k = 0; k < skin.influences; k++) if (skin.bones[base + k] === bone) w += skin.weights[base + k];
   return w;
 }
+
+/**
+ * Linear-blend skinned position of vertex v at out[o]: Σ_k w_k · S[bone_k] · p, with S the 16-per-bone
+ * skinning matrices (world · inverse bind, column-major, affine). Allocation-free.
+ */
+export function skinVertex(out: Float64Array, o: number, skin: SkinDefinition, v: number, skinMatrices: ReadonlyFloats): Float64Array {
+  const p = 3 * v;
+  const x = skin.positions[p], y = skin.positions[p + 1], z = skin.positions[p + 2];
+  let sx = 0, sy = 0, sz = 0;
+  const base = v * skin.influences;
+  for (let k = 0; k < skin.influences; k++) {
+    const w = skin.weights[base + k];
+    if (w === 0) continue;
+    const m = 16 * skin.bones[base + k];
+    sx += w * (skinMatrices[m] * x + skinMatrices[m + 4] * y + skinMatrices[m + 8] * z + skinMatrices[m + 12]);
+    sy += w * (skinMatrices[m + 1] * x + skinMatrices[m + 5] * y + skinMatrices[m + 9] * z + skinMatrices[m + 13]);
+    sz += w * (skinMatrices[m + 2] * x + skinMatrices[m + 6] * y + skinMatrices[m + 10] * z + skinMatrices[m + 14]);
+  }
+  out[o] = sx;
+  out[o + 1] = sy;
+  out[o + 2] = sz;
+  return out;
+}

@@ -197,3 +197,53 @@ export function buildHumanoid(): ProceduralCharacter {
     },
   };
 }
+
+/** Coverage and tightness of a character's world hitboxes over a set of skinned vertices. */
+export interface FrameFit {
+  /** Vertices inside at least one box. */
+  inside: number;
+  total: number;
+  /** Sum of box volumes over the volume of the vertices' AABB. */
+  volumeRatio: number;
+}
+
+/**
+ * Counts skinned vertices (xyz) inside the union of `count` world OBBs (stride 15 from `first`),
+ * with a tolerance relative to the mesh size, by brute force.
+ */
+export function measureFrame(vertices: Float64Array, boxes: Float64Array, first: number, count: number, relativeTolerance = 1e-6): FrameFit {
+  const n = vertices.length / 3;
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < n; i++) {
+    for (let a = 0; a < 3; a++) {
+      min[a] = Math.min(min[a], vertices[3 * i + a]);
+      max[a] = Math.max(max[a], vertices[3 * i + a]);
+    }
+  }
+  const size = Math.max(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
+  const tol = relativeTolerance * size;
+  let inside = 0;
+  for (let i = 0; i < n; i++) {
+    const x = vertices[3 * i], y = vertices[3 * i + 1], z = vertices[3 * i + 2];
+    for (let h = first; h < first + count; h++) {
+      if (boxContains(boxes, 15 * h, x, y, z, tol)) {
+        inside++;
+        break;
+      }
+    }
+  }
+  let volume = 0;
+  for (let h = first; h < first + count; h++) volume += 8 * boxes[15 * h + 12] * boxes[15 * h + 13] * boxes[15 * h + 14];
+  return { inside, total: n, volumeRatio: volume / ((max[0] - min[0]) * (max[1] - min[1]) * (max[2] - min[2])) };
+}
+
+/** Point in OBB by projection on its axes (kept here so the reference does not use the code under test). */
+export function boxContains(box: ArrayLike<number>, o: number, x: number, y: number, z: number, tol: number): boolean {
+  const dx = x - box[o], dy = y - box[o + 1], dz = z - box[o + 2];
+  for (let k = 0; k < 3; k++) {
+    const a = o + 3 + 3 * k;
+    if (Math.abs(dx * box[a] + dy * box[a + 1] + dz * box[a + 2]) > box[o + 12 + k] + tol) return false;
+  }
+  return true;
+}
