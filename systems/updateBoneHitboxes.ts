@@ -1,0 +1,21 @@
+import { buildCharacterRayGrid, updateHitboxes, type CharacterRayGrid, type HitboxStore } from '../src/boneHitboxes';
+import { computeWorldMatrices, type SkeletonStore } from '../src/skeleton';
+
+/** What `updateBoneHitboxes` reads and writes: the skeleton and hitbox stores, and optionally a ray grid. */
+export interface BoneHitboxState {
+  skeletons: SkeletonStore;
+  hitboxes: HitboxStore;
+  /** Rebuilt from the character AABBs when present, for `raycastHitboxes`. */
+  rayGrid?: CharacterRayGrid;
+}
+
+/**
+ * Per-frame system, between refitVolumes and the broad phase: bone world matrices (one
+ * parents-first pass over the local TRS that animation wrote), then every hitbox's world OBB and
+ * each character's AABB (the union), then the ray grid. Allocation-free in steady state.
+ */
+export function updateBoneHitboxes(state: BoneHitboxState): void {
+  computeWorldMatrices(state.skeletons);
+  updateHitboxes(state.hitboxes, state.skeletons);
+  if (state.rayGrid) buildCharacterRayGrid(state.rayGrid, state.hitboxes);
+}
