@@ -1,0 +1,231 @@
+import { closestPtPointObb } from './closestPoints';
+import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from './layout';
+
+/**
+ * Separating-axis tests for oriented boxes (Gottschalk's 15-axis test, as in RAPID; Ericson,
+ * RTCD 4.4.1) over the flat OBB layout of layout.ts, plus the cheaper relatives built on it:
+ * face-axes-only "SAT-lite", a cached-axis variant for temporal coherence, a bounding-sphere
+ * pre-check, and OBB-sphere / OBB-AABB tests. Boxes are closed: touching counts as overlap.
+ *
+ * Everything runs in the frame of box A: R[i][j] = Ai·Bj is B's rotation seen from A and
+ * t = A-frame coordinates of (cB − cA). All tests are allocation-free and trust their inputs.
+ *
+ * Axis indices (returned by `obbSeparatingAxis`): 0..2 = A0..A2, 3..5 = B0..B2,
+ * 6 + 3i + j = Ai × Bj.
+ */
+
+/**
+ * Added to every |R[i][j]| (a cosine, so the slack it buys is this fraction of the half-extents
+ * involved: relative by construction). When an edge of A is (nearly) parallel to an edge of B,
+ * Ai × Bj is a near-zero vector; the test along it compares two near-zero numbers and rounding
+ * in t and R can make a false separating axis appear. The slack makes those axes unable to
+ * separate, and costs at most this fraction of the boxes' sizes in false "overlap" answers for
+ * boxes that are that close. 1e-6 also covers axes stored in Float32 (unit to about 1e-7).
+ */
+export const SAT_PARALLEL_EPSILON = 1e-6;
+
+/** Index of the first edge-cross axis (A0 × B0); face axes come before it. */
+export const SAT_FIRST_EDGE_AXIS = 6;
+
+/**
+ * Core of every box-box test here. With `edges` false only the 6 face axes are tried.
+ * The rows of R are computed as the A-face tests need them, so the many pairs that a face of A
+ * separates never pay for the rest; |R| (`q..`) is still computed once per entry.
+ */
+function separatingAxis(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, edges: boolean): number {
+  const eps = SAT_PARALLEL_EPSILON;
+  const dx = b[bo] - a[ao], dy = b[bo + 1] - a[ao + 1], dz = b[bo + 2] - a[ao + 2];
+  const b0x = b[bo + 3], b0y = b[bo + 4], b0z = b[bo + 5];
+  const b1x = b[bo + 6], b1y = b[bo + 7], b1z = b[bo + 8];
+  const b2x = b[bo + 9], b2y = b[bo + 10], b2z = b[bo + 11];
+  const hb0 = b[bo + 12], hb1 = b[bo + 13], hb2 = b[bo + 14];
+
+  const a0x = a[ao + 3], a0y = a[ao + 4], a0z = a[ao + 5];
+  const ha0 = a[ao + 12];
+  const r00 = a0x * b0x + a0y * b0y + a0z * b0z;
+  const r01 = a0x * b1x + a0y * b1y + a0z * b1z;
+  const r02 = a0x * b2x + a0y * b2y + a0z * b2z;
+  const t0 = dx * a0x + dy * a0y + dz * a0z;
+  const q00 = Math.abs(r00) + eps, q01 = Math.abs(r01) + eps, q02 = Math.abs(r02) + eps;
+  if (Math.abs(t0) > ha0 + (hb0 * q00 + hb1 * q01 + hb2 * q02)) return 0;
+
+  const a1x = a[ao + 6], a1y = a[ao + 7], a1z = a[ao + 8];
+  const ha1 = a[ao + 13];
+  const r10 = a1x * b0x + a1y * b0y + a1z * b0z;
+  const r11 = a1x * b1x + a1y * b1y + a1z * b1z;
+  const r12 = a1x * b2x + a1y * b2y + a1z * b2z;
+  const t1 = dx * a1x + dy * a1y + dz * a1z;
+  const q10 = Math.abs(r10) + eps, q11 = Math.abs(r11) + eps, q12 = Math.abs(r12) + eps;
+  if (Math.abs(t1) > ha1 + (hb0 * q10 + hb1 * q11 + hb2 * q12)) return 1;
+
+  const a2x = a[ao + 9], a2y = a[ao + 10], a2z = a[ao + 11];
+  const ha2 = a[ao + 14];
+  const r20 = a2x * b0x + a2y * b0y + a2z * b0z;
+  const r21 = a2x * b1x + a2y * b1y + a2z * b1z;
+  const r22 = a2x * b2x + a2y * b2y + a2z * b2z;
+  const t2 = dx * a2x + dy * a2y + dz * a2z;
+  const q20 = Math.abs(r20) + eps, q21 = Math.abs(r21) + eps, q22 = Math.abs(r22) + eps;
+  if (Math.abs(t2) > ha2 + (hb0 * q20 + hb1 * q21 + hb2 * q22)) return 2;
+
+  // B's axes: column j of R is Bj in A's frame.
+  if (Math.abs(t0 * r00 + t1 * r10 + t2 * r20) > ha0 * q00 + ha1 * q10 + ha2 * q20 + hb0) return 3;
+  if (Math.abs(t0 * r01 + t1 * r11 + t2 * r21) > ha0 * q01 + ha1 * q11 + ha2 * q21 + hb1) return 4;
+  if (Math.abs(t0 * r02 + t1 * r12 + t2 * r22) > ha0 * q02 + ha1 * q12 + ha2 * q22 + hb2) return 5;
+  if (!edges) return -1;
+
+  // Ai × Bj with (i, k, l) and (j, m, n) cyclic: in A's frame L has components −R[l][j] along
+  // Ak and R[k][j] along Al, and Bm·L = ±R[i][n] because R is a rotation.
+  if (Math.abs(t2 * r10 - t1 * r20) > ha1 * q20 + ha2 * q10 + (hb1 * q02 + hb2 * q01)) return 6;
+  if (Math.abs(t2 * r11 - t1 * r21) > ha1 * q21 + ha2 * q11 + (hb2 * q00 + hb0 * q02)) return 7;
+  if (Math.abs(t2 * r12 - t1 * r22) > ha1 * q22 + ha2 * q12 + (hb0 * q01 + hb1 * q00)) return 8;
+  if (Math.abs(t0 * r20 - t2 * r00) > ha2 * q00 + ha0 * q20 + (hb1 * q12 + hb2 * q11)) return 9;
+  if (Math.abs(t0 * r21 - t2 * r01) > ha2 * q01 + ha0 * q21 + (hb2 * q10 + hb0 * q12)) return 10;
+  if (Math.abs(t0 * r22 - t2 * r02) > ha2 * q02 + ha0 * q22 + (hb0 * q11 + hb1 * q10)) return 11;
+  if (Math.abs(t1 * r00 - t0 * r10) > ha0 * q10 + ha1 * q00 + (hb1 * q22 + hb2 * q21)) return 12;
+  if (Math.abs(t1 * r01 - t0 * r11) > ha0 * q11 + ha1 * q01 + (hb2 * q20 + hb0 * q22)) return 13;
+  if (Math.abs(t1 * r02 - t0 * r12) > ha0 * q12 + ha1 * q02 + (hb0 * q21 + hb1 * q20)) return 14;
+  return -1;
+}
+
+/**
+ * Full 15-axis separating-axis test of two closed OBBs (`a` at `ao`, `b` at `bo`, layout.ts
+ * OBB layout). Returns -1 when no axis separates them (they overlap or touch), else the index of
+ * the first separating axis in the order A0..A2, B0..B2, then Ai × Bj = 6 + 3i + j. Pairs closer
+ * than about `SAT_PARALLEL_EPSILON` times their half-extents may be reported as overlapping.
+ */
+export function obbSeparatingAxis(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number): number {
+  return separatingAxis(a, ao, b, bo, true);
+}
+
+/** Whether two closed OBBs overlap (touching counts): `obbSeparatingAxis(...) < 0`. */
+export function obbOverlap(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number): boolean {
+  return separatingAxis(a, ao, b, bo, true) < 0;
+}
+
+/**
+ * SAT-lite: only the 6 face axes. Conservative: it never reports separated boxes that overlap,
+ * but it misses pairs that only an edge-cross axis separates (a few percent of random near pairs),
+ * so it suits a cheap filter before an exact test or a tolerant game query, not a final answer.
+ */
+export function obbOverlapLite(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number): boolean {
+  return separatingAxis(a, ao, b, bo, false) < 0;
+}
+
+/** R[i][j] = Ai·Bj, summed in the same order as `separatingAxis` so both round alike. */
+function rotationEntry(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, i: number, j: number): number {
+  const ai = ao + OBB_AXES + 3 * i, bj = bo + OBB_AXES + 3 * j;
+  return a[ai] * b[bj] + a[ai + 1] * b[bj + 1] + a[ai + 2] * b[bj + 2];
+}
+
+/** t_i = (cB − cA)·Ai, in the same order as `separatingAxis`. */
+function translationEntry(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, i: number): number {
+  const ai = ao + OBB_AXES + 3 * i;
+  return (b[bo] - a[ao]) * a[ai] + (b[bo + 1] - a[ao + 1]) * a[ai + 1] + (b[bo + 2] - a[ao + 2]) * a[ai + 2];
+}
+
+/** |R[i][j]| plus the parallel-edge slack, as in `separatingAxis`. */
+function absRotationEntry(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, i: number, j: number): number {
+  return Math.abs(rotationEntry(a, ao, b, bo, i, j)) + SAT_PARALLEL_EPSILON;
+}
+
+/**
+ * Whether axis `axis` (0..14) alone separates the boxes. Evaluates the very expression of
+ * `separatingAxis` for that axis (same operands, same order), so whenever it says "separates",
+ * the full test finds a separating axis too: the cached test can never contradict the full one.
+ */
+function axisSeparates(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, axis: number): boolean {
+  const ha = ao + OBB_HALF, hb = bo + OBB_HALF;
+  if (axis < 3) {
+    const i = axis;
+    const rb = b[hb] * absRotationEntry(a, ao, b, bo, i, 0) + b[hb + 1] * absRotationEntry(a, ao, b, bo, i, 1) +
+      b[hb + 2] * absRotationEntry(a, ao, b, bo, i, 2);
+    return Math.abs(translationEntry(a, ao, b, bo, i)) > a[ha + i] + rb;
+  }
+  if (axis < SAT_FIRST_EDGE_AXIS) {
+    const j = axis - 3;
+    const d = translationEntry(a, ao, b, bo, 0) * rotationEntry(a, ao, b, bo, 0, j) +
+      translationEntry(a, ao, b, bo, 1) * rotationEntry(a, ao, b, bo, 1, j) +
+      translationEntry(a, ao, b, bo, 2) * rotationEntry(a, ao, b, bo, 2, j);
+    const ra = a[ha] * absRotationEntry(a, ao, b, bo, 0, j) + a[ha + 1] * absRotationEntry(a, ao, b, bo, 1, j) +
+      a[ha + 2] * absRotationEntry(a, ao, b, bo, 2, j);
+    return Math.abs(d) > ra + b[hb + j];
+  }
+  const i = ((axis - SAT_FIRST_EDGE_AXIS) / 3) | 0, j = (axis - SAT_FIRST_EDGE_AXIS) % 3;
+  const k = (i + 1) % 3, l = (i + 2) % 3, m = (j + 1) % 3, n = (j + 2) % 3;
+  const d = translationEntry(a, ao, b, bo, l) * rotationEntry(a, ao, b, bo, k, j) -
+    translationEntry(a, ao, b, bo, k) * rotationEntry(a, ao, b, bo, l, j);
+  const ra = a[ha + k] * absRotationEntry(a, ao, b, bo, l, j) + a[ha + l] * absRotationEntry(a, ao, b, bo, k, j);
+  const rb = b[hb + m] * absRotationEntry(a, ao, b, bo, i, n) + b[hb + n] * absRotationEntry(a, ao, b, bo, i, m);
+  return Math.abs(d) > ra + rb;
+}
+
+/**
+ * Temporal-coherence SAT: tries `lastAxis` (0..14, e.g. the axis this pair returned last frame;
+ * -1 = none) first and returns it if it still separates, otherwise runs the full test. Overlap
+ * answers are identical to `obbSeparatingAxis`; only which separating axis is reported may differ.
+ * Pays when pairs stay apart for several frames with the same witness axis, especially an edge
+ * axis, which the full test only reaches after the 6 face tests.
+ */
+export function obbSeparatingAxisCached(
+  a: ReadonlyFloats,
+  ao: number,
+  b: ReadonlyFloats,
+  bo: number,
+  lastAxis: number,
+): number {
+  if (lastAxis >= 0 && axisSeparates(a, ao, b, bo, lastAxis)) return lastAxis;
+  return separatingAxis(a, ao, b, bo, true);
+}
+
+/**
+ * Whether the boxes' circumscribed spheres (centre, radius |half-extents|) overlap. False means
+ * the boxes are certainly apart; true decides nothing.
+ */
+export function obbBoundingSpheresOverlap(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number): boolean {
+  const dx = b[bo] - a[ao], dy = b[bo + 1] - a[ao + 1], dz = b[bo + 2] - a[ao + 2];
+  const ha0 = a[ao + OBB_HALF], ha1 = a[ao + OBB_HALF + 1], ha2 = a[ao + OBB_HALF + 2];
+  const hb0 = b[bo + OBB_HALF], hb1 = b[bo + OBB_HALF + 1], hb2 = b[bo + OBB_HALF + 2];
+  const r = Math.sqrt(ha0 * ha0 + ha1 * ha1 + ha2 * ha2) + Math.sqrt(hb0 * hb0 + hb1 * hb1 + hb2 * hb2);
+  return dx * dx + dy * dy + dz * dz <= r * r;
+}
+
+/**
+ * `obbOverlap` behind the bounding-sphere rejection. Pays when most candidate pairs are far apart
+ * compared with their sizes (loose candidate lists, queries against many boxes); after a tight
+ * AABB broad phase most pairs pass the sphere test and it is pure overhead (see the overlap
+ * benchmark). Same answers as `obbOverlap`, except that pairs within rounding of touching
+ * corner-to-corner along the centre line may be reported apart.
+ */
+export function obbOverlapWithSpherePrecheck(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number): boolean {
+  return obbBoundingSpheresOverlap(a, ao, b, bo) && separatingAxis(a, ao, b, bo, true) < 0;
+}
+
+const closestPoint = new Float64Array(3); // scratch: obbSphereOverlap's clamped point (unused)
+
+/**
+ * Whether a closed OBB and a closed sphere ([cx, cy, cz, r] at `so`) overlap: the sphere centre
+ * clamped into the box (in the box frame) lies within r of the centre.
+ */
+export function obbSphereOverlap(box: ReadonlyFloats, bo: number, sphere: ReadonlyFloats, so: number): boolean {
+  const r = sphere[so + 3];
+  return closestPtPointObb(closestPoint, 0, sphere[so], sphere[so + 1], sphere[so + 2], box, bo) <= r * r;
+}
+
+/** The AABB of `obbAabbOverlap` as an OBB with identity axes; only centre and half change. */
+const aabbAsObb = new Float64Array(OBB_STRIDE);
+aabbAsObb[OBB_AXES] = 1;
+aabbAsObb[OBB_AXES + 4] = 1;
+aabbAsObb[OBB_AXES + 8] = 1;
+
+/**
+ * Whether a closed OBB and a closed min-max AABB (`aabb` at `ao`) overlap: the full 15-axis test
+ * with the AABB as an identity-axes box (written into module scratch, so nothing is allocated).
+ */
+export function obbAabbOverlap(box: ReadonlyFloats, bo: number, aabb: ReadonlyFloats, ao: number): boolean {
+  for (let k = 0; k < 3; k++) {
+    const lo = aabb[ao + k], hi = aabb[ao + 3 + k];
+    aabbAsObb[OBB_CENTER + k] = 0.5 * (lo + hi);
+    aabbAsObb[OBB_HALF + k] = 0.5 * (hi - lo);
+  }
+  return separatingAxis(box, bo, aabbAsObb, 0, true) < 0;
+}
