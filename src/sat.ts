@@ -200,7 +200,7 @@ export function obbOverlapWithSpherePrecheck(a: ReadonlyFloats, ao: number, b: R
   return obbBoundingSpheresOverlap(a, ao, b, bo) && separatingAxis(a, ao, b, bo, true) < 0;
 }
 
-const closestPoint = new Float64Array(3); // scratch: obbSphereOverlap's clamped point (unused)
+const closestPoint = new Float64Array(3); // scratch: receives the clamped point; only its distance is used
 
 /**
  * Whether a closed OBB and a closed sphere ([cx, cy, cz, r] at `so`) overlap: the sphere centre
