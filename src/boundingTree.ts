@@ -4,7 +4,8 @@ import { ditoObb } from './dito';
 import { CollideInputError } from './errors';
 import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from './layout';
 import { obbFromAxes } from './obb';
-import { fitObbPcaHull, fitObbTriangles } from './obbFit';
+import { symmetricEigen3 } from './eigen3';
+import { MOMENTS_STRIDE, fitObbPcaHull, fitObbTriangles, triangleMoments } from './obbFit';
 import { welzlSphere } from './sphere';
 
 /**
@@ -108,12 +109,20 @@ function readOptions(options: BoundingTreeOptions): Required<BoundingTreeOptions
   return { kind, fit, split, maxLeafTriangles };
 }
 
-/** Build-time state: triangles with their centroids and areas, permuted together as nodes split. */
+/**
+ * Per-triangle surface moments about the mesh reference point: area, area × mean (3), area × second
+ * moment (xx, xy, xz, yy, yz, zz). A node's area-weighted covariance is then a sum over its
+ * triangles instead of a fresh pass over their vertices at every level.
+ */
+const TRIANGLE_MOMENTS = 10;
+
+/** Build-time state: triangles with their centroids, areas and moments, permuted together as nodes split. */
 class Builder {
   readonly tris: Float64Array;
   readonly centroids: Float64Array;
   readonly areas: Float64Array;
   readonly ids: Uint32Array;
+  readonly moments: Float64Array;
   /** Absolute (mesh-frame) volume of every node, converted to parent-relative at the end. */
   readonly boxes: Float64Array;
   private readonly axes = new Float64Array(9);
@@ -121,12 +130,17 @@ class Builder {
   private readonly ball = new Float64Array(4);
   private readonly order = new Int32Array(3);
   private readonly mean = new Float64Array(3);
+  private readonly single = new Float64Array(MOMENTS_STRIDE);
+  private readonly covariance = new Float64Array(6);
+  private readonly eigenValues = new Float64Array(3);
+  private readonly reference = new Float64Array(3);
   private keys: Float64Array;
   private tags: Int32Array;
   private readonly scratchTris: Float64Array;
   private readonly scratchCentroids: Float64Array;
   private readonly scratchAreas: Float64Array;
   private readonly scratchIds: Uint32Array;
+  private readonly scratchMoments: Float64Array;
 
   constructor(positions: ReadonlyFloats, indices: ReadonlyFloats, maxNodes: number, readonly options: Required<BoundingTreeOptions>) {
     const n = indices.length / 3;
@@ -134,14 +148,16 @@ class Builder {
     this.centroids = new Float64Array(3 * n);
     this.areas = new Float64Array(n);
     this.ids = new Uint32Array(n);
+    this.moments = new Float64Array(TRIANGLE_MOMENTS * n);
     for (let t = 0; t < n; t++) {
       for (let k = 0; k < 3; k++) {
         const v = 3 * indices[3 * t + k];
         for (let c = 0; c < 3; c++) this.tris[9 * t + 3 * k + c] = positions[v + c];
       }
       this.ids[t] = t;
-      this.measure(t);
     }
+    for (let c = 0; c < 3; c++) this.reference[c] = this.tris[c];
+    for (let t = 0; t < n; t++) this.measure(t);
     this.boxes = new Float64Array(maxNodes * OBB_STRIDE);
     const needsScratch = options.split === 'median';
     this.keys = new Float64Array(needsScratch ? n : 0);
@@ -150,14 +166,44 @@ class Builder {
     this.scratchCentroids = new Float64Array(needsScratch ? 3 * n : 0);
     this.scratchAreas = new Float64Array(needsScratch ? n : 0);
     this.scratchIds = new Uint32Array(needsScratch ? n : 0);
+    this.scratchMoments = new Float64Array(needsScratch ? TRIANGLE_MOMENTS * n : 0);
   }
 
+  /** Area, centroid (the mean of a triangle's surface) and moments of triangle t. */
   private measure(t: number): void {
-    const p = this.tris, o = 9 * t;
-    const ux = p[o + 3] - p[o], uy = p[o + 4] - p[o + 1], uz = p[o + 5] - p[o + 2];
-    const vx = p[o + 6] - p[o], vy = p[o + 7] - p[o + 1], vz = p[o + 8] - p[o + 2];
-    this.areas[t] = 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
-    for (let c = 0; c < 3; c++) this.centroids[3 * t + c] = (p[o + c] + p[o + 3 + c] + p[o + 6 + c]) / 3;
+    const m = this.single;
+    const area = triangleMoments(m, this.tris, null, 1, t);
+    this.areas[t] = area;
+    for (let c = 0; c < 3; c++) this.centroids[3 * t + c] = m[c];
+    const x = m[0] - this.reference[0], y = m[1] - this.reference[1], z = m[2] - this.reference[2];
+    const o = TRIANGLE_MOMENTS * t, w = this.moments;
+    w[o] = area;
+    w[o + 1] = area * x; w[o + 2] = area * y; w[o + 3] = area * z;
+    w[o + 4] = area * (m[3] + x * x); w[o + 5] = area * (m[4] + x * y); w[o + 6] = area * (m[5] + x * z);
+    w[o + 7] = area * (m[6] + y * y); w[o + 8] = area * (m[7] + y * z); w[o + 9] = area * (m[8] + z * z);
+  }
+
+  /**
+   * Area-weighted covariance box of triangles first .. first + count - 1 from the summed
+   * per-triangle moments; false when their total area is zero (left to fitObbTriangles' point
+   * fallback).
+   */
+  private fitCovariance(o: number, first: number, count: number): boolean {
+    const w = this.moments;
+    let a = 0, x = 0, y = 0, z = 0, xx = 0, xy = 0, xz = 0, yy = 0, yz = 0, zz = 0;
+    for (let t = first; t < first + count; t++) {
+      const q = TRIANGLE_MOMENTS * t;
+      a += w[q]; x += w[q + 1]; y += w[q + 2]; z += w[q + 3];
+      xx += w[q + 4]; xy += w[q + 5]; xz += w[q + 6]; yy += w[q + 7]; yz += w[q + 8]; zz += w[q + 9];
+    }
+    if (!(a > 0)) return false;
+    x /= a; y /= a; z /= a;
+    const cov = this.covariance;
+    cov[0] = xx / a - x * x; cov[1] = xy / a - x * y; cov[2] = xz / a - x * z;
+    cov[3] = yy / a - y * y; cov[4] = yz / a - y * z; cov[5] = zz / a - z * z;
+    symmetricEigen3(this.eigenValues, this.axes, cov);
+    obbFromAxes(this.boxes, o, this.axes, 0, this.tris, 3 * count, 9 * first);
+    return true;
   }
 
   /** Fits node `node`'s absolute volume over triangles first .. first + count - 1. */
@@ -182,7 +228,9 @@ class Builder {
       return;
     }
     if (count === 1 && this.fitSingleTriangle(o, first)) return;
-    if (this.options.fit === 'covariance') fitObbTriangles(out, o, this.tris, null, count, first);
+    if (this.options.fit === 'covariance') {
+      if (!this.fitCovariance(o, first, count)) fitObbTriangles(out, o, this.tris, null, count, first);
+    }
     else if (this.options.fit === 'hull') fitObbPcaHull(out, o, this.tris, pointCount, pointOffset);
     else ditoObb(out, o, this.tris, pointCount, 14, pointOffset);
   }
@@ -269,9 +317,9 @@ class Builder {
       const b = aabbFromPoints(this.bounds, 0, this.tris, 3 * count, 9 * first);
       h0 = b[3] - b[0]; h1 = b[4] - b[1]; h2 = b[5] - b[2];
     }
-    const order = this.order;
+    const order = this.order, h = this.eigenValues; // free scratch between fits
+    h[0] = h0; h[1] = h1; h[2] = h2;
     order[0] = 0; order[1] = 1; order[2] = 2;
-    const h = [h0, h1, h2];
     for (let i = 1; i < 3; i++) {
       for (let j = i; j > 0 && h[order[j]] > h[order[j - 1]]; j--) {
         const s = order[j]; order[j] = order[j - 1]; order[j - 1] = s;
@@ -318,6 +366,10 @@ class Builder {
     for (let c = 0; c < 3; c++) { const s = m[3 * i + c]; m[3 * i + c] = m[3 * j + c]; m[3 * j + c] = s; }
     const a = this.areas[i]; this.areas[i] = this.areas[j]; this.areas[j] = a;
     const d = this.ids[i]; this.ids[i] = this.ids[j]; this.ids[j] = d;
+    const w = this.moments;
+    for (let c = 0; c < TRIANGLE_MOMENTS; c++) {
+      const x = w[TRIANGLE_MOMENTS * i + c]; w[TRIANGLE_MOMENTS * i + c] = w[TRIANGLE_MOMENTS * j + c]; w[TRIANGLE_MOMENTS * j + c] = x;
+    }
   }
 
   /** Median split along the longest axis (always balanced, so no fallback is needed). */
@@ -338,11 +390,13 @@ class Builder {
       this.scratchCentroids.set(this.centroids.subarray(3 * s, 3 * s + 3), 3 * i);
       this.scratchAreas[i] = this.areas[s];
       this.scratchIds[i] = this.ids[s];
+      this.scratchMoments.set(this.moments.subarray(TRIANGLE_MOMENTS * s, TRIANGLE_MOMENTS * s + TRIANGLE_MOMENTS), TRIANGLE_MOMENTS * i);
     }
     this.tris.set(this.scratchTris.subarray(0, 9 * count), 9 * first);
     this.centroids.set(this.scratchCentroids.subarray(0, 3 * count), 3 * first);
     this.areas.set(this.scratchAreas.subarray(0, count), first);
     this.ids.set(this.scratchIds.subarray(0, count), first);
+    this.moments.set(this.scratchMoments.subarray(0, TRIANGLE_MOMENTS * count), TRIANGLE_MOMENTS * first);
     return half;
   }
 }

@@ -23,7 +23,11 @@ import { torusKnot } from './support/torusKnot';
 
 // ---- references and helpers (independent of the tree code) ----
 
-/** Vertex-clustering decimation: snaps vertices to a grid of `cells` per longest side and drops triangles whose corners merge into fewer than 2 distinct cells... but keeps zero-area ones with 2 (they exercise degenerate handling). */
+/**
+ * Vertex-clustering decimation: merges the vertices in each grid cell (`cells` per longest side)
+ * into their mean and drops triangles collapsed to a point; triangles collapsed to a segment stay,
+ * as zero-area triangles the tree must handle.
+ */
 function decimate(mesh: TestMesh, cells: number): TestMesh {
   const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < mesh.vertexCount; i++) {
@@ -153,7 +157,7 @@ const VARIANTS: { name: string; options: BoundingTreeOptions; boxTest: TreeBoxTe
 
 let meshes: TestMesh[] = [];
 beforeAll(async () => {
-  meshes = [decimate(loadBunny(), 24), torusKnot({ tubularSegments: 60, radialSegments: 8 }), await loadFox()];
+  meshes = [decimate(loadBunny(), 20), torusKnot({ tubularSegments: 60, radialSegments: 8 }), await loadFox()];
 });
 
 describe('build', () => {
@@ -299,7 +303,7 @@ describe('tree vs tree equals the all-pairs brute force', () => {
           total += checkPose(mesh, trees, poseA, near, `${mesh.name} near-coincident seed ${seed}`);
           poses++;
         }),
-        { numRuns: 3, seed: 7, endOnFailure: true },
+        { numRuns: 2, seed: 7, endOnFailure: true },
       );
       // Exactly coincident: every triangle touches itself and its neighbours.
       const pose = makePose(mulberry32(3), size);
@@ -312,7 +316,7 @@ describe('tree vs tree equals the all-pairs brute force', () => {
       expect(result.boxTests).toBe(1);
       expect(result.triangleTests).toBe(0);
     }
-    expect(poses).toBeGreaterThanOrEqual(20);
+    expect(poses).toBeGreaterThanOrEqual(12);
     expect(grazing).toBeGreaterThan(0);
     expect(total).toBeGreaterThan(0);
   });
@@ -326,12 +330,10 @@ describe('tree vs tree equals the all-pairs brute force', () => {
       const size = meshSize(mesh);
       const poseA = makePose(rand, 0.5 * size), poseB = makePose(rand, 0.5 * size);
       const wa = worldTriangles(mesh, poseA), wb = worldTriangles(mesh, poseB);
-      const all = pairKeys(result, mesh.triangleCount);
       collideTrees(result, tree, poseA, 0, tree, poseB, 0, 'all');
       const allPairs = pairKeys(result, mesh.triangleCount);
       expect(collideTrees(result, tree, poseA, 0, tree, poseB, 0, 'contacts')).toBe(allPairs.length);
       expect(pairKeys(result, mesh.triangleCount)).toEqual(allPairs);
-      void all;
       const scratch = new Float64Array(6);
       let segments = 0;
       for (let i = 0; i < result.pairs.count; i++) {
