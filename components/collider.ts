@@ -1,0 +1,185 @@
+/**
+ * Collider store: what each entity's collision shape is, and its world-space volumes, as typed
+ * arrays indexed by entity id (Float32 storage for geometry).
+ *
+ * Shape data lives in two union arrays of stride `SHAPE_STRIDE` (15, the largest layout: an OBB),
+ * read at `eid * SHAPE_STRIDE` with the layout of layout.ts for the entity's kind:
+ * - `local`: the shape in the entity's frame (sphere [c, r], AABB min-max, OBB stride 15,
+ *   capsule [p0, p1, r]); k-DOP colliders keep their local points in `kdopVertices` instead;
+ * - `world`: the same shape after the transform, written by refitVolumes (an AABB collider's
+ *   world shape is the AABB of its local box under the full transform).
+ * `aabb` (stride 6) is every collider's world box, the broad phase's input: it contains the
+ * stored world shape (rounded outward to Float32) and is widened by the pipeline's margin, if any.
+ * `kdop` (stride k, one k per world) is the world k-DOP of k-DOP colliders.
+ *
+ * One store per world: the pipeline registers it (it is also the bitecs component of colliders).
+ * Arrays are replaced when the store grows: re-read fields every frame, never cache them.
+ */
+import type { KdopK } from '../src/layout';
+import { INITIAL_ENTITY_CAPACITY, capacityFor, resized } from './capacity';
+
+/** Shape kinds (`Collider.kind`). */
+export const SHAPE_SPHERE = 0;
+export const SHAPE_AABB = 1;
+export const SHAPE_OBB = 2;
+export const SHAPE_CAPSULE = 3;
+export const SHAPE_KDOP = 4;
+/** Kind of an entity id that has no collider. */
+export const SHAPE_NONE = 255;
+
+/** Numbers per entity in the `local` and `world` shape arrays (an OBB's 15 is the largest layout). */
+export const SHAPE_STRIDE = 15;
+
+/** Default collision layer bits and mask bits. */
+export const DEFAULT_LAYER = 1;
+export const DEFAULT_MASK = 0xffffffff;
+
+/** Per-world collider store. */
+export interface ColliderStore {
+  /** SHAPE_* by entity; SHAPE_NONE for ids without a collider. */
+  kind: Uint8Array;
+  /** Layer bits and mask bits (a pair collides when each one's layer is in the other's mask). */
+  layer: Uint32Array;
+  mask: Uint32Array;
+  /** 1 = sensor: reported by events, no contact manifold. */
+  sensor: Uint8Array;
+  /** 1 = static: never paired with another static collider. */
+  isStatic: Uint8Array;
+  /** Incremented whenever the entity gains or loses its collider, so a recycled id is a new pair partner. */
+  generation: Uint32Array;
+  /** Local shape, stride SHAPE_STRIDE. */
+  local: Float32Array;
+  /** World shape, stride SHAPE_STRIDE. */
+  world: Float32Array;
+  /** World AABB (broad-phase box), stride 6. */
+  aabb: Float32Array;
+  /** The k of every k-DOP in this store. */
+  readonly kdopK: KdopK;
+  /** World k-DOP, stride kdopK (k-DOP colliders only). */
+  kdop: Float32Array;
+  /** Local points of k-DOP colliders: entity e's are kdopVertexCount[e] xyz triples from kdopVertexStart[e] * 3. */
+  kdopVertices: Float32Array;
+  kdopVertexStart: Uint32Array;
+  kdopVertexCount: Uint32Array;
+  /** Vertices used in `kdopVertices` (including holes left by removed colliders) and vertices alive. */
+  kdopVertexEnd: number;
+  kdopVertexLive: number;
+  /** Dense list of the entities that have a collider (any order), first `count` valid. */
+  ids: Uint32Array;
+  count: number;
+  /** Position of each entity in `ids`, -1 when it has no collider. */
+  slot: Int32Array;
+  /** Entities the by-id arrays hold. */
+  capacity: number;
+}
+
+/** Creates an empty collider store whose k-DOP colliders use `kdopK` directions. */
+export function createColliderStore(kdopK: KdopK): ColliderStore {
+  const n = INITIAL_ENTITY_CAPACITY;
+  return {
+    kind: new Uint8Array(n).fill(SHAPE_NONE),
+    layer: new Uint32Array(n),
+    mask: new Uint32Array(n),
+    sensor: new Uint8Array(n),
+    isStatic: new Uint8Array(n),
+    generation: new Uint32Array(n),
+    local: new Float32Array(SHAPE_STRIDE * n),
+    world: new Float32Array(SHAPE_STRIDE * n),
+    aabb: new Float32Array(6 * n),
+    kdopK,
+    kdop: new Float32Array(kdopK * n),
+    kdopVertices: new Float32Array(0),
+    kdopVertexStart: new Uint32Array(n),
+    kdopVertexCount: new Uint32Array(n),
+    kdopVertexEnd: 0,
+    kdopVertexLive: 0,
+    ids: new Uint32Array(n),
+    count: 0,
+    slot: new Int32Array(n).fill(-1),
+    capacity: n,
+  };
+}
+
+/** Grows every by-id array (doubling) so that the store holds entity `eid`. */
+export function growColliderStore(store: ColliderStore, eid: number): void {
+  if (eid < store.capacity) return;
+  const n = capacityFor(store.capacity, eid);
+  store.kind = resized(store.kind, n, SHAPE_NONE);
+  store.layer = resized(store.layer, n);
+  store.mask = resized(store.mask, n);
+  store.sensor = resized(store.sensor, n);
+  store.isStatic = resized(store.isStatic, n);
+  store.generation = resized(store.generation, n);
+  store.local = resized(store.local, SHAPE_STRIDE * n);
+  store.world = resized(store.world, SHAPE_STRIDE * n);
+  store.aabb = resized(store.aabb, 6 * n);
+  store.kdop = resized(store.kdop, store.kdopK * n);
+  store.kdopVertexStart = resized(store.kdopVertexStart, n);
+  store.kdopVertexCount = resized(store.kdopVertexCount, n);
+  store.ids = resized(store.ids, n);
+  store.slot = resized(store.slot, n, -1);
+  store.capacity = n;
+}
+
+/** Adds `eid` to the dense collider list (no-op when present). The store must hold eid. */
+export function insertColliderId(store: ColliderStore, eid: number): void {
+  if (store.slot[eid] >= 0) return;
+  store.slot[eid] = store.count;
+  store.ids[store.count++] = eid;
+}
+
+/** Removes `eid` from the dense collider list (swap with the last), marks it SHAPE_NONE and frees its k-DOP points. */
+export function deleteColliderId(store: ColliderStore, eid: number): void {
+  const s = store.slot[eid];
+  if (s < 0) return;
+  const last = store.ids[--store.count];
+  store.ids[s] = last;
+  store.slot[last] = s;
+  store.slot[eid] = -1;
+  store.kind[eid] = SHAPE_NONE;
+  store.generation[eid]++;
+  releaseKdopVertices(store, eid);
+}
+
+/** Frees `eid`'s k-DOP points (their space is reclaimed by the next compaction). */
+export function releaseKdopVertices(store: ColliderStore, eid: number): void {
+  store.kdopVertexLive -= store.kdopVertexCount[eid];
+  store.kdopVertexCount[eid] = 0;
+}
+
+/**
+ * Stores `count` local points (xyz from `points`) for k-DOP collider `eid`. Points are appended;
+ * when holes left by removed colliders outnumber the live points, the pool is compacted first,
+ * so it stays within about twice the live size.
+ */
+export function setKdopVertices(store: ColliderStore, eid: number, points: ArrayLike<number>, count: number): void {
+  releaseKdopVertices(store, eid);
+  if (store.kdopVertexEnd - store.kdopVertexLive > store.kdopVertexLive) compactKdopVertices(store);
+  const start = store.kdopVertexEnd;
+  const needed = 3 * (start + count);
+  if (store.kdopVertices.length < needed) {
+    store.kdopVertices = resized(store.kdopVertices, Math.max(needed, 2 * store.kdopVertices.length));
+  }
+  for (let i = 0; i < 3 * count; i++) store.kdopVertices[3 * start + i] = points[i];
+  store.kdopVertexStart[eid] = start;
+  store.kdopVertexCount[eid] = count;
+  store.kdopVertexEnd = start + count;
+  store.kdopVertexLive += count;
+}
+
+/** Moves the live k-DOP points to the front of the pool, in collider-list order. */
+function compactKdopVertices(store: ColliderStore): void {
+  const v = store.kdopVertices;
+  const next = new Float32Array(Math.max(3 * store.kdopVertexLive, 3));
+  let end = 0;
+  for (let i = 0; i < store.count; i++) {
+    const e = store.ids[i];
+    const c = store.kdopVertexCount[e];
+    if (c === 0) continue;
+    next.set(v.subarray(3 * store.kdopVertexStart[e], 3 * (store.kdopVertexStart[e] + c)), 3 * end);
+    store.kdopVertexStart[e] = end;
+    end += c;
+  }
+  store.kdopVertices = next;
+  store.kdopVertexEnd = end;
+}

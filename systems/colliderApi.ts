@@ -1,0 +1,246 @@
+/**
+ * The public boundary of the ECS layer: adding, moving and removing colliders. Every input is
+ * validated here (CollideInputError naming the entity and the field), so systems can trust their
+ * stores. Each function takes the world (which must have a pipeline) or the pipeline itself.
+ */
+import { addComponent, entityExists, hasComponent, removeComponent, type World } from 'bitecs';
+import { quaternionToMat3 } from '../src/aabb';
+import { CollideInputError, assertExtents, assertFiniteValues, assertNonEmptyPoints } from '../src/errors';
+import { OBB_AXES, OBB_HALF } from '../src/layout';
+import { assertEntityId } from '../components/capacity';
+import {
+  DEFAULT_LAYER, DEFAULT_MASK, SHAPE_AABB, SHAPE_CAPSULE, SHAPE_KDOP, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE,
+  growColliderStore, insertColliderId, releaseKdopVertices, setKdopVertices,
+} from '../components/collider';
+import { growTransformStore, markChanged } from '../components/transform';
+import { pipelineOf, type CollisionPipeline } from './collisionState';
+
+/** Three numbers (x, y, z). */
+export type Vec3Like = ArrayLike<number>;
+/** A quaternion (x, y, z, w); normalised on input, so any non-zero length is accepted. */
+export type QuatLike = ArrayLike<number>;
+
+/** Fields every collider description may set. */
+export interface ColliderOptions {
+  /** Layer bits (uint32, default 1). */
+  layer?: number;
+  /** Layers this collider collides with (uint32, default all). */
+  mask?: number;
+  /** Sensors report touching pairs and events but no contact manifolds (default false). */
+  sensor?: boolean;
+  /** Static colliders are never paired with each other (default false). */
+  isStatic?: boolean;
+}
+
+/** A collider's shape in the entity's local frame, plus its options. */
+export type ColliderDescription = ColliderOptions & (
+  | { shape: 'sphere'; radius: number; center?: Vec3Like }
+  | { shape: 'aabb'; min: Vec3Like; max: Vec3Like }
+  | { shape: 'aabb'; halfExtents: Vec3Like; center?: Vec3Like }
+  | { shape: 'obb'; halfExtents: Vec3Like; center?: Vec3Like; rotation?: QuatLike }
+  | { shape: 'capsule'; p0: Vec3Like; p1: Vec3Like; radius: number }
+  | { shape: 'kdop'; points: ArrayLike<number> }
+);
+
+const ORIGIN: Vec3Like = [0, 0, 0];
+const IDENTITY: QuatLike = [0, 0, 0, 1];
+const unitQuaternion = new Float64Array(4);
+
+function assertVector(v: ArrayLike<number> | undefined, n: number, what: string): ArrayLike<number> {
+  if (v === undefined || v === null || typeof v.length !== 'number' || v.length < n) {
+    throw new CollideInputError(`${what} must hold ${n} numbers`);
+  }
+  assertFiniteValues(v, 0, n, what);
+  return v;
+}
+
+function assertRadius(r: number, what: string): void {
+  if (typeof r !== 'number' || !Number.isFinite(r) || r < 0) {
+    throw new CollideInputError(`${what} must be a finite number >= 0, got ${r}`);
+  }
+}
+
+/** Validated, normalised quaternion in `unitQuaternion`. */
+function normalisedQuaternion(q: QuatLike, what: string): Float64Array {
+  assertVector(q, 4, what);
+  const n = Math.hypot(q[0], q[1], q[2], q[3]);
+  if (!(n > 0) || !Number.isFinite(n)) throw new CollideInputError(`${what} must be a non-zero quaternion, got length ${n}`);
+  for (let k = 0; k < 4; k++) unitQuaternion[k] = q[k] / n;
+  return unitQuaternion;
+}
+
+function assertBits(v: number | undefined, fallback: number, what: string): number {
+  if (v === undefined) return fallback;
+  if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new CollideInputError(`${what} must be a uint32, got ${v}`);
+  return v;
+}
+
+/** Throws unless `eid` is a valid id of an entity alive in the pipeline's world; grows the stores to hold it. */
+function prepareEntity(p: CollisionPipeline, eid: number, what: string): void {
+  assertEntityId(eid, what);
+  if (!entityExists(p.world, eid)) throw new CollideInputError(`${what}: entity ${eid} does not exist in the world`);
+  growTransformStore(p.transform, eid);
+  growColliderStore(p.collider, eid);
+}
+
+/** Writes the validated local shape of `desc` for `eid`; returns its kind. */
+function writeLocalShape(p: CollisionPipeline, eid: number, desc: ColliderDescription, what: string): number {
+  const c = p.collider;
+  const local = c.local;
+  const o = SHAPE_STRIDE * eid;
+  switch (desc.shape) {
+    case 'sphere': {
+      const center = assertVector(desc.center ?? ORIGIN, 3, `${what}.center`);
+      assertRadius(desc.radius, `${what}.radius`);
+      for (let k = 0; k < 3; k++) local[o + k] = center[k];
+      local[o + 3] = desc.radius;
+      return SHAPE_SPHERE;
+    }
+    case 'aabb': {
+      if ('min' in desc) {
+        const min = assertVector(desc.min, 3, `${what}.min`);
+        const max = assertVector(desc.max, 3, `${what}.max`);
+        for (let k = 0; k < 3; k++) {
+          if (min[k] > max[k]) throw new CollideInputError(`${what}: min[${k}] = ${min[k]} exceeds max[${k}] = ${max[k]}`);
+          local[o + k] = min[k];
+          local[o + 3 + k] = max[k];
+        }
+      } else {
+        const center = assertVector(desc.center ?? ORIGIN, 3, `${what}.center`);
+        const half = assertVector(desc.halfExtents, 3, `${what}.halfExtents`);
+        assertExtents(half, 0, 3, `${what}.halfExtents`);
+        for (let k = 0; k < 3; k++) {
+          local[o + k] = center[k] - half[k];
+          local[o + 3 + k] = center[k] + half[k];
+        }
+      }
+      return SHAPE_AABB;
+    }
+    case 'obb': {
+      const center = assertVector(desc.center ?? ORIGIN, 3, `${what}.center`);
+      const half = assertVector(desc.halfExtents, 3, `${what}.halfExtents`);
+      assertExtents(half, 0, 3, `${what}.halfExtents`);
+      const q = normalisedQuaternion(desc.rotation ?? IDENTITY, `${what}.rotation`);
+      for (let k = 0; k < 3; k++) {
+        local[o + k] = center[k];
+        local[o + OBB_HALF + k] = half[k];
+      }
+      quaternionToMat3(local, o + OBB_AXES, q);
+      return SHAPE_OBB;
+    }
+    case 'capsule': {
+      const p0 = assertVector(desc.p0, 3, `${what}.p0`);
+      const p1 = assertVector(desc.p1, 3, `${what}.p1`);
+      assertRadius(desc.radius, `${what}.radius`);
+      for (let k = 0; k < 3; k++) {
+        local[o + k] = p0[k];
+        local[o + 3 + k] = p1[k];
+      }
+      local[o + 6] = desc.radius;
+      return SHAPE_CAPSULE;
+    }
+    case 'kdop': {
+      const points = desc.points;
+      if (points === undefined || points.length % 3 !== 0) {
+        throw new CollideInputError(`${what}.points must be xyz triples, got ${points?.length} numbers`);
+      }
+      assertNonEmptyPoints(points, points.length / 3, `${what}.points`);
+      setKdopVertices(c, eid, points, points.length / 3);
+      return SHAPE_KDOP;
+    }
+    default:
+      throw new CollideInputError(`${what}.shape must be 'sphere', 'aabb', 'obb', 'capsule' or 'kdop', got '${(desc as { shape: unknown }).shape}'`);
+  }
+}
+
+/**
+ * Gives entity `eid` a collider (or replaces its shape and options). The entity gets the world's
+ * Transform component (identity if it had none) and Collider component; its volumes are computed
+ * at the next refitVolumes. Throws CollideInputError for a dead entity or an invalid description
+ * (non-finite numbers, negative radius or extents, min > max, zero quaternion, empty k-DOP points,
+ * layer/mask outside uint32), leaving the entity unchanged.
+ */
+export function addCollider(target: World | CollisionPipeline, eid: number, desc: ColliderDescription): void {
+  const p = pipelineOf(target, 'addCollider');
+  const what = `addCollider(entity ${eid})`;
+  if (desc === null || typeof desc !== 'object') throw new CollideInputError(`${what}: the description must be an object`);
+  const layer = assertBits(desc.layer, DEFAULT_LAYER, `${what}.layer`);
+  const mask = assertBits(desc.mask, DEFAULT_MASK, `${what}.mask`);
+  prepareEntity(p, eid, what);
+  const c = p.collider;
+  // Validate into the local slot only after everything else passed; a throw here leaves a fresh
+  // (colliderless) entity's slot unused and an existing collider's kind untouched below.
+  const previousLocal = c.slot[eid] >= 0 ? c.local.slice(SHAPE_STRIDE * eid, SHAPE_STRIDE * (eid + 1)) : undefined;
+  let kind: number;
+  try {
+    kind = writeLocalShape(p, eid, desc, what);
+  } catch (error) {
+    if (previousLocal !== undefined) c.local.set(previousLocal, SHAPE_STRIDE * eid);
+    throw error;
+  }
+  if (kind !== SHAPE_KDOP) releaseKdopVertices(c, eid);
+  c.kind[eid] = kind;
+  c.layer[eid] = layer;
+  c.mask[eid] = mask;
+  c.sensor[eid] = desc.sensor ? 1 : 0;
+  c.isStatic[eid] = desc.isStatic ? 1 : 0;
+  if (!hasComponent(p.world, eid, p.transform)) addComponent(p.world, eid, p.transform);
+  if (c.slot[eid] < 0) {
+    c.generation[eid]++;
+    insertColliderId(c, eid);
+    addComponent(p.world, eid, c);
+  }
+  markChanged(p.transform, eid);
+}
+
+/**
+ * Sets entity `eid`'s transform (position, rotation quaternion x, y, z, w, normalised here,
+ * uniform scale > 0) and queues its volumes for refitting. Throws CollideInputError for a dead
+ * entity, non-finite values, a zero quaternion or a scale that is not finite and positive.
+ */
+export function setTransform(
+  target: World | CollisionPipeline,
+  eid: number,
+  position: Vec3Like,
+  rotation: QuatLike = IDENTITY,
+  scale = 1,
+): void {
+  const p = pipelineOf(target, 'setTransform');
+  const what = `setTransform(entity ${eid})`;
+  assertVector(position, 3, `${what}.position`);
+  const q = normalisedQuaternion(rotation, `${what}.rotation`);
+  if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0) {
+    throw new CollideInputError(`${what}.scale must be a finite number > 0, got ${scale}`);
+  }
+  prepareEntity(p, eid, what);
+  const t = p.transform;
+  for (let k = 0; k < 3; k++) t.position[3 * eid + k] = position[k];
+  for (let k = 0; k < 4; k++) t.rotation[4 * eid + k] = q[k];
+  t.scale[eid] = scale;
+  if (!hasComponent(p.world, eid, t)) addComponent(p.world, eid, t);
+  markChanged(t, eid);
+}
+
+/**
+ * Queues `eid` for refitting after its Transform arrays were written directly (unit quaternion
+ * and positive scale are then the caller's responsibility).
+ */
+export function markTransformChanged(target: World | CollisionPipeline, eid: number): void {
+  const p = pipelineOf(target, 'markTransformChanged');
+  assertEntityId(eid, 'markTransformChanged');
+  growTransformStore(p.transform, eid);
+  markChanged(p.transform, eid);
+}
+
+/**
+ * Removes `eid`'s collider; returns false when it had none (or the entity is gone). Removing the
+ * entity itself (bitecs removeEntity) does the same. Either way, its pairs end at the next narrow
+ * phase (end events name the old id), and contacts never reference it again.
+ */
+export function removeCollider(target: World | CollisionPipeline, eid: number): boolean {
+  const p = pipelineOf(target, 'removeCollider');
+  assertEntityId(eid, 'removeCollider');
+  if (!entityExists(p.world, eid) || eid >= p.collider.capacity || p.collider.slot[eid] < 0) return false;
+  removeComponent(p.world, eid, p.collider); // the pipeline's removal observer updates the store
+  return true;
+}

@@ -1,0 +1,121 @@
+/**
+ * The state a collision pipeline keeps for one world: the stores it registered, its outputs and
+ * its scratch memory. Systems are plain `(world) => world` functions; they find this state on
+ * the world object under `COLLISION_PIPELINE`, so one module-level system serves any number of
+ * worlds, each with its own pipeline.
+ */
+import type { World } from 'bitecs';
+import type { BroadPhase, BroadPhaseInput } from '../src/broadphase/broadPhase';
+import type { PairList } from '../src/broadphase/pairList';
+import type { KdopK } from '../src/layout';
+import { CollideInputError } from '../src/errors';
+import type { ColliderStore } from '../components/collider';
+import type { ContactStore } from '../components/contactStore';
+import type { TransformStore } from '../components/transform';
+
+/** Key of the pipeline on the user's world object. */
+export const COLLISION_PIPELINE: unique symbol = Symbol.for('bitecs-collide.pipeline') as never;
+
+/** A system: reads and writes stores of `world`, returns it (bitecs `pipe` compatible). */
+export type System = (world: World) => World;
+
+/** Broad-phase algorithms selectable by name. */
+export type BroadPhaseName = 'sap' | 'sweepAndPrune' | 'bruteForce' | 'spatialHash' | 'dynamicAabbTree' | 'kdTree' | 'octree';
+
+/** Options of `createCollisionPipeline`. */
+export interface CollisionPipelineOptions {
+  /** Broad-phase algorithm, by name or as an instance (default 'sap', sweep and prune). */
+  broadPhase?: BroadPhaseName | BroadPhase;
+  /**
+   * Fattening margin of broad-phase boxes, in world units (default 0). With a margin, a box is
+   * rewritten only when the tight box leaves it, so slow movers keep the same broad-phase box
+   * for several frames; the narrow phase stays exact either way.
+   */
+  aabbMargin?: number;
+  /** k of the world's k-DOP colliders (default 14). */
+  kdopK?: KdopK;
+  /** System run between refitVolumes and the broad phase (e.g. a wrapper of updateBoneHitboxes). */
+  boneHitboxes?: System;
+  /** Measure each system's time in `timings` at every `step` (default false). */
+  timings?: boolean;
+}
+
+/** Begin / stay / end events of one frame: touching pairs, each sorted ascending by (a, b), a < b. */
+export interface PairEvents {
+  /** Pairs touching now that did not touch last frame (or whose entity is a new collider since). */
+  begin: PairList;
+  /** Pairs touching now and last frame. */
+  stay: PairList;
+  /** Pairs that touched last frame and no longer do, including pairs of removed colliders (ids may be dead or reused). */
+  end: PairList;
+}
+
+/** Milliseconds spent in each system by the last `step` (when the `timings` option is on). */
+export interface PipelineTimings {
+  refitVolumes: number;
+  boneHitboxes: number;
+  broadPhase: number;
+  narrowPhase: number;
+}
+
+/** Scratch memory of one pipeline, reused every frame (internal to the systems). */
+export interface PipelineScratch {
+  broadInput: BroadPhaseInput;
+  /** Last frame's broad-phase candidates and the separating axis each OBB pair found (-1: none). */
+  axisPairs: PairList;
+  axisOfPair: Int8Array;
+  /** This frame's candidates and axes, swapped with the above after the narrow phase. */
+  nextAxisPairs: PairList;
+  nextAxisOfPair: Int8Array;
+  /** Collider generations of each touching pair's entities, parallel to `touchingPairs`. */
+  touchingGenA: Uint32Array;
+  touchingGenB: Uint32Array;
+  /** Last frame's touching pairs and generations. */
+  previousTouching: PairList;
+  previousGenA: Uint32Array;
+  previousGenB: Uint32Array;
+  /** Touching pairs as (b, a), sorted, for `touching` queries; built lazily once per frame. */
+  reversedTouching: PairList;
+  reversedFrame: number;
+}
+
+/** What `createCollisionPipeline` returns; also stored on the world under COLLISION_PIPELINE. */
+export interface CollisionPipeline {
+  readonly world: World;
+  /** The world's transform store (bitecs component of entities with a transform). */
+  readonly transform: TransformStore;
+  /** The world's collider store (bitecs component of colliders). */
+  readonly collider: ColliderStore;
+  /** Broad-phase algorithm instance. */
+  readonly broadPhase: BroadPhase;
+  /** This frame's broad-phase candidate pairs (sorted). */
+  readonly candidates: PairList;
+  /** This frame's touching pairs, sensors included (sorted, a < b). */
+  readonly touchingPairs: PairList;
+  /** This frame's contact manifolds (non-sensor pairs, sorted). */
+  readonly contacts: ContactStore;
+  readonly events: PairEvents;
+  readonly aabbMargin: number;
+  /** The systems in order: refitVolumes, [boneHitboxes], broadPhase, narrowPhase. */
+  readonly systems: readonly System[];
+  /** Runs every system in order on `world` (this pipeline's world). */
+  step(world: World): World;
+  readonly timings: PipelineTimings;
+  /** Frames stepped (narrow phases run). */
+  frame: number;
+  readonly scratch: PipelineScratch;
+  /** Unregisters the pipeline from its world (stops observing collider removal). */
+  destroy(): void;
+}
+
+/** The pipeline of `target` (a pipeline itself, or a world that has one); throws when there is none. */
+export function pipelineOf(target: World | CollisionPipeline, what: string): CollisionPipeline {
+  const p = (target as { [COLLISION_PIPELINE]?: CollisionPipeline })[COLLISION_PIPELINE];
+  if (p !== undefined) return p;
+  if (isPipeline(target)) return target;
+  throw new CollideInputError(`${what}: this world has no collision pipeline (call createCollisionPipeline(world) first)`);
+}
+
+function isPipeline(target: object): target is CollisionPipeline {
+  return 'scratch' in target && 'collider' in target && 'transform' in target;
+}

@@ -1,0 +1,283 @@
+/**
+ * narrowPhase: the exact test of every broad-phase candidate pair, by shape kinds, then the
+ * frame's outputs: touching pairs, contact manifolds (pairs without a sensor), and begin / stay /
+ * end events against last frame. Everything is walked in the candidates' sorted order, so all
+ * outputs come out sorted by (a, b) with no sort of their own.
+ *
+ * Tests per kind pair: OBB-OBB by SAT with the pair's last separating axis tried first (kept in
+ * a sorted pair cache, matched by a merge walk with the sorted candidates), contacts from
+ * src/contacts.ts (an AABB is passed as an identity-axes OBB where a kernel wants a box), and the
+ * cheaper boolean kernels for sensors. k-DOP colliders are tested k-DOP against k-DOP: the other
+ * shape's exact k-DOP is built on the fly (the standard, conservative k-DOP test; no manifold).
+ */
+import type { World } from 'bitecs';
+import { aabbOverlap } from '../src/aabb';
+import { closestPtPointAabb, closestPtPointSegment, closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from '../src/closestPoints';
+import {
+  CONTACT_FEATURE_A, CONTACT_FEATURE_B, CONTACT_NORMAL, CONTACT_STRIDE,
+  contactAabbAabb, contactCapsuleCapsule, contactCapsuleObb, contactCapsuleSphere, contactObbObb,
+  contactSphereAabb, contactSphereObb, contactSphereSphere,
+} from '../src/contacts';
+import { KDOP_DIRECTIONS, kdopFromAabb, kdopOverlap, kdopRefit } from '../src/kdop';
+import { OBB_AXES, OBB_HALF, OBB_STRIDE, type Floats, type KdopK } from '../src/layout';
+import { obbCorners } from '../src/obb';
+import { obbAabbOverlap, obbSeparatingAxisCached, obbSphereOverlap } from '../src/sat';
+import { sphereOverlap } from '../src/sphere';
+import {
+  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_KDOP, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
+} from '../components/collider';
+import { resized } from '../components/capacity';
+import { reserveContact } from '../components/contactStore';
+import { pipelineOf, type CollisionPipeline } from './collisionState';
+
+/**
+ * Order in which kinds are passed to the kernels (capsule first, then sphere, AABB, OBB), matching
+ * the argument order of src/contacts.ts (contactCapsuleSphere, contactSphereObb, ...).
+ */
+const KERNEL_RANK = new Uint8Array(256);
+KERNEL_RANK[SHAPE_CAPSULE] = 0;
+KERNEL_RANK[SHAPE_SPHERE] = 1;
+KERNEL_RANK[SHAPE_AABB] = 2;
+KERNEL_RANK[SHAPE_OBB] = 3;
+KERNEL_RANK[SHAPE_KDOP] = 4;
+
+const booleanManifold = new Float64Array(CONTACT_STRIDE); // contact kernels used as boolean tests write here
+const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
+const boxAsObb = new Float64Array(OBB_STRIDE);
+const otherKdop = new Float64Array(26);
+const corners = new Float64Array(24);
+const IDENTITY_ROTATION = new Float64Array([0, 0, 0, 1]);
+const ORIGIN = new Float64Array(3);
+
+/** |d_i| of every direction of each k-DOP set: a round shape's slab half-width per unit radius. */
+const DIRECTION_LENGTHS = {} as Record<KdopK, Float64Array>;
+for (const k of [6, 14, 18, 26] as KdopK[]) {
+  const d = KDOP_DIRECTIONS[k];
+  DIRECTION_LENGTHS[k] = new Float64Array(k >> 1).map((_, i) => Math.hypot(d[3 * i], d[3 * i + 1], d[3 * i + 2]));
+}
+
+/** Separating axis found by the last OBB-OBB test (-1: none or not an OBB pair). */
+let separatingAxis = -1;
+
+/** The world AABB at world[o] as an OBB with identity axes, in module scratch. */
+function aabbAsObb(world: Float32Array, o: number): Float64Array {
+  boxAsObb.fill(0, OBB_AXES, OBB_AXES + 9);
+  boxAsObb[OBB_AXES] = boxAsObb[OBB_AXES + 4] = boxAsObb[OBB_AXES + 8] = 1;
+  for (let k = 0; k < 3; k++) {
+    boxAsObb[k] = 0.5 * (world[o + k] + world[o + 3 + k]);
+    boxAsObb[OBB_HALF + k] = 0.5 * (world[o + 3 + k] - world[o + k]);
+  }
+  return boxAsObb;
+}
+
+/** Exact k-DOP of a non-k-DOP collider's world shape, into `otherKdop`. */
+function shapeKdop(c: ColliderStore, e: number): Float64Array {
+  const k = c.kdopK;
+  const w = c.world;
+  const o = SHAPE_STRIDE * e;
+  switch (c.kind[e]) {
+    case SHAPE_AABB:
+      return kdopFromAabb(otherKdop, 0, k, w, o) as Float64Array;
+    case SHAPE_OBB:
+      obbCorners(corners, w, o);
+      return kdopRefit(otherKdop, 0, k, corners, 8, IDENTITY_ROTATION, ORIGIN, 1) as Float64Array;
+    default: {
+      // Sphere (one centre) or capsule (two endpoints): the points' slabs widened by r·|d_i|.
+      const capsule = c.kind[e] === SHAPE_CAPSULE;
+      const r = w[o + (capsule ? 6 : 3)];
+      kdopRefit(otherKdop, 0, k, w, capsule ? 2 : 1, IDENTITY_ROTATION, ORIGIN, 1, o);
+      const half = k >> 1;
+      const len = DIRECTION_LENGTHS[k];
+      for (let i = 0; i < half; i++) {
+        otherKdop[i] -= r * len[i];
+        otherKdop[half + i] += r * len[i];
+      }
+      return otherKdop;
+    }
+  }
+}
+
+/** k-DOP test of a pair in which at least one collider is a k-DOP. */
+function kdopPairOverlap(c: ColliderStore, a: number, b: number): boolean {
+  const k = c.kdopK;
+  if (c.kind[a] === SHAPE_KDOP && c.kind[b] === SHAPE_KDOP) return kdopOverlap(c.kdop, k * a, c.kdop, k * b, k);
+  const solid = c.kind[a] === SHAPE_KDOP ? a : b;
+  return kdopOverlap(shapeKdop(c, solid === a ? b : a), 0, c.kdop, k * solid, k);
+}
+
+/**
+ * Exact test of collider x against collider y (KERNEL_RANK of x <= that of y, no k-DOPs). With
+ * `manifold`, writes the contact at out[oo] (normal from x to y) and returns its point count;
+ * otherwise returns 1 or 0. `lastAxis` seeds the OBB-OBB SAT.
+ */
+function collide(c: ColliderStore, x: number, y: number, manifold: boolean, out: Floats, oo: number, lastAxis: number): number {
+  const w = c.world;
+  const ox = SHAPE_STRIDE * x, oy = SHAPE_STRIDE * y;
+  const ky = c.kind[y];
+  switch (c.kind[x]) {
+    case SHAPE_CAPSULE:
+      if (ky === SHAPE_CAPSULE) {
+        if (manifold) return contactCapsuleCapsule(out, oo, w, ox, w, oy);
+        const r = w[ox + 6] + w[oy + 6];
+        return closestPtSegmentSegment(closest, 0, w, ox, w, oy) <= r * r ? 1 : 0;
+      }
+      if (ky === SHAPE_SPHERE) {
+        if (manifold) return contactCapsuleSphere(out, oo, w, ox, w, oy);
+        const r = w[ox + 6] + w[oy + 3];
+        return closestPtPointSegment(closest, 0, w[oy], w[oy + 1], w[oy + 2], w, ox) <= r * r ? 1 : 0;
+      }
+      // No boolean capsule-box kernel: the contact kernel decides, into scratch.
+      return contactCapsuleObb(manifold ? out : booleanManifold, manifold ? oo : 0, w, ox,
+        ky === SHAPE_AABB ? aabbAsObb(w, oy) : w, ky === SHAPE_AABB ? 0 : oy);
+    case SHAPE_SPHERE:
+      if (ky === SHAPE_SPHERE) return manifold ? contactSphereSphere(out, oo, w, ox, w, oy) : sphereOverlap(w, ox, w, oy) ? 1 : 0;
+      if (ky === SHAPE_AABB) {
+        if (manifold) return contactSphereAabb(out, oo, w, ox, w, oy);
+        const r = w[ox + 3];
+        return closestPtPointAabb(closest, 0, w[ox], w[ox + 1], w[ox + 2], w, oy) <= r * r ? 1 : 0;
+      }
+      return manifold ? contactSphereObb(out, oo, w, ox, w, oy) : obbSphereOverlap(w, oy, w, ox) ? 1 : 0;
+    case SHAPE_AABB:
+      if (ky === SHAPE_AABB) return manifold ? contactAabbAabb(out, oo, w, ox, w, oy) : aabbOverlap(w, ox, w, oy) ? 1 : 0;
+      return manifold ? contactObbObb(out, oo, aabbAsObb(w, ox), 0, w, oy) : obbAabbOverlap(w, oy, w, ox) ? 1 : 0;
+    default:
+      separatingAxis = obbSeparatingAxisCached(w, ox, w, oy, lastAxis);
+      if (separatingAxis >= 0) return 0;
+      return manifold ? contactObbObb(out, oo, w, ox, w, oy) : 1;
+  }
+}
+
+/** Turns a manifold computed for (y, x) into the one for (x, y): reversed normal, swapped features. */
+function flipManifold(out: Floats, oo: number): void {
+  for (let k = 0; k < 3; k++) out[oo + CONTACT_NORMAL + k] = -out[oo + CONTACT_NORMAL + k];
+  const f = out[oo + CONTACT_FEATURE_A];
+  out[oo + CONTACT_FEATURE_A] = out[oo + CONTACT_FEATURE_B];
+  out[oo + CONTACT_FEATURE_B] = f;
+}
+
+/** Copies this frame's touching pairs (and generations) to last frame's, before they are recomputed. */
+function keepPreviousTouching(p: CollisionPipeline): void {
+  const s = p.scratch;
+  const cur = p.touchingPairs;
+  const prev = s.previousTouching;
+  prev.clear();
+  for (let i = 0; i < cur.count; i++) prev.push(cur.first[i], cur.second[i]);
+  s.previousGenA = resized(s.previousGenA, s.touchingGenA.length);
+  s.previousGenB = resized(s.previousGenB, s.touchingGenB.length);
+  s.previousGenA.set(s.touchingGenA.subarray(0, cur.count));
+  s.previousGenB.set(s.touchingGenB.subarray(0, cur.count));
+  cur.clear();
+}
+
+/** Appends a touching pair with its entities' current generations. */
+function pushTouching(p: CollisionPipeline, a: number, b: number): void {
+  const s = p.scratch;
+  const i = p.touchingPairs.count;
+  if (i === s.touchingGenA.length) {
+    s.touchingGenA = resized(s.touchingGenA, 2 * i + 16);
+    s.touchingGenB = resized(s.touchingGenB, 2 * i + 16);
+  }
+  p.touchingPairs.push(a, b);
+  s.touchingGenA[i] = p.collider.generation[a];
+  s.touchingGenB[i] = p.collider.generation[b];
+}
+
+/**
+ * Begin / stay / end by a merge walk of last frame's and this frame's sorted touching pairs. A pair
+ * whose entity got a new collider since (generation changed, e.g. a removed id reused) ends and
+ * begins again rather than staying.
+ */
+function diffTouching(p: CollisionPipeline): void {
+  const { begin, stay, end } = p.events;
+  begin.clear();
+  stay.clear();
+  end.clear();
+  const s = p.scratch;
+  const prev = s.previousTouching, cur = p.touchingPairs;
+  let i = 0, j = 0;
+  while (i < prev.count || j < cur.count) {
+    const pa = i < prev.count ? prev.first[i] : Infinity, pb = i < prev.count ? prev.second[i] : Infinity;
+    const ca = j < cur.count ? cur.first[j] : Infinity, cb = j < cur.count ? cur.second[j] : Infinity;
+    if (pa < ca || (pa === ca && pb < cb)) {
+      end.push(pa, pb);
+      i++;
+    } else if (ca < pa || (ca === pa && cb < pb)) {
+      begin.push(ca, cb);
+      j++;
+    } else {
+      if (s.previousGenA[i] === s.touchingGenA[j] && s.previousGenB[i] === s.touchingGenB[j]) {
+        stay.push(ca, cb);
+      } else {
+        end.push(pa, pb);
+        begin.push(ca, cb);
+      }
+      i++;
+      j++;
+    }
+  }
+}
+
+/** System: exact tests of the candidates, then contacts, touching pairs and events. Allocation-free in steady state. */
+export function narrowPhase(world: World): World {
+  const p = pipelineOf(world, 'narrowPhase');
+  const c = p.collider;
+  const s = p.scratch;
+  const cand = p.candidates;
+  const contacts = p.contacts;
+  keepPreviousTouching(p);
+  contacts.count = 0;
+  const prevAxisPairs = s.axisPairs;
+  const prevAxis = s.axisOfPair;
+  const nextAxisPairs = s.nextAxisPairs;
+  nextAxisPairs.clear();
+  let j = 0;
+  for (let i = 0; i < cand.count; i++) {
+    const a = cand.first[i], b = cand.second[i];
+    const ka = c.kind[a], kb = c.kind[b];
+    let touching: boolean;
+    if (ka === SHAPE_KDOP || kb === SHAPE_KDOP) {
+      touching = kdopPairOverlap(c, a, b);
+    } else {
+      let lastAxis = -1;
+      const obbPair = ka === SHAPE_OBB && kb === SHAPE_OBB;
+      if (obbPair) {
+        // Both lists are sorted: advance the cache to the first entry >= (a, b).
+        const pf = prevAxisPairs.first, ps = prevAxisPairs.second;
+        while (j < prevAxisPairs.count && (pf[j] < a || (pf[j] === a && ps[j] < b))) j++;
+        if (j < prevAxisPairs.count && pf[j] === a && ps[j] === b) lastAxis = prevAxis[j];
+      }
+      const swap = KERNEL_RANK[kb] < KERNEL_RANK[ka];
+      const x = swap ? b : a, y = swap ? a : b;
+      const manifold = c.sensor[a] === 0 && c.sensor[b] === 0;
+      if (manifold) {
+        reserveContact(contacts, contacts.count);
+        const oo = contacts.count * CONTACT_STRIDE;
+        touching = collide(c, x, y, true, contacts.manifold, oo, lastAxis) > 0;
+        if (touching) {
+          if (swap) flipManifold(contacts.manifold, oo);
+          contacts.a[contacts.count] = a;
+          contacts.b[contacts.count] = b;
+          contacts.count++;
+        }
+      } else {
+        touching = collide(c, x, y, false, booleanManifold, 0, lastAxis) > 0;
+      }
+      if (obbPair) {
+        const n = nextAxisPairs.count;
+        if (n === s.nextAxisOfPair.length) s.nextAxisOfPair = resized(s.nextAxisOfPair, 2 * n + 16);
+        nextAxisPairs.push(a, b);
+        s.nextAxisOfPair[n] = separatingAxis;
+      }
+    }
+    if (touching) pushTouching(p, a, b);
+  }
+  // This frame's axes become next frame's cache.
+  s.axisPairs = nextAxisPairs;
+  s.nextAxisPairs = prevAxisPairs;
+  const axes = s.axisOfPair;
+  s.axisOfPair = s.nextAxisOfPair;
+  s.nextAxisOfPair = axes;
+  diffTouching(p);
+  p.frame++;
+  return world;
+}

@@ -1,0 +1,45 @@
+/**
+ * "What does entity e touch now?" over the narrow phase's sorted touching pairs: e's pairs as the
+ * smaller id form one run of the list (binary search); its pairs as the larger id form one run of
+ * the reversed list (b, a), which is built and sorted once per frame, on the first query.
+ */
+import type { World } from 'bitecs';
+import type { PairList } from '../src/broadphase/pairList';
+import { pipelineOf, type CollisionPipeline } from './collisionState';
+
+/** First index of the sorted list whose first id is >= eid. */
+function lowerBound(list: PairList, eid: number): number {
+  let lo = 0, hi = list.count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list.first[mid] < eid) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Appends the second ids of the run of pairs whose first id is `eid`. */
+function appendRun(list: PairList, eid: number, out: number[]): void {
+  for (let i = lowerBound(list, eid); i < list.count && list.first[i] === eid; i++) out.push(list.second[i]);
+}
+
+/**
+ * Writes into `out` (after emptying it) the entities touching `eid` in the last narrow phase,
+ * ascending, and returns `out`. Reuse one `out` array: steady state allocates nothing.
+ */
+export function touching(target: World | CollisionPipeline, eid: number, out: number[]): number[] {
+  const p = pipelineOf(target, 'touching');
+  const s = p.scratch;
+  out.length = 0;
+  if (s.reversedFrame !== p.frame) {
+    const pairs = p.touchingPairs;
+    const reversed = s.reversedTouching;
+    reversed.clear();
+    for (let i = 0; i < pairs.count; i++) reversed.push(pairs.second[i], pairs.first[i]);
+    reversed.sort();
+    s.reversedFrame = p.frame;
+  }
+  appendRun(s.reversedTouching, eid, out); // partners with smaller ids
+  appendRun(p.touchingPairs, eid, out); // partners with larger ids
+  return out;
+}
