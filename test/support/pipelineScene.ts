@@ -59,7 +59,7 @@ export function randomBody(rand: () => number, kind: BodyKind, options: SceneOpt
   let boundingRadius: number;
   if (kind === 'obb' || kind === 'aabb') {
     const h = [between(0.5, 2), between(0.5, 2), between(0.5, 2)];
-    desc = { shape: kind, halfExtents: h };
+    desc = kind === 'obb' ? { shape: 'obb', halfExtents: h } : { shape: 'aabb', halfExtents: h };
     boundingRadius = Math.hypot(h[0], h[1], h[2]);
   } else if (kind === 'sphere') {
     const r = between(0.5, 2);
