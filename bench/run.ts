@@ -21,6 +21,9 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   fitQuality: () => import('./fitQuality.bench'),
   broadphase: () => import('./broadphase.bench'),
   contacts: () => import('./contacts.bench'),
+  obbLayout: () => import('./obbLayout.bench'),
+  obbTree: () => import('./obbTree.bench'),
+  hitboxes: () => import('./hitboxes.bench'),
 };
 
 const root = fileURLToPath(new URL('..', import.meta.url));

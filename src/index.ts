@@ -148,3 +148,15 @@ export { createDynamicAabbTree, type DynamicAabbTreeOptions } from './broadphase
 export { createKdTree } from './broadphase/kdTree';
 export { createOctree, type OctreeOptions } from './broadphase/octree';
 export { AabbTree } from './broadphase/aabbTree';
+export {
+  SAT_PARALLEL_EPSILON,
+  SAT_FIRST_EDGE_AXIS,
+  obbSeparatingAxis,
+  obbOverlap,
+  obbOverlapLite,
+  obbSeparatingAxisCached,
+  obbBoundingSpheresOverlap,
+  obbOverlapWithSpherePrecheck,
+  obbSphereOverlap,
+  obbAabbOverlap,
+} from './sat';
