@@ -96,3 +96,14 @@ export function assertBroadPhaseInput(input: BroadPhaseInput): void {
     }
   }
 }
+
+/**
+ * Next per-frame stamp for "seen this frame" arrays indexed by id. On wrap-around, stale stamps
+ * could equal the new number, so the array is reset and counting restarts at 1.
+ */
+export function nextFrameStamp(stamp: number, stamps: Uint32Array): number {
+  const next = (stamp + 1) >>> 0;
+  if (next !== 0) return next;
+  stamps.fill(0);
+  return 1;
+}

@@ -8,7 +8,7 @@
  * are then filtered by the exact tight-box overlap, so the result equals brute force.
  */
 import { AabbTree, treePairs } from './aabbTree';
-import { maxProxyId, type BroadPhase, type BroadPhaseInput } from './broadPhase';
+import { maxProxyId, type BroadPhase, type BroadPhaseInput, nextFrameStamp } from './broadPhase';
 import { grown } from './growable';
 import { PairList } from './pairList';
 
@@ -100,11 +100,7 @@ export function createDynamicAabbTree(options: DynamicAabbTreeOptions = {}): Bro
     name: 'dynamicAabbTree',
     findPairs(input: BroadPhaseInput, out: PairList): void {
       out.clear();
-      frame = (frame + 1) >>> 0;
-      if (frame === 0) {
-        seenFrame.fill(0);
-        frame = 1;
-      }
+      frame = nextFrameStamp(frame, seenFrame);
       const idLimit = maxProxyId(input) + 1;
       leafOf = grown(leafOf, idLimit, -1);
       treeOf = grown(treeOf, idLimit);

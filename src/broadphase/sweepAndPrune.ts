@@ -9,7 +9,7 @@
  * changed when another axis is clearly better, so a scene hovering between two axes does not
  * trigger a full re-sort every frame.
  */
-import { maxProxyId, reportPair, type BroadPhase, type BroadPhaseInput } from './broadPhase';
+import { maxProxyId, reportPair, type BroadPhase, type BroadPhaseInput, nextFrameStamp } from './broadPhase';
 import { grown } from './growable';
 import type { PairList } from './pairList';
 import { insertionSortByKey, sortByKey } from './sortByKey';
@@ -218,12 +218,7 @@ export function createSweepAndPrune(options: SweepAndPruneOptions = {}): BroadPh
     name: 'sweepAndPrune',
     findPairs(input: BroadPhaseInput, out: PairList): void {
       out.clear();
-      frame = (frame + 1) >>> 0;
-      if (frame === 0) {
-        // Wrapped: stale stamps could equal the new frame number, so reset them.
-        seenFrame.fill(0);
-        frame = 1;
-      }
+      frame = nextFrameStamp(frame, seenFrame);
       ensureIdCapacity(maxProxyId(input));
       active = grown(active, input.count);
       activeBox = grown(activeBox, 4 * input.count);
