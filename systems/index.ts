@@ -1,0 +1,43 @@
+/**
+ * bitecs-collide/ecs: components and systems that register into the user's bitecs world.
+ * createCollisionPipeline is the usual entry; the single systems are exported for custom orders.
+ */
+export { createCollisionPipeline } from './pipeline';
+export { refitVolumes } from './refitVolumes';
+export { broadPhase, resolveBroadPhase, BROAD_PHASE_NAMES } from './broadPhase';
+export { narrowPhase } from './narrowPhase';
+export { touching } from './touching';
+export {
+  addCollider,
+  setTransform,
+  markTransformChanged,
+  removeCollider,
+  type ColliderDescription,
+  type ColliderOptions,
+  type Vec3Like,
+  type QuatLike,
+} from './colliderApi';
+export {
+  COLLISION_PIPELINE,
+  type CollisionPipeline,
+  type CollisionPipelineOptions,
+  type PairEvents,
+  type PipelineTimings,
+  type BroadPhaseName,
+  type System,
+} from './collisionState';
+export {
+  SHAPE_SPHERE,
+  SHAPE_AABB,
+  SHAPE_OBB,
+  SHAPE_CAPSULE,
+  SHAPE_KDOP,
+  SHAPE_NONE,
+  SHAPE_STRIDE,
+  DEFAULT_LAYER,
+  DEFAULT_MASK,
+  type ColliderStore,
+} from '../components/collider';
+export { type TransformStore } from '../components/transform';
+export { type ContactStore } from '../components/contactStore';
+export { MAX_ENTITY_ID } from '../components/capacity';
