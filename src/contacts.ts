@@ -1,6 +1,7 @@
 import { closestPtPointSegment, closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from './closestPoints';
 import { OBB_AXES, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from './layout';
 import { raycastObb, RAY_HIT_STRIDE } from './raycast';
+import { obbFromAabb } from './obb';
 
 /**
  * Contact manifolds between pairs of convex shapes (sphere, capsule, AABB, OBB).
@@ -274,13 +275,7 @@ export function contactSphereObb(out: Floats, oo: number, s: ReadonlyFloats, so:
 
 /** Writes a min-max AABB into the module's scratch OBB (identity axes). */
 function aabbToObb(box: ReadonlyFloats, bo: number): Float64Array {
-  for (let k = 0; k < 3; k++) {
-    aabbAsObb[k] = 0.5 * (box[bo + k] + box[bo + 3 + k]);
-    aabbAsObb[OBB_HALF + k] = 0.5 * (box[bo + 3 + k] - box[bo + k]);
-  }
-  aabbAsObb.fill(0, OBB_AXES, OBB_AXES + 9);
-  aabbAsObb[OBB_AXES] = aabbAsObb[OBB_AXES + 4] = aabbAsObb[OBB_AXES + 8] = 1;
-  return aabbAsObb;
+  return obbFromAabb(aabbAsObb, 0, box, bo) as Float64Array;
 }
 
 /** Sphere A against min-max AABB B: as `contactSphereObb` with the world axes. */

@@ -120,4 +120,14 @@ export function obbCorners(out: Floats, box: ReadonlyFloats, o = 0): Floats {
   return out;
 }
 
+/** The min-max AABB at aabb[ao] as an OBB with identity axes, at out[o]. Returns out. */
+export function obbFromAabb(out: Floats, o: number, aabb: ReadonlyFloats, ao = 0): Floats {
+  for (let k = 0; k < 3; k++) {
+    out[o + OBB_CENTER + k] = 0.5 * (aabb[ao + k] + aabb[ao + 3 + k]);
+    out[o + OBB_HALF + k] = 0.5 * (aabb[ao + 3 + k] - aabb[ao + k]);
+  }
+  for (let k = 0; k < 9; k++) out[o + OBB_AXES + k] = k % 4 === 0 ? 1 : 0;
+  return out;
+}
+
 export { OBB_STRIDE };
