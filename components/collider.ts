@@ -15,6 +15,7 @@
  * One store per world: the pipeline registers it (it is also the bitecs component of colliders).
  * Arrays are replaced when the store grows: re-read fields every frame, never cache them.
  */
+import type { BoundingTree } from '../src/boundingTree';
 import type { KdopK } from '../src/layout';
 import { INITIAL_ENTITY_CAPACITY, capacityFor, resized } from './capacity';
 
@@ -24,6 +25,8 @@ export const SHAPE_AABB = 1;
 export const SHAPE_OBB = 2;
 export const SHAPE_CAPSULE = 3;
 export const SHAPE_KDOP = 4;
+/** A triangle mesh in a bounding tree (`mesh[eid]`); its local shape is the tree's root box. */
+export const SHAPE_MESH = 5;
 /** Kind of an entity id that has no collider. */
 export const SHAPE_NONE = 255;
 
@@ -64,6 +67,8 @@ export interface ColliderStore {
   /** Vertices used in `kdopVertices` (including holes left by removed colliders) and vertices alive. */
   kdopVertexEnd: number;
   kdopVertexLive: number;
+  /** Tree of each mesh collider (shared by every entity using the mesh), undefined for other kinds. */
+  mesh: (BoundingTree | undefined)[];
   /** Dense list of the entities that have a collider (any order), first `count` valid. */
   ids: Uint32Array;
   count: number;
@@ -93,6 +98,7 @@ export function createColliderStore(kdopK: KdopK): ColliderStore {
     kdopVertexCount: new Uint32Array(n),
     kdopVertexEnd: 0,
     kdopVertexLive: 0,
+    mesh: [],
     ids: new Uint32Array(n),
     count: 0,
     slot: new Int32Array(n).fill(-1),
@@ -138,6 +144,7 @@ export function deleteColliderId(store: ColliderStore, eid: number): void {
   store.slot[eid] = -1;
   store.kind[eid] = SHAPE_NONE;
   store.generation[eid]++;
+  store.mesh[eid] = undefined;
   releaseKdopVertices(store, eid);
 }
 

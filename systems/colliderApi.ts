@@ -4,16 +4,18 @@
  * stores. Each function takes the world (which must have a pipeline) or the pipeline itself.
  */
 import { addComponent, entityExists, hasComponent, removeComponent, type World } from 'bitecs';
+import type { BoundingTree } from '../src/boundingTree';
 import { quaternionToMat3 } from '../src/aabb';
 import { CollideInputError, assertExtents, assertFiniteValues, assertNonEmptyPoints } from '../src/errors';
 import { OBB_AXES, OBB_HALF } from '../src/layout';
 import { assertEntityId } from '../components/capacity';
 import {
-  DEFAULT_LAYER, DEFAULT_MASK, SHAPE_AABB, SHAPE_CAPSULE, SHAPE_KDOP, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE,
+  DEFAULT_LAYER, DEFAULT_MASK, SHAPE_AABB, SHAPE_CAPSULE, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE,
   growColliderStore, insertColliderId, releaseKdopVertices, setKdopVertices,
 } from '../components/collider';
 import { growTransformStore, markChanged } from '../components/transform';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
+import { meshLocalShape } from './meshCollider';
 
 /** Three numbers (x, y, z). */
 export type Vec3Like = ArrayLike<number>;
@@ -40,6 +42,8 @@ export type ColliderDescription = ColliderOptions & (
   | { shape: 'obb'; halfExtents: Vec3Like; center?: Vec3Like; rotation?: QuatLike }
   | { shape: 'capsule'; p0: Vec3Like; p1: Vec3Like; radius: number }
   | { shape: 'kdop'; points: ArrayLike<number> }
+  /** A triangle mesh: an OBB tree from buildBoundingTree, built once and shared by any number of entities (transform scale must be 1). */
+  | { shape: 'mesh'; tree: BoundingTree }
 );
 
 const ORIGIN: Vec3Like = [0, 0, 0];
@@ -52,6 +56,11 @@ function assertVector(v: ArrayLike<number> | undefined, n: number, what: string)
   }
   assertFiniteValues(v, 0, n, what);
   return v;
+}
+
+/** Bounding trees take rigid poses: a mesh collider's scale must be 1. */
+function assertMeshScale(scale: number, what: string): void {
+  if (scale !== 1) throw new CollideInputError(`${what}: mesh colliders need scale 1 (trees are posed rigidly), got scale ${scale}`);
 }
 
 function assertRadius(r: number, what: string): void {
@@ -148,8 +157,18 @@ function writeLocalShape(p: CollisionPipeline, eid: number, desc: ColliderDescri
       setKdopVertices(c, eid, points, points.length / 3);
       return SHAPE_KDOP;
     }
+    case 'mesh': {
+      const tree = desc.tree;
+      if (tree === null || typeof tree !== 'object' || !(tree.nodes instanceof Float64Array)) {
+        throw new CollideInputError(`${what}.tree must be a tree from buildBoundingTree`);
+      }
+      if (tree.kind !== 'obb') throw new CollideInputError(`${what}.tree must be an OBB tree (kind 'obb'), got kind '${tree.kind}'`);
+      assertMeshScale(p.transform.scale[eid], what);
+      meshLocalShape(local, o, tree);
+      return SHAPE_MESH;
+    }
     default:
-      throw new CollideInputError(`${what}.shape must be 'sphere', 'aabb', 'obb', 'capsule' or 'kdop', got '${(desc as { shape: unknown }).shape}'`);
+      throw new CollideInputError(`${what}.shape must be 'sphere', 'aabb', 'obb', 'capsule', 'kdop' or 'mesh', got '${(desc as { shape: unknown }).shape}'`);
   }
 }
 
@@ -179,6 +198,7 @@ export function addCollider(target: World | CollisionPipeline, eid: number, desc
     throw error;
   }
   if (kind !== SHAPE_KDOP) releaseKdopVertices(c, eid);
+  c.mesh[eid] = desc.shape === 'mesh' ? desc.tree : undefined;
   c.kind[eid] = kind;
   c.layer[eid] = layer;
   c.mask[eid] = mask;
@@ -213,6 +233,7 @@ export function setTransform(
     throw new CollideInputError(`${what}.scale must be a finite number > 0, got ${scale}`);
   }
   prepareEntity(p, eid, what);
+  if (p.collider.kind[eid] === SHAPE_MESH) assertMeshScale(scale, what);
   const t = p.transform;
   for (let k = 0; k < 3; k++) t.position[3 * eid + k] = position[k];
   for (let k = 0; k < 4; k++) t.rotation[4 * eid + k] = q[k];

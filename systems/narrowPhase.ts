@@ -9,6 +9,7 @@
  * src/contacts.ts (an AABB is passed as an identity-axes OBB where a kernel wants a box), and the
  * cheaper boolean kernels for sensors. k-DOP colliders are tested k-DOP against k-DOP: the other
  * shape's exact k-DOP is built on the fly (the standard, conservative k-DOP test; no manifold).
+ * Mesh colliders ask their bounding tree (meshCollider.ts): exact, no manifold.
  */
 import type { World } from 'bitecs';
 import { aabbOverlap } from '../src/aabb';
@@ -24,11 +25,12 @@ import { obbCorners } from '../src/obb';
 import { obbAabbOverlap, obbSeparatingAxisCached, obbSphereOverlap } from '../src/sat';
 import { sphereOverlap } from '../src/sphere';
 import {
-  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_KDOP, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
+  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
 } from '../components/collider';
 import { resized } from '../components/capacity';
 import { reserveContact } from '../components/contactStore';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
+import { meshPairOverlap } from './meshCollider';
 
 /**
  * Order in which kinds are passed to the kernels (capsule first, then sphere, AABB, OBB), matching
@@ -79,6 +81,7 @@ function shapeKdop(c: ColliderStore, e: number): Float64Array {
     case SHAPE_AABB:
       return kdopFromAabb(otherKdop, 0, k, w, o) as Float64Array;
     case SHAPE_OBB:
+    case SHAPE_MESH: // its world shape is the tree's root box
       obbCorners(corners, w, o);
       return kdopRefit(otherKdop, 0, k, corners, 8, IDENTITY_ROTATION, ORIGIN, 1) as Float64Array;
     default: {
@@ -237,6 +240,8 @@ export function narrowPhase(world: World): World {
     let touching: boolean;
     if (ka === SHAPE_KDOP || kb === SHAPE_KDOP) {
       touching = kdopPairOverlap(c, a, b);
+    } else if (ka === SHAPE_MESH || kb === SHAPE_MESH) {
+      touching = meshPairOverlap(c, p.transform, a, b);
     } else {
       let lastAxis = -1;
       const obbPair = ka === SHAPE_OBB && kb === SHAPE_OBB;

@@ -14,7 +14,7 @@ import { OBB_AXES, OBB_HALF } from '../src/layout';
 import { obbTransform } from '../src/obb';
 import { sphereTransform } from '../src/sphere';
 import {
-  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_KDOP, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
+  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
 } from '../components/collider';
 import { pipelineOf } from './collisionState';
 
@@ -68,7 +68,8 @@ function refitCollider(c: ColliderStore, eid: number, scale: number): void {
       aabbTransform(world, o, local, o, rotation, translation, scale);
       for (let k = 0; k < 6; k++) tightBox[k] = world[o + k];
       break;
-    case SHAPE_OBB: {
+    case SHAPE_OBB:
+    case SHAPE_MESH: {
       obbTransform(world, o, local, o, rotation, translation, scale);
       // Arvo on the stored box: centre and axes as rounded, half-extents as a centred local box.
       for (let k = 0; k < 3; k++) {
