@@ -1,4 +1,3 @@
-import { aabbFromPoints } from './aabb';
 import { selectByKey } from './broadphase/sortByKey';
 import { ditoObb } from './dito';
 import { CollideInputError } from './errors';
@@ -110,99 +109,118 @@ function readOptions(options: BoundingTreeOptions): Required<BoundingTreeOptions
 }
 
 /**
- * Per-triangle surface moments about the mesh reference point: area, area × mean (3), area × second
- * moment (xx, xy, xz, yy, yz, zz). A node's area-weighted covariance is then a sum over its
- * triangles instead of a fresh pass over their vertices at every level.
+ * Per-triangle build record: centroid (3), then the triangle's surface moments about the mesh
+ * reference point — area, area × mean (3), area × second moment (xx, xy, xz, yy, yz, zz) — then its
+ * mesh triangle index. A node's area-weighted covariance and mean are sums of its triangles'
+ * records, so no level re-walks the vertices; one contiguous record per triangle keeps a
+ * partition swap to two short copies.
  */
-const TRIANGLE_MOMENTS = 10;
+const REC_CENTROID = 0;
+const REC_MOMENTS = 3;
+const MOMENT_COUNT = 10;
+const REC_ID = 13;
+const REC_STRIDE = 14;
+/** Range sums: the 10 moments, then the plain sum of centroids (for the 'centroid' split rule). */
+const SUM_CENTROIDS = MOMENT_COUNT;
 
-/** Build-time state: triangles with their centroids, areas and moments, permuted together as nodes split. */
+/** Build-time state: triangles and their records, permuted together in place as nodes split. */
 class Builder {
+  /** Triangles in tree order (9 numbers each), permuted with `records`. */
   readonly tris: Float64Array;
-  readonly centroids: Float64Array;
-  readonly areas: Float64Array;
-  readonly ids: Uint32Array;
-  readonly moments: Float64Array;
+  readonly records: Float64Array;
   /** Absolute (mesh-frame) volume of every node, converted to parent-relative at the end. */
   readonly boxes: Float64Array;
+  private readonly sums = new Float64Array(MOMENT_COUNT + 3);
+  /** Node whose range `sums` holds (-1: none), so a split reuses its fit's pass. */
+  private summedNode = -1;
   private readonly axes = new Float64Array(9);
-  private readonly bounds = new Float64Array(6);
   private readonly ball = new Float64Array(4);
+  private readonly box = new Float64Array(OBB_STRIDE);
   private readonly order = new Int32Array(3);
+  private readonly extents = new Float64Array(3);
   private readonly mean = new Float64Array(3);
   private readonly single = new Float64Array(MOMENTS_STRIDE);
   private readonly covariance = new Float64Array(6);
   private readonly eigenValues = new Float64Array(3);
   private readonly reference = new Float64Array(3);
-  private keys: Float64Array;
-  private tags: Int32Array;
+  private readonly keys: Float64Array;
+  private readonly tags: Int32Array;
   private readonly scratchTris: Float64Array;
-  private readonly scratchCentroids: Float64Array;
-  private readonly scratchAreas: Float64Array;
-  private readonly scratchIds: Uint32Array;
-  private readonly scratchMoments: Float64Array;
+  private readonly scratchRecords: Float64Array;
+  /** Sphere nodes: per mesh vertex, the last node that gathered it, and the gathered points. */
+  private readonly vertexStamp: Int32Array;
+  private readonly uniquePoints: Float64Array;
 
-  constructor(positions: ReadonlyFloats, indices: ReadonlyFloats, maxNodes: number, readonly options: Required<BoundingTreeOptions>) {
+  constructor(
+    readonly positions: ReadonlyFloats,
+    readonly indices: ReadonlyFloats,
+    maxNodes: number,
+    readonly options: Required<BoundingTreeOptions>,
+  ) {
     const n = indices.length / 3;
     this.tris = new Float64Array(9 * n);
-    this.centroids = new Float64Array(3 * n);
-    this.areas = new Float64Array(n);
-    this.ids = new Uint32Array(n);
-    this.moments = new Float64Array(TRIANGLE_MOMENTS * n);
+    this.records = new Float64Array(REC_STRIDE * n);
     for (let t = 0; t < n; t++) {
       for (let k = 0; k < 3; k++) {
         const v = 3 * indices[3 * t + k];
         for (let c = 0; c < 3; c++) this.tris[9 * t + 3 * k + c] = positions[v + c];
       }
-      this.ids[t] = t;
     }
     for (let c = 0; c < 3; c++) this.reference[c] = this.tris[c];
     for (let t = 0; t < n; t++) this.measure(t);
     this.boxes = new Float64Array(maxNodes * OBB_STRIDE);
-    const needsScratch = options.split === 'median';
-    this.keys = new Float64Array(needsScratch ? n : 0);
-    this.tags = new Int32Array(needsScratch ? n : 0);
-    this.scratchTris = new Float64Array(needsScratch ? 9 * n : 0);
-    this.scratchCentroids = new Float64Array(needsScratch ? 3 * n : 0);
-    this.scratchAreas = new Float64Array(needsScratch ? n : 0);
-    this.scratchIds = new Uint32Array(needsScratch ? n : 0);
-    this.scratchMoments = new Float64Array(needsScratch ? TRIANGLE_MOMENTS * n : 0);
+    const median = options.split === 'median';
+    this.keys = new Float64Array(median ? n : 0);
+    this.tags = new Int32Array(median ? n : 0);
+    this.scratchTris = new Float64Array(median ? 9 * n : 0);
+    this.scratchRecords = new Float64Array(median ? REC_STRIDE * n : 0);
+    const sphere = options.kind === 'sphere';
+    this.vertexStamp = new Int32Array(sphere ? Math.floor(positions.length / 3) : 0).fill(-1);
+    this.uniquePoints = new Float64Array(sphere ? 9 * n : 0);
   }
 
-  /** Area, centroid (the mean of a triangle's surface) and moments of triangle t. */
+  /** Record of triangle t: centroid (the mean of its surface), moments, id. */
   private measure(t: number): void {
-    const m = this.single;
+    const m = this.single, r = this.records, o = REC_STRIDE * t;
     const area = triangleMoments(m, this.tris, null, 1, t);
-    this.areas[t] = area;
-    for (let c = 0; c < 3; c++) this.centroids[3 * t + c] = m[c];
     const x = m[0] - this.reference[0], y = m[1] - this.reference[1], z = m[2] - this.reference[2];
-    const o = TRIANGLE_MOMENTS * t, w = this.moments;
-    w[o] = area;
-    w[o + 1] = area * x; w[o + 2] = area * y; w[o + 3] = area * z;
-    w[o + 4] = area * (m[3] + x * x); w[o + 5] = area * (m[4] + x * y); w[o + 6] = area * (m[5] + x * z);
-    w[o + 7] = area * (m[6] + y * y); w[o + 8] = area * (m[7] + y * z); w[o + 9] = area * (m[8] + z * z);
+    r[o + REC_CENTROID] = m[0]; r[o + REC_CENTROID + 1] = m[1]; r[o + REC_CENTROID + 2] = m[2];
+    const w = o + REC_MOMENTS;
+    r[w] = area;
+    r[w + 1] = area * x; r[w + 2] = area * y; r[w + 3] = area * z;
+    r[w + 4] = area * (m[3] + x * x); r[w + 5] = area * (m[4] + x * y); r[w + 6] = area * (m[5] + x * z);
+    r[w + 7] = area * (m[6] + y * y); r[w + 8] = area * (m[7] + y * z); r[w + 9] = area * (m[8] + z * z);
+    r[o + REC_ID] = t;
+  }
+
+  /** Sums the records of node `node`'s triangles first .. first + count - 1 into `sums`. */
+  private sumRange(node: number, first: number, count: number): void {
+    const r = this.records, s = this.sums;
+    let a = 0, x = 0, y = 0, z = 0, xx = 0, xy = 0, xz = 0, yy = 0, yz = 0, zz = 0, cx = 0, cy = 0, cz = 0;
+    for (let q = REC_STRIDE * first, end = REC_STRIDE * (first + count); q < end; q += REC_STRIDE) {
+      cx += r[q]; cy += r[q + 1]; cz += r[q + 2];
+      a += r[q + 3]; x += r[q + 4]; y += r[q + 5]; z += r[q + 6];
+      xx += r[q + 7]; xy += r[q + 8]; xz += r[q + 9]; yy += r[q + 10]; yz += r[q + 11]; zz += r[q + 12];
+    }
+    s[0] = a; s[1] = x; s[2] = y; s[3] = z; s[4] = xx; s[5] = xy; s[6] = xz; s[7] = yy; s[8] = yz; s[9] = zz;
+    s[SUM_CENTROIDS] = cx; s[SUM_CENTROIDS + 1] = cy; s[SUM_CENTROIDS + 2] = cz;
+    this.summedNode = node;
   }
 
   /**
-   * Area-weighted covariance box of triangles first .. first + count - 1 from the summed
-   * per-triangle moments; false when their total area is zero (left to fitObbTriangles' point
-   * fallback).
+   * Area-weighted covariance box of node `node` (triangles first .. first + count - 1) from the
+   * summed records; false when their total area is zero (left to fitObbTriangles' point fallback).
    */
-  private fitCovariance(o: number, first: number, count: number): boolean {
-    const w = this.moments;
-    let a = 0, x = 0, y = 0, z = 0, xx = 0, xy = 0, xz = 0, yy = 0, yz = 0, zz = 0;
-    for (let t = first; t < first + count; t++) {
-      const q = TRIANGLE_MOMENTS * t;
-      a += w[q]; x += w[q + 1]; y += w[q + 2]; z += w[q + 3];
-      xx += w[q + 4]; xy += w[q + 5]; xz += w[q + 6]; yy += w[q + 7]; yz += w[q + 8]; zz += w[q + 9];
-    }
+  private fitCovariance(node: number, first: number, count: number): boolean {
+    this.sumRange(node, first, count);
+    const s = this.sums, a = s[0];
     if (!(a > 0)) return false;
-    x /= a; y /= a; z /= a;
+    const x = s[1] / a, y = s[2] / a, z = s[3] / a;
     const cov = this.covariance;
-    cov[0] = xx / a - x * x; cov[1] = xy / a - x * y; cov[2] = xz / a - x * z;
-    cov[3] = yy / a - y * y; cov[4] = yz / a - y * z; cov[5] = zz / a - z * z;
+    cov[0] = s[4] / a - x * x; cov[1] = s[5] / a - x * y; cov[2] = s[6] / a - x * z;
+    cov[3] = s[7] / a - y * y; cov[4] = s[8] / a - y * z; cov[5] = s[9] / a - z * z;
     symmetricEigen3(this.eigenValues, this.axes, cov);
-    obbFromAxes(this.boxes, o, this.axes, 0, this.tris, 3 * count, 9 * first);
+    obbFromAxes(this.boxes, node * OBB_STRIDE, this.axes, 0, this.tris, 3 * count, 9 * first);
     return true;
   }
 
@@ -210,29 +228,46 @@ class Builder {
   fit(node: number, first: number, count: number): void {
     const out = this.boxes, o = node * OBB_STRIDE;
     const pointCount = 3 * count, pointOffset = 9 * first;
-    if (this.options.kind === 'aabb' || this.options.kind === 'sphere') {
-      if (this.options.kind === 'aabb') {
-        const b = aabbFromPoints(this.bounds, 0, this.tris, pointCount, pointOffset);
-        for (let c = 0; c < 3; c++) {
-          out[o + OBB_CENTER + c] = 0.5 * (b[c] + b[c + 3]);
-          out[o + OBB_HALF + c] = 0.5 * (b[c + 3] - b[c]);
-        }
-      } else {
-        const s = welzlSphere(this.ball, 0, this.tris, pointCount, pointOffset);
-        for (let c = 0; c < 3; c++) {
-          out[o + OBB_CENTER + c] = s[c];
-          out[o + OBB_HALF + c] = s[3];
-        }
+    if (this.options.kind === 'aabb') {
+      // A box along the identity axes is the AABB (centre and half-extents, exactly).
+      obbFromAxes(out, o, IDENTITY, 0, this.tris, pointCount, pointOffset);
+      return;
+    }
+    if (this.options.kind === 'sphere') {
+      const s = welzlSphere(this.ball, 0, this.uniquePoints, this.gatherVertices(node, first, count), 0);
+      for (let c = 0; c < 3; c++) {
+        out[o + OBB_CENTER + c] = s[c];
+        out[o + OBB_HALF + c] = s[3];
       }
       for (let i = 0; i < 9; i++) out[o + OBB_AXES + i] = IDENTITY[i];
       return;
     }
     if (count === 1 && this.fitSingleTriangle(o, first)) return;
     if (this.options.fit === 'covariance') {
-      if (!this.fitCovariance(o, first, count)) fitObbTriangles(out, o, this.tris, null, count, first);
+      if (!this.fitCovariance(node, first, count)) fitObbTriangles(out, o, this.tris, null, count, first);
     }
     else if (this.options.fit === 'hull') fitObbPcaHull(out, o, this.tris, pointCount, pointOffset);
     else ditoObb(out, o, this.tris, pointCount, 14, pointOffset);
+  }
+
+  /**
+   * Copies the distinct mesh vertices of triangles first .. first + count - 1 into `uniquePoints`
+   * and returns how many: on a shared-vertex mesh about a sixth of the corners, which is what the
+   * minimal-sphere search costs in.
+   */
+  private gatherVertices(node: number, first: number, count: number): number {
+    const stamp = this.vertexStamp, out = this.uniquePoints, r = this.records, positions = this.positions, indices = this.indices;
+    let n = 0;
+    for (let t = first; t < first + count; t++) {
+      const id = r[REC_STRIDE * t + REC_ID];
+      for (let k = 0; k < 3; k++) {
+        const v = indices[3 * id + k];
+        if (stamp[v] === node) continue;
+        stamp[v] = node;
+        out[n++] = positions[3 * v]; out[n++] = positions[3 * v + 1]; out[n++] = positions[3 * v + 2];
+      }
+    }
+    return n / 3;
   }
 
   /**
@@ -245,24 +280,28 @@ class Builder {
     const ux = p[q + 3] - p[q], uy = p[q + 4] - p[q + 1], uz = p[q + 5] - p[q + 2];
     const vx = p[q + 6] - p[q], vy = p[q + 7] - p[q + 1], vz = p[q + 8] - p[q + 2];
     let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    const nLen = Math.hypot(nx, ny, nz);
+    // sqrt of the sum of squares, not Math.hypot (several times slower in V8): squares of mesh
+    // coordinates are far from overflow.
+    const nLen = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (!(nLen > 0)) return false;
     nx /= nLen; ny /= nLen; nz /= nLen;
     let bestArea = Infinity;
     for (let e = 0; e < 3; e++) {
       const a = q + 3 * e, b = q + 3 * ((e + 1) % 3);
       let ex = p[b] - p[a], ey = p[b + 1] - p[a + 1], ez = p[b + 2] - p[a + 2];
-      const len = Math.hypot(ex, ey, ez);
+      const len = Math.sqrt(ex * ex + ey * ey + ez * ez);
       if (!(len > 0)) continue;
       ex /= len; ey /= len; ez /= len;
       // Second axis n × e, so (e, n × e, n) is right-handed.
       const wx = ny * ez - nz * ey, wy = nz * ex - nx * ez, wz = nx * ey - ny * ex;
       let min0 = Infinity, max0 = -Infinity, min1 = Infinity, max1 = -Infinity;
-      for (let k = 0; k < 3; k++) {
-        const x = p[q + 3 * k], y = p[q + 3 * k + 1], z = p[q + 3 * k + 2];
+      for (let k = q; k < q + 9; k += 3) {
+        const x = p[k], y = p[k + 1], z = p[k + 2];
         const d0 = x * ex + y * ey + z * ez, d1 = x * wx + y * wy + z * wz;
-        min0 = Math.min(min0, d0); max0 = Math.max(max0, d0);
-        min1 = Math.min(min1, d1); max1 = Math.max(max1, d1);
+        if (d0 < min0) min0 = d0;
+        if (d0 > max0) max0 = d0;
+        if (d1 < min1) min1 = d1;
+        if (d1 > max1) max1 = d1;
       }
       const area = (max0 - min0) * (max1 - min1);
       if (area < bestArea) {
@@ -284,17 +323,14 @@ class Builder {
   split(node: number, first: number, count: number): number {
     this.sortAxesByExtent(node, first, count);
     if (this.options.split === 'median') return this.splitMedian(node, first, count);
-    this.splitPoint(first, count);
+    this.splitPoint(node, first, count);
+    const mean = this.mean;
     for (let k = 0; k < 3; k++) {
       const a = this.order[k];
       const ax = this.axisComponent(node, a, 0), ay = this.axisComponent(node, a, 1), az = this.axisComponent(node, a, 2);
-      const at = ax * this.mean[0] + ay * this.mean[1] + az * this.mean[2];
-      let left = 0;
-      for (let t = first; t < first + count; t++) if (this.project(t, ax, ay, az) < at) left++;
-      if (left > 0 && left < count) {
-        this.partition(first, count, ax, ay, az, at);
-        return left;
-      }
+      // An empty side leaves the run untouched (the scan finds nothing to swap).
+      const left = this.partition(first, count, ax, ay, az, ax * mean[0] + ay * mean[1] + az * mean[2]);
+      if (left > 0 && left < count) return left;
     }
     return count >> 1;
   }
@@ -304,21 +340,16 @@ class Builder {
     return this.boxes[node * OBB_STRIDE + OBB_AXES + 3 * a + c];
   }
 
-  private project(t: number, ax: number, ay: number, az: number): number {
-    const c = this.centroids;
-    return c[3 * t] * ax + c[3 * t + 1] * ay + c[3 * t + 2] * az;
-  }
-
   /** Fills `order` with axis numbers by decreasing extent (a sphere node uses its points' AABB extents). */
   private sortAxesByExtent(node: number, first: number, count: number): void {
-    const o = node * OBB_STRIDE;
-    let h0 = this.boxes[o + OBB_HALF], h1 = this.boxes[o + OBB_HALF + 1], h2 = this.boxes[o + OBB_HALF + 2];
+    const h = this.extents, order = this.order;
+    let o = node * OBB_STRIDE;
+    let boxes = this.boxes;
     if (this.options.kind === 'sphere') {
-      const b = aabbFromPoints(this.bounds, 0, this.tris, 3 * count, 9 * first);
-      h0 = b[3] - b[0]; h1 = b[4] - b[1]; h2 = b[5] - b[2];
+      boxes = obbFromAxes(this.box, 0, IDENTITY, 0, this.tris, 3 * count, 9 * first) as Float64Array;
+      o = 0;
     }
-    const order = this.order, h = this.eigenValues; // free scratch between fits
-    h[0] = h0; h[1] = h1; h[2] = h2;
+    h[0] = boxes[o + OBB_HALF]; h[1] = boxes[o + OBB_HALF + 1]; h[2] = boxes[o + OBB_HALF + 2];
     order[0] = 0; order[1] = 1; order[2] = 2;
     for (let i = 1; i < 3; i++) {
       for (let j = i; j > 0 && h[order[j]] > h[order[j - 1]]; j--) {
@@ -327,49 +358,41 @@ class Builder {
     }
   }
 
-  /** The split point of the mean rules into `mean`: area-weighted ('mean') or plain centroid mean. */
-  private splitPoint(first: number, count: number): void {
-    const weighted = this.options.split === 'mean';
-    let w = 0, x = 0, y = 0, z = 0;
-    for (let t = first; t < first + count; t++) {
-      const k = weighted ? this.areas[t] : 1;
-      w += k;
-      x += k * this.centroids[3 * t];
-      y += k * this.centroids[3 * t + 1];
-      z += k * this.centroids[3 * t + 2];
+  /**
+   * The split point of the mean rules into `mean`: area-weighted surface mean ('mean') or plain
+   * centroid mean, from the range sums (the OBB fit's when it made them).
+   */
+  private splitPoint(node: number, first: number, count: number): void {
+    if (this.summedNode !== node) this.sumRange(node, first, count);
+    const s = this.sums, a = s[0], mean = this.mean;
+    if (this.options.split === 'mean' && a > 0) {
+      for (let c = 0; c < 3; c++) mean[c] = this.reference[c] + s[1 + c] / a;
+    } else {
+      // The centroid rule, and the fallback when only zero-area triangles remain.
+      for (let c = 0; c < 3; c++) mean[c] = s[SUM_CENTROIDS + c] / count;
     }
-    if (!(w > 0)) {
-      // Only zero-area triangles: fall back to the plain centroid mean.
-      w = count; x = y = z = 0;
-      for (let t = first; t < first + count; t++) {
-        x += this.centroids[3 * t]; y += this.centroids[3 * t + 1]; z += this.centroids[3 * t + 2];
-      }
-    }
-    this.mean[0] = x / w; this.mean[1] = y / w; this.mean[2] = z / w;
   }
 
-  /** Moves triangles whose centroid projects below `at` to the front of the run. */
-  private partition(first: number, count: number, ax: number, ay: number, az: number, at: number): void {
+  /**
+   * Moves triangles whose centroid projects below `at` to the front of the run and returns how
+   * many there are.
+   */
+  private partition(first: number, count: number, ax: number, ay: number, az: number, at: number): number {
+    const r = this.records;
     let i = first, j = first + count - 1;
     for (;;) {
-      while (i <= j && this.project(i, ax, ay, az) < at) i++;
-      while (i <= j && !(this.project(j, ax, ay, az) < at)) j--;
-      if (i >= j) return;
+      while (i <= j && r[REC_STRIDE * i] * ax + r[REC_STRIDE * i + 1] * ay + r[REC_STRIDE * i + 2] * az < at) i++;
+      while (i <= j && !(r[REC_STRIDE * j] * ax + r[REC_STRIDE * j + 1] * ay + r[REC_STRIDE * j + 2] * az < at)) j--;
+      if (i >= j) return i - first;
       this.swap(i, j);
     }
   }
 
   private swap(i: number, j: number): void {
     const p = this.tris;
-    for (let c = 0; c < 9; c++) { const s = p[9 * i + c]; p[9 * i + c] = p[9 * j + c]; p[9 * j + c] = s; }
-    const m = this.centroids;
-    for (let c = 0; c < 3; c++) { const s = m[3 * i + c]; m[3 * i + c] = m[3 * j + c]; m[3 * j + c] = s; }
-    const a = this.areas[i]; this.areas[i] = this.areas[j]; this.areas[j] = a;
-    const d = this.ids[i]; this.ids[i] = this.ids[j]; this.ids[j] = d;
-    const w = this.moments;
-    for (let c = 0; c < TRIANGLE_MOMENTS; c++) {
-      const x = w[TRIANGLE_MOMENTS * i + c]; w[TRIANGLE_MOMENTS * i + c] = w[TRIANGLE_MOMENTS * j + c]; w[TRIANGLE_MOMENTS * j + c] = x;
-    }
+    for (let a = 9 * i, b = 9 * j, end = a + 9; a < end; a++, b++) { const s = p[a]; p[a] = p[b]; p[b] = s; }
+    const r = this.records;
+    for (let a = REC_STRIDE * i, b = REC_STRIDE * j, end = a + REC_STRIDE; a < end; a++, b++) { const s = r[a]; r[a] = r[b]; r[b] = s; }
   }
 
   /** Median split along the longest axis (always balanced, so no fallback is needed). */
@@ -377,9 +400,10 @@ class Builder {
     const a = this.order[0];
     const ax = this.axisComponent(node, a, 0), ay = this.axisComponent(node, a, 1), az = this.axisComponent(node, a, 2);
     const half = count >> 1;
-    const keys = this.keys, tags = this.tags;
+    const keys = this.keys, tags = this.tags, r = this.records;
     for (let i = 0; i < count; i++) {
-      keys[i] = this.project(first + i, ax, ay, az);
+      const q = REC_STRIDE * (first + i);
+      keys[i] = r[q] * ax + r[q + 1] * ay + r[q + 2] * az;
       tags[i] = i;
     }
     selectByKey(keys, tags, 0, count, half);
@@ -387,34 +411,47 @@ class Builder {
     for (let i = 0; i < count; i++) {
       const s = first + tags[i];
       this.scratchTris.set(this.tris.subarray(9 * s, 9 * s + 9), 9 * i);
-      this.scratchCentroids.set(this.centroids.subarray(3 * s, 3 * s + 3), 3 * i);
-      this.scratchAreas[i] = this.areas[s];
-      this.scratchIds[i] = this.ids[s];
-      this.scratchMoments.set(this.moments.subarray(TRIANGLE_MOMENTS * s, TRIANGLE_MOMENTS * s + TRIANGLE_MOMENTS), TRIANGLE_MOMENTS * i);
+      this.scratchRecords.set(r.subarray(REC_STRIDE * s, REC_STRIDE * s + REC_STRIDE), REC_STRIDE * i);
     }
     this.tris.set(this.scratchTris.subarray(0, 9 * count), 9 * first);
-    this.centroids.set(this.scratchCentroids.subarray(0, 3 * count), 3 * first);
-    this.areas.set(this.scratchAreas.subarray(0, count), first);
-    this.ids.set(this.scratchIds.subarray(0, count), first);
-    this.moments.set(this.scratchMoments.subarray(0, TRIANGLE_MOMENTS * count), TRIANGLE_MOMENTS * first);
+    r.set(this.scratchRecords.subarray(0, REC_STRIDE * count), REC_STRIDE * first);
     return half;
+  }
+
+  /** Mesh triangle index of each tree-order triangle. */
+  triangleIds(): Uint32Array {
+    const n = this.records.length / REC_STRIDE, ids = new Uint32Array(n);
+    for (let t = 0; t < n; t++) ids[t] = this.records[REC_STRIDE * t + REC_ID];
+    return ids;
   }
 }
 
-/** Writes node `child`'s absolute box into the frame of absolute box `parent` (both in `boxes`). */
-function toParentFrame(out: Float64Array, o: number, boxes: Float64Array, parent: number, child: number): void {
+const relative = new Float64Array(OBB_STRIDE);
+
+/**
+ * Rewrites node `child`'s absolute box in `boxes` into the frame of its parent's absolute box.
+ * Converting children before parents (descending index, parents have smaller ones) does the whole
+ * tree in place.
+ */
+function toParentFrame(boxes: Float64Array, parent: number, child: number): void {
   const p = parent * OBB_STRIDE, c = child * OBB_STRIDE;
   const dx = boxes[c] - boxes[p], dy = boxes[c + 1] - boxes[p + 1], dz = boxes[c + 2] - boxes[p + 2];
   for (let i = 0; i < 3; i++) {
     const ui = p + OBB_AXES + 3 * i;
     const ux = boxes[ui], uy = boxes[ui + 1], uz = boxes[ui + 2];
-    out[o + OBB_CENTER + i] = ux * dx + uy * dy + uz * dz;
+    relative[OBB_CENTER + i] = ux * dx + uy * dy + uz * dz;
     for (let j = 0; j < 3; j++) {
       const vj = c + OBB_AXES + 3 * j;
-      out[o + OBB_AXES + 3 * j + i] = ux * boxes[vj] + uy * boxes[vj + 1] + uz * boxes[vj + 2];
+      relative[OBB_AXES + 3 * j + i] = ux * boxes[vj] + uy * boxes[vj + 1] + uz * boxes[vj + 2];
     }
-    out[o + OBB_HALF + i] = boxes[c + OBB_HALF + i];
+    relative[OBB_HALF + i] = boxes[c + OBB_HALF + i];
   }
+  boxes.set(relative, c);
+}
+
+/** The first n entries of a node array (the array itself when it has exactly n). */
+function firstEntries<T extends Float64Array | Int32Array>(a: T, n: number): T {
+  return (a.length === n ? a : a.slice(0, n)) as T;
 }
 
 /**
@@ -463,13 +500,11 @@ export function buildBoundingTree(positions: ReadonlyFloats, indices: ReadonlyFl
   }
 
   const boxes = builder.boxes;
-  const nodes = new Float64Array(nodeCount * TREE_NODE_STRIDE);
   const sizes = new Float64Array(nodeCount);
-  for (let i = 0; i < nodeCount; i++) {
-    if (i === 0) nodes.set(boxes.subarray(0, OBB_STRIDE), 0);
-    else toParentFrame(nodes, i * TREE_NODE_STRIDE, boxes, parents[i], i);
+  for (let i = nodeCount - 1; i >= 0; i--) {
     const h = i * OBB_STRIDE + OBB_HALF;
-    sizes[i] = Math.hypot(boxes[h], boxes[h + 1], boxes[h + 2]);
+    sizes[i] = Math.sqrt(boxes[h] * boxes[h] + boxes[h + 1] * boxes[h + 1] + boxes[h + 2] * boxes[h + 2]);
+    if (i > 0) toParentFrame(boxes, parents[i], i);
   }
   let maxAbs = 0;
   for (let i = 0; i < builder.tris.length; i++) maxAbs = Math.max(maxAbs, Math.abs(builder.tris[i]));
@@ -478,13 +513,13 @@ export function buildBoundingTree(positions: ReadonlyFloats, indices: ReadonlyFl
     nodeCount,
     triangleCount,
     depth,
-    nodes,
-    children: children.slice(0, nodeCount),
-    firstTriangle: firstTriangle.slice(0, nodeCount),
-    nodeTriangleCount: nodeTriangleCount.slice(0, nodeCount),
+    nodes: firstEntries(boxes, nodeCount * TREE_NODE_STRIDE),
+    children: firstEntries(children, nodeCount),
+    firstTriangle: firstEntries(firstTriangle, nodeCount),
+    nodeTriangleCount: firstEntries(nodeTriangleCount, nodeCount),
     sizes,
     triangles: builder.tris,
-    triangleIds: builder.ids,
+    triangleIds: builder.triangleIds(),
     scale: maxAbs + sizes[0],
   };
 }
