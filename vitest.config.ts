@@ -4,5 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
+    // The churn test measures the heap after a full GC.
+    execArgv: ['--expose-gc'],
   },
 });

@@ -74,15 +74,36 @@ interface Live {
   eid: number;
 }
 
-/** Checks one frame of a churned pipeline against the reference and the event bookkeeping. */
-function checkFrame(p: CollisionPipeline, live: Live[], model: Set<string>, frame: number): void {
+/**
+ * Checks one frame of a churned pipeline against the event bookkeeping (and the reference when
+ * asked). Problems are collected and asserted once: thousands of single expects per frame would
+ * dominate the run time.
+ */
+function checkFrame(p: CollisionPipeline, live: Live[], model: Set<string>, frame: number, withReference: boolean): void {
   const byEid = new Map(live.map((l) => [l.eid, l]));
+  const problems: string[] = [];
   // No pair, contact or event (other than end) may name an entity without a collider.
   for (const [a, b] of [...pairsOf(p.touchingPairs), ...pairsOf(p.events.begin), ...pairsOf(p.events.stay)]) {
-    expect(byEid.has(a) && byEid.has(b), `frame ${frame}: stale pair (${a}, ${b})`).toBe(true);
+    if (!byEid.has(a) || !byEid.has(b)) problems.push(`stale pair (${a}, ${b})`);
   }
-  for (let k = 0; k < p.contacts.count; k++) expect(byEid.has(p.contacts.a[k]) && byEid.has(p.contacts.b[k])).toBe(true);
-  // Exactness against the reference over the live bodies.
+  for (let k = 0; k < p.contacts.count; k++) {
+    if (!byEid.has(p.contacts.a[k]) || !byEid.has(p.contacts.b[k])) problems.push(`stale contact ${k}`);
+  }
+  // Events: ends leave the model, begins enter it, stays were in it; the result is the touching set.
+  for (const [a, b] of pairsOf(p.events.end)) if (!model.delete(`${a},${b}`)) problems.push(`end of ${a},${b} that was not touching`);
+  for (const [a, b] of pairsOf(p.events.stay)) if (!model.has(`${a},${b}`)) problems.push(`stay of ${a},${b} that was not touching`);
+  for (const [a, b] of pairsOf(p.events.begin)) {
+    if (model.has(`${a},${b}`)) problems.push(`begin of ${a},${b} already touching`);
+    model.add(`${a},${b}`);
+  }
+  const touchingKeys = pairsOf(p.touchingPairs).map(([a, b]) => `${a},${b}`);
+  if (model.size !== touchingKeys.length || touchingKeys.some((k) => !model.has(k))) problems.push('events do not add up to the touching set');
+  if (p.events.begin.count + p.events.stay.count !== p.touchingPairs.count) problems.push('begin + stay != touching');
+  expect(problems, `frame ${frame}`).toEqual([]);
+  if (withReference) checkAgainstReference(p, live, byEid, frame);
+}
+
+function checkAgainstReference(p: CollisionPipeline, live: Live[], byEid: Map<number, Live>, frame: number): void {
   const shapes: (RefShape | null)[] = live.map((l) => referenceShape(l.body.desc, p.transform, l.eid));
   const ref = referencePairs(shapes);
   const got = new Set(pairsOf(p.touchingPairs).map(([a, b]) => {
@@ -91,62 +112,87 @@ function checkFrame(p: CollisionPipeline, live: Live[], model: Set<string>, fram
   }));
   for (const k of ref.sure) expect(got.has(k), `frame ${frame}: missing ${k}`).toBe(true);
   for (const k of got) expect(ref.sure.has(k) || ref.either.has(k), `frame ${frame}: extra ${k}`).toBe(true);
-  // Events: ends leave the model, begins enter it, stays were in it; the result is the touching set.
-  for (const [a, b] of pairsOf(p.events.end)) {
-    expect(model.delete(`${a},${b}`), `frame ${frame}: end of a pair that was not touching`).toBe(true);
+}
+
+interface ChurnStats {
+  begins: number;
+  ends: number;
+  reused: number;
+  /** heapUsed after a full GC at frames 500 and at the end (bytes; 0 without --expose-gc). */
+  heapAt500: number;
+  heapAtEnd: number;
+}
+
+/**
+ * 10% of 150 colliders removed (half by removeEntity, half by removeCollider) and re-added every
+ * frame; events and stale pairs are checked every frame, the pair set against the reference every
+ * `referenceEvery` frames.
+ */
+function runChurn(frames: number, referenceEvery: number): ChurnStats {
+  const rand = mulberry32(99);
+  const options = { count: 150, kinds: ['obb', 'sphere', 'capsule', 'aabb'] as const, size: 18 };
+  const world: World = createWorld();
+  const p = createCollisionPipeline(world, { broadPhase: 'sap' });
+  let live: Live[] = randomScene(rand, options).map((body) => {
+    const eid = addEntity(world);
+    addCollider(world, eid, body.desc);
+    return { body, eid };
+  });
+  const model = new Set<string>();
+  const stats: ChurnStats = { begins: 0, ends: 0, reused: 0, heapAt500: 0, heapAtEnd: 0 };
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const heap = (): number => (gc ? (gc(), process.memoryUsage().heapUsed) : 0);
+  const seen = new Set<number>();
+  for (let frame = 0; frame < frames; frame++) {
+    // Remove 10%: half through removeEntity (bitecs recycles the id), half through removeCollider
+    // (the entity stays and gets a new collider below).
+    const removed = live.filter(() => rand() < 0.1);
+    const colliderless: number[] = [];
+    for (const l of removed) {
+      if (rand() < 0.5) removeEntity(world, l.eid);
+      else {
+        expect(removeCollider(world, l.eid)).toBe(true);
+        colliderless.push(l.eid);
+      }
+    }
+    live = live.filter((l) => !removed.includes(l));
+    for (let k = 0; k < removed.length; k++) {
+      const body = randomBody(rand, options.kinds[k % 4], options);
+      const eid = colliderless.pop() ?? addEntity(world);
+      if (seen.has(eid)) stats.reused++;
+      addCollider(world, eid, body.desc);
+      live.push({ body, eid });
+    }
+    for (const l of live) {
+      seen.add(l.eid);
+      setTransform(world, l.eid, l.body.position, l.body.rotation);
+    }
+    p.step(world);
+    stats.begins += p.events.begin.count;
+    stats.ends += p.events.end.count;
+    checkFrame(p, live, model, frame, frame % referenceEvery === 0);
+    advanceScene(live.map((l) => l.body), options.size);
+    if (frame === 500) stats.heapAt500 = heap();
   }
-  for (const [a, b] of pairsOf(p.events.stay)) expect(model.has(`${a},${b}`)).toBe(true);
-  for (const [a, b] of pairsOf(p.events.begin)) {
-    expect(model.has(`${a},${b}`), `frame ${frame}: begin of a pair already touching`).toBe(false);
-    model.add(`${a},${b}`);
-  }
-  expect([...model].sort()).toEqual(pairsOf(p.touchingPairs).map(([a, b]) => `${a},${b}`).sort());
-  expect(p.events.begin.count + p.events.stay.count).toBe(p.touchingPairs.count);
+  stats.heapAtEnd = heap();
+  expect(stats.begins - stats.ends).toBe(p.touchingPairs.count);
+  expect(p.collider.count).toBe(live.length);
+  return stats;
 }
 
 describe('churn', () => {
-  it('10% of colliders removed and re-added per frame for 200 frames: no stale pairs, balanced events', () => {
-    const rand = mulberry32(99);
-    const options = { count: 150, kinds: ['obb', 'sphere', 'capsule', 'aabb'] as const, size: 18 };
-    const world: World = createWorld();
-    const p = createCollisionPipeline(world, { broadPhase: 'sap' });
-    let live: Live[] = randomScene(rand, options).map((body) => {
-      const eid = addEntity(world);
-      addCollider(world, eid, body.desc);
-      return { body, eid };
-    });
-    const model = new Set<string>();
-    let begins = 0, ends = 0, reused = 0;
-    const seen = new Set<number>();
-    for (let frame = 0; frame < 200; frame++) {
-      // Remove 10%: half through removeEntity, half through removeCollider (then the entity is reused).
-      const removed = live.filter(() => rand() < 0.1);
-      for (const l of removed) {
-        if (rand() < 0.5) removeEntity(world, l.eid);
-        else expect(removeCollider(world, l.eid)).toBe(true);
-      }
-      live = live.filter((l) => !removed.includes(l));
-      for (let k = 0; k < removed.length; k++) {
-        const body = randomBody(rand, options.kinds[k % 4], options);
-        const eid = addEntity(world);
-        if (seen.has(eid)) reused++;
-        addCollider(world, eid, body.desc);
-        live.push({ body, eid });
-      }
-      for (const l of live) {
-        seen.add(l.eid);
-        setTransform(world, l.eid, l.body.position, l.body.rotation);
-      }
-      p.step(world);
-      begins += p.events.begin.count;
-      ends += p.events.end.count;
-      checkFrame(p, live, model, frame);
-      advanceScene(live.map((l) => l.body), options.size);
-    }
-    expect(begins - ends).toBe(p.touchingPairs.count);
-    expect(begins).toBeGreaterThan(500);
-    expect(reused).toBeGreaterThan(100); // recycled ids were exercised
-    expect(p.collider.count).toBe(live.length);
+  it('10% of colliders removed and re-added per frame for 200 frames: no stale pairs, balanced events, exact every frame', () => {
+    const stats = runChurn(200, 1);
+    expect(stats.begins).toBeGreaterThan(500);
+    expect(stats.reused).toBeGreaterThan(100); // recycled ids were exercised
+  });
+
+  it('2,000 frames of churn: events balanced every frame, exact every 25th, heap stable after warm-up', () => {
+    const stats = runChurn(2000, 25);
+    expect(stats.reused).toBeGreaterThan(1000);
+    expect(stats.heapAt500, 'run vitest with --expose-gc (vitest.config.ts execArgv)').toBeGreaterThan(0);
+    // Pools grow to their working size early; afterwards the heap may only wobble (< 2 MB).
+    expect(stats.heapAtEnd - stats.heapAt500).toBeLessThan(2 * 1024 * 1024);
   });
 
   it('a removed entity whose id is reused at once ends its pairs and begins new ones', () => {
