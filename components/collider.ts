@@ -27,6 +27,8 @@ export const SHAPE_CAPSULE = 3;
 export const SHAPE_KDOP = 4;
 /** A triangle mesh in a bounding tree (`mesh[eid]`); its local shape is the tree's root box. */
 export const SHAPE_MESH = 5;
+/** An animated character: its bone hitboxes (character index `character[eid]` of the pipeline's hitbox store). */
+export const SHAPE_CHARACTER = 6;
 /** Kind of an entity id that has no collider. */
 export const SHAPE_NONE = 255;
 
@@ -67,6 +69,8 @@ export interface ColliderStore {
   /** Vertices used in `kdopVertices` (including holes left by removed colliders) and vertices alive. */
   kdopVertexEnd: number;
   kdopVertexLive: number;
+  /** Character index (into the pipeline's skeleton and hitbox stores) of each character collider. */
+  character: Int32Array;
   /** Tree of each mesh collider (shared by every entity using the mesh), undefined for other kinds. */
   mesh: (BoundingTree | undefined)[];
   /** Dense list of the entities that have a collider (any order), first `count` valid. */
@@ -99,6 +103,7 @@ export function createColliderStore(kdopK: KdopK): ColliderStore {
     kdopVertexEnd: 0,
     kdopVertexLive: 0,
     mesh: [],
+    character: new Int32Array(n),
     ids: new Uint32Array(n),
     count: 0,
     slot: new Int32Array(n).fill(-1),
@@ -122,6 +127,7 @@ export function growColliderStore(store: ColliderStore, eid: number): void {
   store.kdop = resized(store.kdop, store.kdopK * n);
   store.kdopVertexStart = resized(store.kdopVertexStart, n);
   store.kdopVertexCount = resized(store.kdopVertexCount, n);
+  store.character = resized(store.character, n);
   store.ids = resized(store.ids, n);
   store.slot = resized(store.slot, n, -1);
   store.capacity = n;

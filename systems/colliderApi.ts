@@ -10,7 +10,7 @@ import { CollideInputError, assertExtents, assertFiniteValues, assertNonEmptyPoi
 import { OBB_AXES, OBB_HALF } from '../src/layout';
 import { assertEntityId } from '../components/capacity';
 import {
-  DEFAULT_LAYER, DEFAULT_MASK, SHAPE_AABB, SHAPE_CAPSULE, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE,
+  DEFAULT_LAYER, DEFAULT_MASK, SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE,
   growColliderStore, insertColliderId, releaseKdopVertices, setKdopVertices,
 } from '../components/collider';
 import { growTransformStore, markChanged } from '../components/transform';
@@ -44,6 +44,8 @@ export type ColliderDescription = ColliderOptions & (
   | { shape: 'kdop'; points: ArrayLike<number> }
   /** A triangle mesh: an OBB tree from buildBoundingTree, built once and shared by any number of entities (transform scale must be 1). */
   | { shape: 'mesh'; tree: BoundingTree }
+  /** An animated character of the pipeline's `characters` stores (its index there; that character's entity must be this one). */
+  | { shape: 'character'; character: number }
 );
 
 const ORIGIN: Vec3Like = [0, 0, 0];
@@ -167,8 +169,21 @@ function writeLocalShape(p: CollisionPipeline, eid: number, desc: ColliderDescri
       meshLocalShape(local, o, tree);
       return SHAPE_MESH;
     }
+    case 'character': {
+      const hitboxes = p.characters?.hitboxes;
+      if (hitboxes === undefined) throw new CollideInputError(`${what}: character colliders need the pipeline's 'characters' option`);
+      const ch = desc.character;
+      if (!Number.isInteger(ch) || ch < 0 || ch >= hitboxes.characterCount) {
+        throw new CollideInputError(`${what}.character must be a character index in [0, ${hitboxes.characterCount}), got ${ch}`);
+      }
+      if (hitboxes.characterEntity[ch] !== eid) {
+        throw new CollideInputError(`${what}: character ${ch} belongs to entity ${hitboxes.characterEntity[ch]}`);
+      }
+      c.character[eid] = ch;
+      return SHAPE_CHARACTER;
+    }
     default:
-      throw new CollideInputError(`${what}.shape must be 'sphere', 'aabb', 'obb', 'capsule', 'kdop' or 'mesh', got '${(desc as { shape: unknown }).shape}'`);
+      throw new CollideInputError(`${what}.shape must be 'sphere', 'aabb', 'obb', 'capsule', 'kdop', 'mesh' or 'character', got '${(desc as { shape: unknown }).shape}'`);
   }
 }
 

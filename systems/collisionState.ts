@@ -12,6 +12,8 @@ import { CollideInputError } from '../src/errors';
 import type { ColliderStore } from '../components/collider';
 import type { ContactStore } from '../components/contactStore';
 import type { TransformStore } from '../components/transform';
+import type { HitboxPairStore } from './characterColliders';
+import type { BoneHitboxState } from './updateBoneHitboxes';
 
 /** Key of the pipeline on the user's world object. */
 export const COLLISION_PIPELINE: unique symbol = Symbol.for('bitecs-collide.pipeline') as never;
@@ -34,8 +36,12 @@ export interface CollisionPipelineOptions {
   aabbMargin?: number;
   /** k of the world's k-DOP colliders (default 14). */
   kdopK?: KdopK;
-  /** System run between refitVolumes and the broad phase (e.g. a wrapper of updateBoneHitboxes). */
-  boneHitboxes?: System;
+  /**
+   * Skeletons and bone hitboxes of animated characters: each step then runs updateBoneHitboxes
+   * between refitVolumes and the broad phase, and character colliders (`shape: 'character'`)
+   * collide through their hitboxes.
+   */
+  characters?: BoneHitboxState;
   /** Measure each system's time in `timings` at every `step` (default false). */
   timings?: boolean;
 }
@@ -96,7 +102,11 @@ export interface CollisionPipeline {
   readonly contacts: ContactStore;
   readonly events: PairEvents;
   readonly aabbMargin: number;
-  /** The systems in order: refitVolumes, [boneHitboxes], broadPhase, narrowPhase. */
+  /** Skeleton and hitbox stores of the characters (the `characters` option), if any. */
+  readonly characters: BoneHitboxState | undefined;
+  /** This frame's touching hitbox pairs of character colliders (sorted like touchingPairs). */
+  readonly hitboxPairs: HitboxPairStore;
+  /** The systems in order: refitVolumes, [updateCharacterColliders], broadPhase, narrowPhase. */
   readonly systems: readonly System[];
   /** Runs every system in order on `world` (this pipeline's world). */
   step(world: World): World;

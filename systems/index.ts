@@ -7,6 +7,8 @@ export { refitVolumes } from './refitVolumes';
 export { broadPhase, resolveBroadPhase, BROAD_PHASE_NAMES } from './broadPhase';
 export { narrowPhase } from './narrowPhase';
 export { touching } from './touching';
+export { updateCharacterColliders, type HitboxPairStore } from './characterColliders';
+export { updateBoneHitboxes, type BoneHitboxState } from './updateBoneHitboxes';
 export {
   addCollider,
   setTransform,
@@ -33,6 +35,7 @@ export {
   SHAPE_CAPSULE,
   SHAPE_KDOP,
   SHAPE_MESH,
+  SHAPE_CHARACTER,
   SHAPE_NONE,
   SHAPE_STRIDE,
   DEFAULT_LAYER,

@@ -34,6 +34,12 @@ function entityPose(t: TransformStore, eid: number, po: number): void {
     q.subarray(4 * eid, 4 * eid + 4));
 }
 
+/** Does any triangle of mesh collider `mesh` meet the world box at box[bo] (touching counts)? */
+export function meshOverlapsObb(c: ColliderStore, t: TransformStore, mesh: number, box: ArrayLike<number>, bo: number): boolean {
+  entityPose(t, mesh, 0);
+  return overlapTreeObb(result, c.mesh[mesh] as BoundingTree, poses, 0, box, bo, 'first') > 0;
+}
+
 /**
  * Exact test of a pair in which at least one collider is a mesh (and neither is a k-DOP): true when
  * a triangle of the mesh meets the other collider's world shape (touching counts), or, for two

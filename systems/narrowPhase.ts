@@ -9,7 +9,8 @@
  * src/contacts.ts (an AABB is passed as an identity-axes OBB where a kernel wants a box), and the
  * cheaper boolean kernels for sensors. k-DOP colliders are tested k-DOP against k-DOP: the other
  * shape's exact k-DOP is built on the fly (the standard, conservative k-DOP test; no manifold).
- * Mesh colliders ask their bounding tree (meshCollider.ts): exact, no manifold.
+ * Mesh colliders ask their bounding tree (meshCollider.ts), characters their bone hitboxes
+ * (characterColliders.ts): exact, no manifold.
  */
 import type { World } from 'bitecs';
 import { aabbOverlap } from '../src/aabb';
@@ -25,11 +26,12 @@ import { obbCorners } from '../src/obb';
 import { obbAabbOverlap, obbSeparatingAxisCached, obbSphereOverlap } from '../src/sat';
 import { sphereOverlap } from '../src/sphere';
 import {
-  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
+  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
 } from '../components/collider';
 import { resized } from '../components/capacity';
 import { reserveContact } from '../components/contactStore';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
+import { characterPairOverlap } from './characterColliders';
 import { meshPairOverlap } from './meshCollider';
 
 /**
@@ -229,6 +231,7 @@ export function narrowPhase(world: World): World {
   const contacts = p.contacts;
   keepPreviousTouching(p);
   contacts.count = 0;
+  p.hitboxPairs.count = 0;
   const prevAxisPairs = s.axisPairs;
   const prevAxis = s.axisOfPair;
   const nextAxisPairs = s.nextAxisPairs;
@@ -238,7 +241,9 @@ export function narrowPhase(world: World): World {
     const a = cand.first[i], b = cand.second[i];
     const ka = c.kind[a], kb = c.kind[b];
     let touching: boolean;
-    if (ka === SHAPE_KDOP || kb === SHAPE_KDOP) {
+    if (ka === SHAPE_CHARACTER || kb === SHAPE_CHARACTER) {
+      touching = characterPairOverlap(p, a, b);
+    } else if (ka === SHAPE_KDOP || kb === SHAPE_KDOP) {
       touching = kdopPairOverlap(c, a, b);
     } else if (ka === SHAPE_MESH || kb === SHAPE_MESH) {
       touching = meshPairOverlap(c, p.transform, a, b);

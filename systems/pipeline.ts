@@ -1,6 +1,6 @@
 /**
  * createCollisionPipeline: registers the collision stores into the user's world and returns the
- * systems in frame order (refitVolumes, [boneHitboxes], broadPhase, narrowPhase), a `step` that
+ * systems in frame order (refitVolumes, [updateCharacterColliders], broadPhase, narrowPhase), a `step` that
  * runs them, and the outputs. The library never creates a world: it attaches to the one given.
  */
 import { observe, onRemove, type World } from 'bitecs';
@@ -14,6 +14,7 @@ import { broadPhase, resolveBroadPhase } from './broadPhase';
 import {
   COLLISION_PIPELINE, type CollisionPipeline, type CollisionPipelineOptions, type PipelineTimings, type System,
 } from './collisionState';
+import { createHitboxPairStore, updateCharacterColliders } from './characterColliders';
 import { narrowPhase } from './narrowPhase';
 import { refitVolumes } from './refitVolumes';
 
@@ -46,8 +47,13 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
   const kdopK = options.kdopK ?? 14;
   if (!KDOP_KS.includes(kdopK)) throw new CollideInputError(`createCollisionPipeline: kdopK must be 6, 14, 18 or 26, got ${kdopK}`);
   const measure = options.timings === true;
-  const bones = options.boneHitboxes;
-  const systems: System[] = bones ? [refitVolumes, bones, broadPhase, narrowPhase] : [refitVolumes, broadPhase, narrowPhase];
+  const characters = options.characters;
+  if (characters !== undefined && (characters === null || typeof characters !== 'object' || !characters.skeletons || !characters.hitboxes)) {
+    throw new CollideInputError('createCollisionPipeline: characters must be { skeletons, hitboxes[, rayGrid] }');
+  }
+  const systems: System[] = characters
+    ? [refitVolumes, updateCharacterColliders, broadPhase, narrowPhase]
+    : [refitVolumes, broadPhase, narrowPhase];
   const collider = createColliderStore(kdopK as KdopK);
   let unobserve = (): void => {};
 
@@ -61,11 +67,13 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     contacts: createContactStore(),
     events: { begin: new PairList(), stay: new PairList(), end: new PairList() },
     aabbMargin,
+    characters,
+    hitboxPairs: createHitboxPairStore(),
     systems,
     step(w: World): World {
       if (w !== world) throw new CollideInputError('step: this pipeline belongs to another world');
       w = timed(pipeline, 'refitVolumes', refitVolumes, w, measure);
-      if (bones) w = timed(pipeline, 'boneHitboxes', bones, w, measure);
+      if (characters) w = timed(pipeline, 'boneHitboxes', updateCharacterColliders, w, measure);
       w = timed(pipeline, 'broadPhase', broadPhase, w, measure);
       return timed(pipeline, 'narrowPhase', narrowPhase, w, measure);
     },

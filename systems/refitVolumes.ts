@@ -14,7 +14,7 @@ import { OBB_AXES, OBB_HALF } from '../src/layout';
 import { obbTransform } from '../src/obb';
 import { sphereTransform } from '../src/sphere';
 import {
-  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
+  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
 } from '../components/collider';
 import { pipelineOf } from './collisionState';
 
@@ -28,12 +28,12 @@ const endpoint = new Float64Array(4);
 const FLOAT32_RELATIVE_STEP = 2 ** -23;
 
 /** Float32 value <= v (at most 1.5 ulp below): the nearest rounding of v moved down by a full ulp first. */
-function float32Below(v: number): number {
+export function float32Below(v: number): number {
   return Math.fround(v - Math.abs(v) * FLOAT32_RELATIVE_STEP);
 }
 
 /** Float32 value >= v. */
-function float32Above(v: number): number {
+export function float32Above(v: number): number {
   return Math.fround(v + Math.abs(v) * FLOAT32_RELATIVE_STEP);
 }
 
@@ -127,7 +127,8 @@ export function refitVolumes(world: World): World {
   for (let i = 0; i < t.changedCount; i++) {
     const eid = ids[i];
     t.changed[eid] = 0;
-    if (c.slot[eid] < 0) continue;
+    // Characters' boxes follow their bones (updateCharacterColliders), not the entity transform.
+    if (c.slot[eid] < 0 || c.kind[eid] === SHAPE_CHARACTER) continue;
     translation[0] = position[3 * eid];
     translation[1] = position[3 * eid + 1];
     translation[2] = position[3 * eid + 2];

@@ -1,0 +1,152 @@
+/**
+ * Animated characters as colliders. A character entity's collider is its set of bone hitboxes
+ * (src/boneHitboxes.ts): the broad phase sees the character's AABB (the union of its hitboxes,
+ * refreshed every frame after the bones move), and the narrow phase tests the other collider
+ * against each hitbox, so a pair is reported when any hitbox touches. Which hitboxes touched is
+ * written to the pipeline's pooled `hitboxPairs` (entity pair plus hitbox indices, from which the
+ * bone and hit group follow), since "the sword hit the head" is what gameplay code asks.
+ *
+ * Character pairs report touching pairs, events and hitbox pairs; no contact manifold.
+ */
+import type { World } from 'bitecs';
+import { obbCorners } from '../src/obb';
+import { kdopOverlap, kdopRefit } from '../src/kdop';
+import { CONTACT_STRIDE, contactCapsuleObb } from '../src/contacts';
+import { OBB_STRIDE } from '../src/layout';
+import { obbAabbOverlap, obbOverlap, obbSphereOverlap } from '../src/sat';
+import {
+  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
+} from '../components/collider';
+import { resized } from '../components/capacity';
+import { float32Above, float32Below } from './refitVolumes';
+import { pipelineOf, type CollisionPipeline } from './collisionState';
+import { meshOverlapsObb } from './meshCollider';
+import { updateBoneHitboxes } from './updateBoneHitboxes';
+
+/** Touching hitbox-level pairs of one frame, sorted like the touching pairs; pooled. */
+export interface HitboxPairStore {
+  count: number;
+  /** Entities of the pair (a < b), as in `touchingPairs`. */
+  a: Uint32Array;
+  b: Uint32Array;
+  /** Hitbox index (into the HitboxStore) on a's side, -1 when a is not a character; same for b. */
+  hitboxA: Int32Array;
+  hitboxB: Int32Array;
+}
+
+/** An empty hitbox pair store. */
+export function createHitboxPairStore(capacity = 64): HitboxPairStore {
+  return { count: 0, a: new Uint32Array(capacity), b: new Uint32Array(capacity), hitboxA: new Int32Array(capacity), hitboxB: new Int32Array(capacity) };
+}
+
+function pushHitboxPair(store: HitboxPairStore, a: number, b: number, ha: number, hb: number): void {
+  const i = store.count;
+  if (i === store.a.length) {
+    const n = 2 * i + 16;
+    store.a = resized(store.a, n);
+    store.b = resized(store.b, n);
+    store.hitboxA = resized(store.hitboxA, n);
+    store.hitboxB = resized(store.hitboxB, n);
+  }
+  store.a[i] = a;
+  store.b[i] = b;
+  store.hitboxA[i] = ha;
+  store.hitboxB[i] = hb;
+  store.count = i + 1;
+}
+
+/**
+ * System (between refitVolumes and the broad phase): bone world matrices, hitbox world boxes and
+ * character AABBs (updateBoneHitboxes), then each character collider's broad-phase box from its
+ * AABB, rounded outward to Float32 and widened by the pipeline's margin. Allocation-free.
+ */
+export function updateCharacterColliders(world: World): World {
+  const p = pipelineOf(world, 'updateCharacterColliders');
+  const state = p.characters;
+  if (state === undefined) return world;
+  updateBoneHitboxes(state);
+  const c = p.collider;
+  const { characterAabb, characterEntity, characterCount } = state.hitboxes;
+  const margin = p.aabbMargin;
+  for (let ch = 0; ch < characterCount; ch++) {
+    const e = characterEntity[ch];
+    if (e >= c.capacity || c.kind[e] !== SHAPE_CHARACTER || c.character[e] !== ch) continue;
+    for (let k = 0; k < 3; k++) {
+      c.aabb[6 * e + k] = float32Below(characterAabb[6 * ch + k] - margin);
+      c.aabb[6 * e + 3 + k] = float32Above(characterAabb[6 * ch + 3 + k] + margin);
+    }
+  }
+  return world;
+}
+
+const manifoldScratch = new Float64Array(CONTACT_STRIDE);
+const corners = new Float64Array(24);
+const hitboxKdop = new Float64Array(26);
+const IDENTITY_ROTATION = new Float64Array([0, 0, 0, 1]);
+const ORIGIN = new Float64Array(3);
+
+/** Does the hitbox world box at boxes[bo] meet collider `e` (not a character)? */
+function hitboxMeetsCollider(p: CollisionPipeline, boxes: Float64Array, bo: number, e: number): boolean {
+  const c: ColliderStore = p.collider;
+  const w = c.world;
+  const o = SHAPE_STRIDE * e;
+  switch (c.kind[e]) {
+    case SHAPE_SPHERE:
+      return obbSphereOverlap(boxes, bo, w, o);
+    case SHAPE_AABB:
+      return obbAabbOverlap(boxes, bo, w, o);
+    case SHAPE_CAPSULE:
+      return contactCapsuleObb(manifoldScratch, 0, w, o, boxes, bo) > 0;
+    case SHAPE_KDOP: {
+      // Like every k-DOP pair: the conservative test of the two k-DOPs.
+      const k = c.kdopK;
+      obbCorners(corners, boxes, bo);
+      kdopRefit(hitboxKdop, 0, k, corners, 8, IDENTITY_ROTATION, ORIGIN, 1);
+      return kdopOverlap(hitboxKdop, 0, c.kdop, k * e, k);
+    }
+    case SHAPE_MESH:
+      return meshOverlapsObb(c, p.transform, e, boxes, bo);
+    default:
+      return obbOverlap(boxes, bo, w, o);
+  }
+}
+
+/**
+ * Exact test of a pair in which at least one collider is a character: every touching hitbox
+ * pair goes to `p.hitboxPairs`. Returns whether any hitbox touched.
+ */
+export function characterPairOverlap(p: CollisionPipeline, a: number, b: number): boolean {
+  const c = p.collider;
+  const hit = p.characters!.hitboxes;
+  const boxes = hit.world;
+  const out = p.hitboxPairs;
+  const before = out.count;
+  const aIsCharacter = c.kind[a] === SHAPE_CHARACTER;
+  const bIsCharacter = c.kind[b] === SHAPE_CHARACTER;
+  if (aIsCharacter && bIsCharacter) {
+    const fa = hit.firstHitbox[c.character[a]], ea = fa + hit.hitboxCount[c.character[a]];
+    const fb = hit.firstHitbox[c.character[b]], eb = fb + hit.hitboxCount[c.character[b]];
+    for (let ha = fa; ha < ea; ha++) {
+      const oa = OBB_STRIDE * ha;
+      for (let hb = fb; hb < eb; hb++) {
+        const ob = OBB_STRIDE * hb;
+        // Bounding spheres apart: no SAT needed.
+        const dx = boxes[ob] - boxes[oa], dy = boxes[ob + 1] - boxes[oa + 1], dz = boxes[ob + 2] - boxes[oa + 2];
+        const r = hit.radius[ha] + hit.radius[hb];
+        if (dx * dx + dy * dy + dz * dz > r * r) continue;
+        if (obbOverlap(boxes, oa, boxes, ob)) pushHitboxPair(out, a, b, ha, hb);
+      }
+    }
+  } else {
+    const character = aIsCharacter ? a : b;
+    const other = aIsCharacter ? b : a;
+    const first = hit.firstHitbox[c.character[character]];
+    const end = first + hit.hitboxCount[c.character[character]];
+    for (let h = first; h < end; h++) {
+      if (hitboxMeetsCollider(p, boxes, OBB_STRIDE * h, other)) {
+        pushHitboxPair(out, a, b, aIsCharacter ? h : -1, aIsCharacter ? -1 : h);
+      }
+    }
+  }
+  return out.count > before;
+}
