@@ -21,8 +21,8 @@ import {
   contactSphereAabb, contactSphereObb, contactSphereSphere,
 } from '../src/contacts';
 import { KDOP_DIRECTIONS, kdopFromAabb, kdopOverlap, kdopRefit } from '../src/kdop';
-import { OBB_AXES, OBB_HALF, OBB_STRIDE, type Floats, type KdopK } from '../src/layout';
-import { obbCorners } from '../src/obb';
+import { OBB_STRIDE, type Floats, type KdopK } from '../src/layout';
+import { obbCorners, obbFromAabb } from '../src/obb';
 import { obbAabbOverlap, obbSeparatingAxisCached, obbSphereOverlap } from '../src/sat';
 import { sphereOverlap } from '../src/sphere';
 import {
@@ -65,13 +65,7 @@ let separatingAxis = -1;
 
 /** The world AABB at world[o] as an OBB with identity axes, in module scratch. */
 function aabbAsObb(world: Float32Array, o: number): Float64Array {
-  boxAsObb.fill(0, OBB_AXES, OBB_AXES + 9);
-  boxAsObb[OBB_AXES] = boxAsObb[OBB_AXES + 4] = boxAsObb[OBB_AXES + 8] = 1;
-  for (let k = 0; k < 3; k++) {
-    boxAsObb[k] = 0.5 * (world[o + k] + world[o + 3 + k]);
-    boxAsObb[OBB_HALF + k] = 0.5 * (world[o + 3 + k] - world[o + k]);
-  }
-  return boxAsObb;
+  return obbFromAabb(boxAsObb, 0, world, o) as Float64Array;
 }
 
 /** Exact k-DOP of a non-k-DOP collider's world shape, into `otherKdop`. */
