@@ -4,7 +4,7 @@ import { CollideInputError } from './errors';
 import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from './layout';
 import { obbFromAxes } from './obb';
 import { symmetricEigen3 } from './eigen3';
-import { MOMENTS_STRIDE, fitObbPcaHull, fitObbTriangles, triangleMoments } from './obbFit';
+import { fitObbPcaHull, fitObbTriangles } from './obbFit';
 import { welzlSphere } from './sphere';
 
 /**
@@ -123,6 +123,30 @@ const REC_STRIDE = 14;
 /** Range sums: the 10 moments, then the plain sum of centroids (for the 'centroid' split rule). */
 const SUM_CENTROIDS = MOMENT_COUNT;
 
+/**
+ * Build scratch kept between builds and grown on demand: first-touch page faults on fresh
+ * megabytes cost about as much as the build's arithmetic, so only the returned arrays are new.
+ */
+const scratch = {
+  records: new Float64Array(0),
+  /** Pending nodes and their depths (the explicit build stack). */
+  stack: new Int32Array(0),
+  stackLevels: new Int32Array(0),
+  /** Median split: keys, permutation and copies to apply it through. */
+  keys: new Float64Array(0),
+  tags: new Int32Array(0),
+  tris: new Float64Array(0),
+  records2: new Float64Array(0),
+  /** Sphere nodes: per mesh vertex, the last node that gathered it, and the gathered points. */
+  vertexStamp: new Int32Array(0),
+  points: new Float64Array(0),
+};
+
+/** `a` if it holds at least n entries, else a new array of that type with n. */
+function atLeast<T extends Float64Array | Int32Array>(a: T, n: number): T {
+  return (a.length >= n ? a : new (a.constructor as new (n: number) => T)(n));
+}
+
 /** Build-time state: triangles and their records, permuted together in place as nodes split. */
 class Builder {
   /** Triangles in tree order (9 numbers each), permuted with `records`. */
@@ -139,17 +163,9 @@ class Builder {
   private readonly order = new Int32Array(3);
   private readonly extents = new Float64Array(3);
   private readonly mean = new Float64Array(3);
-  private readonly single = new Float64Array(MOMENTS_STRIDE);
   private readonly covariance = new Float64Array(6);
   private readonly eigenValues = new Float64Array(3);
   private readonly reference = new Float64Array(3);
-  private readonly keys: Float64Array;
-  private readonly tags: Int32Array;
-  private readonly scratchTris: Float64Array;
-  private readonly scratchRecords: Float64Array;
-  /** Sphere nodes: per mesh vertex, the last node that gathered it, and the gathered points. */
-  private readonly vertexStamp: Int32Array;
-  private readonly uniquePoints: Float64Array;
 
   constructor(
     readonly positions: ReadonlyFloats,
@@ -159,7 +175,7 @@ class Builder {
   ) {
     const n = indices.length / 3;
     this.tris = new Float64Array(9 * n);
-    this.records = new Float64Array(REC_STRIDE * n);
+    this.records = scratch.records = atLeast(scratch.records, REC_STRIDE * n);
     for (let t = 0; t < n; t++) {
       for (let k = 0; k < 3; k++) {
         const v = 3 * indices[3 * t + k];
@@ -169,27 +185,49 @@ class Builder {
     for (let c = 0; c < 3; c++) this.reference[c] = this.tris[c];
     for (let t = 0; t < n; t++) this.measure(t);
     this.boxes = new Float64Array(maxNodes * OBB_STRIDE);
-    const median = options.split === 'median';
-    this.keys = new Float64Array(median ? n : 0);
-    this.tags = new Int32Array(median ? n : 0);
-    this.scratchTris = new Float64Array(median ? 9 * n : 0);
-    this.scratchRecords = new Float64Array(median ? REC_STRIDE * n : 0);
-    const sphere = options.kind === 'sphere';
-    this.vertexStamp = new Int32Array(sphere ? Math.floor(positions.length / 3) : 0).fill(-1);
-    this.uniquePoints = new Float64Array(sphere ? 9 * n : 0);
+    if (options.split === 'median') {
+      scratch.keys = atLeast(scratch.keys, n);
+      scratch.tags = atLeast(scratch.tags, n);
+      scratch.tris = atLeast(scratch.tris, 9 * n);
+      scratch.records2 = atLeast(scratch.records2, REC_STRIDE * n);
+    }
+    if (options.kind === 'sphere') {
+      const vertexCount = Math.floor(positions.length / 3);
+      scratch.vertexStamp = atLeast(scratch.vertexStamp, vertexCount);
+      scratch.vertexStamp.fill(-1, 0, vertexCount);
+      scratch.points = atLeast(scratch.points, 9 * n);
+    }
   }
 
-  /** Record of triangle t: centroid (the mean of its surface), moments, id. */
+  /**
+   * Record of triangle t: centroid, area and moments. The one-triangle closed form of the
+   * surface covariance, (1/12) Σ dᵢdᵢᵀ over the corners' offsets dᵢ from the centroid (the
+   * 9·m·mᵀ + ppᵀ + qqᵀ + rrᵀ formula of triangleMoments with the mean taken out), in a few
+   * multiplications instead of the general accumulator: every triangle of the mesh is measured.
+   */
   private measure(t: number): void {
-    const m = this.single, r = this.records, o = REC_STRIDE * t;
-    const area = triangleMoments(m, this.tris, null, 1, t);
-    const x = m[0] - this.reference[0], y = m[1] - this.reference[1], z = m[2] - this.reference[2];
-    r[o + REC_CENTROID] = m[0]; r[o + REC_CENTROID + 1] = m[1]; r[o + REC_CENTROID + 2] = m[2];
+    const p = this.tris, q = 9 * t, r = this.records, o = REC_STRIDE * t, ref = this.reference;
+    const px = p[q], py = p[q + 1], pz = p[q + 2];
+    const ux = p[q + 3] - px, uy = p[q + 4] - py, uz = p[q + 5] - pz;
+    const vx = p[q + 6] - px, vy = p[q + 7] - py, vz = p[q + 8] - pz;
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const area = 0.5 * Math.sqrt(nx * nx + ny * ny + nz * nz);
+    // Centroid as p plus a small offset, so large coordinates do not swamp the triangle's size.
+    const gx = (ux + vx) / 3, gy = (uy + vy) / 3, gz = (uz + vz) / 3;
+    r[o + REC_CENTROID] = px + gx; r[o + REC_CENTROID + 1] = py + gy; r[o + REC_CENTROID + 2] = pz + gz;
+    const x = px - ref[0] + gx, y = py - ref[1] + gy, z = pz - ref[2] + gz;
+    // Corner offsets from the centroid: −g, u − g, v − g.
+    const bx = ux - gx, by = uy - gy, bz = uz - gz, cx = vx - gx, cy = vy - gy, cz = vz - gz;
+    const k = area / 12;
     const w = o + REC_MOMENTS;
     r[w] = area;
     r[w + 1] = area * x; r[w + 2] = area * y; r[w + 3] = area * z;
-    r[w + 4] = area * (m[3] + x * x); r[w + 5] = area * (m[4] + x * y); r[w + 6] = area * (m[5] + x * z);
-    r[w + 7] = area * (m[6] + y * y); r[w + 8] = area * (m[7] + y * z); r[w + 9] = area * (m[8] + z * z);
+    r[w + 4] = area * x * x + k * (gx * gx + bx * bx + cx * cx);
+    r[w + 5] = area * x * y + k * (gx * gy + bx * by + cx * cy);
+    r[w + 6] = area * x * z + k * (gx * gz + bx * bz + cx * cz);
+    r[w + 7] = area * y * y + k * (gy * gy + by * by + cy * cy);
+    r[w + 8] = area * y * z + k * (gy * gz + by * bz + cy * cz);
+    r[w + 9] = area * z * z + k * (gz * gz + bz * bz + cz * cz);
     r[o + REC_ID] = t;
   }
 
@@ -234,7 +272,7 @@ class Builder {
       return;
     }
     if (this.options.kind === 'sphere') {
-      const s = welzlSphere(this.ball, 0, this.uniquePoints, this.gatherVertices(node, first, count), 0);
+      const s = welzlSphere(this.ball, 0, scratch.points, this.gatherVertices(node, first, count), 0);
       for (let c = 0; c < 3; c++) {
         out[o + OBB_CENTER + c] = s[c];
         out[o + OBB_HALF + c] = s[3];
@@ -251,12 +289,12 @@ class Builder {
   }
 
   /**
-   * Copies the distinct mesh vertices of triangles first .. first + count - 1 into `uniquePoints`
+   * Copies the distinct mesh vertices of triangles first .. first + count - 1 into `scratch.points`
    * and returns how many: on a shared-vertex mesh about a sixth of the corners, which is what the
    * minimal-sphere search costs in.
    */
   private gatherVertices(node: number, first: number, count: number): number {
-    const stamp = this.vertexStamp, out = this.uniquePoints, r = this.records, positions = this.positions, indices = this.indices;
+    const stamp = scratch.vertexStamp, out = scratch.points, r = this.records, positions = this.positions, indices = this.indices;
     let n = 0;
     for (let t = first; t < first + count; t++) {
       const id = r[REC_STRIDE * t + REC_ID];
@@ -400,7 +438,7 @@ class Builder {
     const a = this.order[0];
     const ax = this.axisComponent(node, a, 0), ay = this.axisComponent(node, a, 1), az = this.axisComponent(node, a, 2);
     const half = count >> 1;
-    const keys = this.keys, tags = this.tags, r = this.records;
+    const keys = scratch.keys, tags = scratch.tags, r = this.records;
     for (let i = 0; i < count; i++) {
       const q = REC_STRIDE * (first + i);
       keys[i] = r[q] * ax + r[q + 1] * ay + r[q + 2] * az;
@@ -410,17 +448,17 @@ class Builder {
     // Apply the permutation through the scratch copies.
     for (let i = 0; i < count; i++) {
       const s = first + tags[i];
-      this.scratchTris.set(this.tris.subarray(9 * s, 9 * s + 9), 9 * i);
-      this.scratchRecords.set(r.subarray(REC_STRIDE * s, REC_STRIDE * s + REC_STRIDE), REC_STRIDE * i);
+      scratch.tris.set(this.tris.subarray(9 * s, 9 * s + 9), 9 * i);
+      scratch.records2.set(r.subarray(REC_STRIDE * s, REC_STRIDE * s + REC_STRIDE), REC_STRIDE * i);
     }
-    this.tris.set(this.scratchTris.subarray(0, 9 * count), 9 * first);
-    r.set(this.scratchRecords.subarray(0, REC_STRIDE * count), REC_STRIDE * first);
+    this.tris.set(scratch.tris.subarray(0, 9 * count), 9 * first);
+    r.set(scratch.records2.subarray(0, REC_STRIDE * count), REC_STRIDE * first);
     return half;
   }
 
   /** Mesh triangle index of each tree-order triangle. */
   triangleIds(): Uint32Array {
-    const n = this.records.length / REC_STRIDE, ids = new Uint32Array(n);
+    const n = this.tris.length / 9, ids = new Uint32Array(n);
     for (let t = 0; t < n; t++) ids[t] = this.records[REC_STRIDE * t + REC_ID];
     return ids;
   }
@@ -430,8 +468,6 @@ const relative = new Float64Array(OBB_STRIDE);
 
 /**
  * Rewrites node `child`'s absolute box in `boxes` into the frame of its parent's absolute box.
- * Converting children before parents (descending index, parents have smaller ones) does the whole
- * tree in place.
  */
 function toParentFrame(boxes: Float64Array, parent: number, child: number): void {
   const p = parent * OBB_STRIDE, c = child * OBB_STRIDE;
@@ -471,15 +507,18 @@ export function buildBoundingTree(positions: ReadonlyFloats, indices: ReadonlyFl
   const maxNodes = 2 * triangleCount - 1;
   const builder = new Builder(positions, indices, maxNodes, opts);
   const children = new Int32Array(maxNodes).fill(-1);
-  const parents = new Int32Array(maxNodes).fill(-1);
   const firstTriangle = new Int32Array(maxNodes);
   const nodeTriangleCount = new Int32Array(maxNodes);
-  const levels = new Int32Array(maxNodes);
-  const pending = new Int32Array(maxNodes);
+  // The stack never holds more than one node per level plus one.
+  const pending = scratch.stack = atLeast(scratch.stack, triangleCount + 1);
+  const levels = scratch.stackLevels = atLeast(scratch.stackLevels, triangleCount + 1);
   nodeTriangleCount[0] = triangleCount;
+  pending[0] = 0;
+  levels[0] = 0;
   let nodeCount = 1, pendingCount = 1, depth = 0;
   while (pendingCount > 0) {
-    const node = pending[--pendingCount];
+    const level = levels[--pendingCount];
+    const node = pending[pendingCount];
     const first = firstTriangle[node], count = nodeTriangleCount[node];
     builder.fit(node, first, count);
     if (count <= opts.maxLeafTriangles) continue;
@@ -491,11 +530,11 @@ export function buildBoundingTree(positions: ReadonlyFloats, indices: ReadonlyFl
     nodeTriangleCount[l] = left;
     firstTriangle[l + 1] = first + left;
     nodeTriangleCount[l + 1] = count - left;
-    parents[l] = parents[l + 1] = node;
-    levels[l] = levels[l + 1] = levels[node] + 1;
-    depth = Math.max(depth, levels[l]);
+    depth = Math.max(depth, level + 1);
     // Left on top of the stack, so each subtree is finished before its sibling starts.
+    levels[pendingCount] = level + 1;
     pending[pendingCount++] = l + 1;
+    levels[pendingCount] = level + 1;
     pending[pendingCount++] = l;
   }
 
@@ -504,7 +543,12 @@ export function buildBoundingTree(positions: ReadonlyFloats, indices: ReadonlyFl
   for (let i = nodeCount - 1; i >= 0; i--) {
     const h = i * OBB_STRIDE + OBB_HALF;
     sizes[i] = Math.sqrt(boxes[h] * boxes[h] + boxes[h + 1] * boxes[h + 1] + boxes[h + 2] * boxes[h + 2]);
-    if (i > 0) toParentFrame(boxes, parents[i], i);
+    // Children have larger indices, so theirs are already converted and node i is still absolute.
+    const c = children[i];
+    if (c >= 0) {
+      toParentFrame(boxes, i, c);
+      toParentFrame(boxes, i, c + 1);
+    }
   }
   let maxAbs = 0;
   for (let i = 0; i < builder.tris.length; i++) maxAbs = Math.max(maxAbs, Math.abs(builder.tris[i]));
