@@ -111,53 +111,56 @@ export function obbOverlapLite(a: ReadonlyFloats, ao: number, b: ReadonlyFloats,
   return separatingAxis(a, ao, b, bo, false) < 0;
 }
 
-/** R[i][j] = Ai·Bj, summed in the same order as `separatingAxis` so both round alike. */
-function rotationEntry(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, i: number, j: number): number {
-  const ai = ao + OBB_AXES + 3 * i, bj = bo + OBB_AXES + 3 * j;
+/** R[i][j] = Ai·Bj from the axes' store offsets, summed in the same order as `separatingAxis`. */
+function rotationEntry(a: ReadonlyFloats, ai: number, b: ReadonlyFloats, bj: number): number {
   return a[ai] * b[bj] + a[ai + 1] * b[bj + 1] + a[ai + 2] * b[bj + 2];
 }
 
-/** t_i = (cB − cA)·Ai, in the same order as `separatingAxis`. */
-function translationEntry(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, i: number): number {
-  const ai = ao + OBB_AXES + 3 * i;
+/** t_i = (cB − cA)·Ai (Ai at store offset ai), in the same order as `separatingAxis`. */
+function translationEntry(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, ai: number): number {
   return (b[bo] - a[ao]) * a[ai] + (b[bo + 1] - a[ao + 1]) * a[ai + 1] + (b[bo + 2] - a[ao + 2]) * a[ai + 2];
-}
-
-/** |R[i][j]| plus the parallel-edge slack, as in `separatingAxis`. */
-function absRotationEntry(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, i: number, j: number): number {
-  return Math.abs(rotationEntry(a, ao, b, bo, i, j)) + SAT_PARALLEL_EPSILON;
 }
 
 /**
  * Whether axis `axis` (0..14) alone separates the boxes. Evaluates the very expression of
  * `separatingAxis` for that axis (same operands, same order), so whenever it says "separates",
  * the full test finds a separating axis too: the cached test can never contradict the full one.
+ * Straight-line per axis family with few small helpers, so V8 inlines them all.
  */
 function axisSeparates(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, axis: number): boolean {
+  const eps = SAT_PARALLEL_EPSILON;
+  const a0 = ao + OBB_AXES, b0 = bo + OBB_AXES;
   const ha = ao + OBB_HALF, hb = bo + OBB_HALF;
   if (axis < 3) {
-    const i = axis;
-    const rb = b[hb] * absRotationEntry(a, ao, b, bo, i, 0) + b[hb + 1] * absRotationEntry(a, ao, b, bo, i, 1) +
-      b[hb + 2] * absRotationEntry(a, ao, b, bo, i, 2);
-    return Math.abs(translationEntry(a, ao, b, bo, i)) > a[ha + i] + rb;
+    const ai = a0 + 3 * axis;
+    const q0 = Math.abs(rotationEntry(a, ai, b, b0)) + eps;
+    const q1 = Math.abs(rotationEntry(a, ai, b, b0 + 3)) + eps;
+    const q2 = Math.abs(rotationEntry(a, ai, b, b0 + 6)) + eps;
+    return Math.abs(translationEntry(a, ao, b, bo, ai)) > a[ha + axis] + (b[hb] * q0 + b[hb + 1] * q1 + b[hb + 2] * q2);
   }
   if (axis < SAT_FIRST_EDGE_AXIS) {
-    const j = axis - 3;
-    const d = translationEntry(a, ao, b, bo, 0) * rotationEntry(a, ao, b, bo, 0, j) +
-      translationEntry(a, ao, b, bo, 1) * rotationEntry(a, ao, b, bo, 1, j) +
-      translationEntry(a, ao, b, bo, 2) * rotationEntry(a, ao, b, bo, 2, j);
-    const ra = a[ha] * absRotationEntry(a, ao, b, bo, 0, j) + a[ha + 1] * absRotationEntry(a, ao, b, bo, 1, j) +
-      a[ha + 2] * absRotationEntry(a, ao, b, bo, 2, j);
-    return Math.abs(d) > ra + b[hb + j];
+    const j = axis - 3, bj = b0 + 3 * j;
+    const r0 = rotationEntry(a, a0, b, bj), r1 = rotationEntry(a, a0 + 3, b, bj), r2 = rotationEntry(a, a0 + 6, b, bj);
+    const d = translationEntry(a, ao, b, bo, a0) * r0 + translationEntry(a, ao, b, bo, a0 + 3) * r1 +
+      translationEntry(a, ao, b, bo, a0 + 6) * r2;
+    return Math.abs(d) > a[ha] * (Math.abs(r0) + eps) + a[ha + 1] * (Math.abs(r1) + eps) + a[ha + 2] * (Math.abs(r2) + eps) + b[hb + j];
   }
-  const i = ((axis - SAT_FIRST_EDGE_AXIS) / 3) | 0, j = (axis - SAT_FIRST_EDGE_AXIS) % 3;
-  const k = (i + 1) % 3, l = (i + 2) % 3, m = (j + 1) % 3, n = (j + 2) % 3;
-  const d = translationEntry(a, ao, b, bo, l) * rotationEntry(a, ao, b, bo, k, j) -
-    translationEntry(a, ao, b, bo, k) * rotationEntry(a, ao, b, bo, l, j);
-  const ra = a[ha + k] * absRotationEntry(a, ao, b, bo, l, j) + a[ha + l] * absRotationEntry(a, ao, b, bo, k, j);
-  const rb = b[hb + m] * absRotationEntry(a, ao, b, bo, i, n) + b[hb + n] * absRotationEntry(a, ao, b, bo, i, m);
-  return Math.abs(d) > ra + rb;
+  // Ai × Bj with (i, k, l) and (j, m, n) cyclic, as in `separatingAxis`.
+  const e = axis - SAT_FIRST_EDGE_AXIS;
+  const i = EDGE_I[e], j = EDGE_J[e];
+  const k = NEXT[i], l = NEXT[k], m = NEXT[j], n = NEXT[m];
+  const ak = a0 + 3 * k, al = a0 + 3 * l, bj = b0 + 3 * j;
+  const rkj = rotationEntry(a, ak, b, bj), rlj = rotationEntry(a, al, b, bj);
+  const qin = Math.abs(rotationEntry(a, a0 + 3 * i, b, b0 + 3 * n)) + eps;
+  const qim = Math.abs(rotationEntry(a, a0 + 3 * i, b, b0 + 3 * m)) + eps;
+  const d = translationEntry(a, ao, b, bo, al) * rkj - translationEntry(a, ao, b, bo, ak) * rlj;
+  return Math.abs(d) > a[ha + k] * (Math.abs(rlj) + eps) + a[ha + l] * (Math.abs(rkj) + eps) + (b[hb + m] * qin + b[hb + n] * qim);
 }
+
+/** Edge axis e = 3i + j (counted from SAT_FIRST_EDGE_AXIS): its A index i and B index j; NEXT[i] = (i + 1) mod 3. */
+const EDGE_I = Int8Array.from([0, 0, 0, 1, 1, 1, 2, 2, 2]);
+const EDGE_J = Int8Array.from([0, 1, 2, 0, 1, 2, 0, 1, 2]);
+const NEXT = Int8Array.from([1, 2, 0]);
 
 /**
  * Temporal-coherence SAT: tries `lastAxis` (0..14, e.g. the axis this pair returned last frame;
