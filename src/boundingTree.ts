@@ -482,7 +482,8 @@ function toParentFrame(boxes: Float64Array, parent: number, child: number): void
     }
     relative[OBB_HALF + i] = boxes[c + OBB_HALF + i];
   }
-  boxes.set(relative, c);
+  // A plain loop: TypedArray#set is a builtin call, dearer than 15 moves at this size.
+  for (let k = 0; k < OBB_STRIDE; k++) boxes[c + k] = relative[k];
 }
 
 /** The first n entries of a node array (the array itself when it has exactly n). */
