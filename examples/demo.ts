@@ -1,42 +1,51 @@
 /**
- * `npm start`: a headless scene of moving boxes, spheres and capsules in a user-created bitecs
- * world; prints, per simulated second (60 frames), the pairs that began and ended touching.
+ * `npm start`: the headless demo scene (examples/demoScene.ts) with 300 moving boxes, spheres and
+ * capsules, four procedural humanoids and the Fox walking through them, and rays shot at the
+ * characters every frame. Prints, per simulated second (60 frames): the pairs that began and
+ * ended touching, the rays that hit which character and bone, and the time per system.
  */
-import { addEntity, createWorld } from 'bitecs';
-import { addCollider, setTransform } from '../systems/colliderApi';
-import { createCollisionPipeline } from '../systems/pipeline';
-import { advanceScene, createScene } from '../bench/scene';
+import { HIT_GROUP_NAMES } from '../src/boneHitboxes';
+import { createDemoScene } from './demoScene';
+import { loadFoxNode } from './loadFoxNode';
 
-const COUNT = 300;
-const world = createWorld();
-const pipeline = createCollisionPipeline(world, { broadPhase: 'sap' });
-const scene = createScene(COUNT, 40, 7);
-const ids: number[] = [];
-for (let i = 0; i < COUNT; i++) {
-  const eid = addEntity(world);
-  ids.push(eid);
-  const h = [scene.half[3 * i], scene.half[3 * i + 1], scene.half[3 * i + 2]];
-  if (i % 3 === 0) addCollider(world, eid, { shape: 'obb', halfExtents: h });
-  else if (i % 3 === 1) addCollider(world, eid, { shape: 'sphere', radius: h[0] });
-  else addCollider(world, eid, { shape: 'capsule', p0: [0, -h[1], 0], p1: [0, h[1], 0], radius: 0.5 * h[0] });
-}
-const kinds = ['box', 'sphere', 'capsule'];
-const label = (eid: number) => `${kinds[ids.indexOf(eid) % 3]}#${eid}`;
-for (let second = 1; second <= 5; second++) {
-  let began: string[] = [], ended: string[] = [];
-  const t0 = performance.now();
-  for (let frame = 0; frame < 60; frame++) {
-    advanceScene(scene);
-    for (let i = 0; i < COUNT; i++) {
-      setTransform(world, ids[i], scene.position.subarray(3 * i, 3 * i + 3), scene.rotation.subarray(4 * i, 4 * i + 4));
-    }
-    pipeline.step(world);
+const SECONDS = 5;
+const FRAMES_PER_SECOND = 60;
+const EXAMPLES = 6;
+
+const scene = createDemoScene({ seed: 7, extraCharacters: [await loadFoxNode()] });
+const { pipeline, rays } = scene;
+const list = (items: string[]) => `${items.slice(0, EXAMPLES).join(', ')}${items.length > EXAMPLES ? ', ...' : ''}`;
+const pair = (a: number, b: number) => `${scene.label(a)}-${scene.label(b)}`;
+
+console.log(`${scene.bodies.count} bodies, characters: ${scene.characterName.join(', ')} (${scene.hitboxes.count} hitboxes), ${rays.origin.length / 3} rays per frame`);
+for (let second = 1; second <= SECONDS; second++) {
+  const began: string[] = [], ended: string[] = [], hits: string[] = [];
+  const hitsPerCharacter = new Map<string, number>();
+  const ms = { refitVolumes: 0, boneHitboxes: 0, broadPhase: 0, narrowPhase: 0, rays: 0 };
+  let shot = 0;
+  for (let frame = 0; frame < FRAMES_PER_SECOND; frame++) {
+    scene.step();
     const { begin, end } = pipeline.events;
-    for (let k = 0; k < begin.count; k++) began.push(`${label(begin.a(k))}-${label(begin.b(k))}`);
-    for (let k = 0; k < end.count; k++) ended.push(`${label(end.a(k))}-${label(end.b(k))}`);
+    for (let k = 0; k < begin.count; k++) began.push(pair(begin.a(k), begin.b(k)));
+    for (let k = 0; k < end.count; k++) ended.push(pair(end.a(k), end.b(k)));
+    for (let r = 0; r < rays.count; r++) {
+      shot++;
+      if (rays.hitbox[r] < 0) continue;
+      const who = scene.characterName[rays.character[r]];
+      hitsPerCharacter.set(who, (hitsPerCharacter.get(who) ?? 0) + 1);
+      hits.push(`${who} ${scene.boneName[rays.bone[r]]} (${HIT_GROUP_NAMES[rays.group[r]]})`);
+    }
+    for (const key of ['refitVolumes', 'boneHitboxes', 'broadPhase', 'narrowPhase'] as const) ms[key] += pipeline.timings[key];
+    ms.rays += scene.rayMs;
   }
-  const ms = (performance.now() - t0) / 60;
-  console.log(`second ${second}: ${began.length} began, ${ended.length} ended, ${pipeline.touchingPairs.count} touching now, ${ms.toFixed(2)} ms/frame`);
-  console.log(`  began: ${began.slice(0, 8).join(', ')}${began.length > 8 ? ', ...' : ''}`);
-  console.log(`  ended: ${ended.slice(0, 8).join(', ')}${ended.length > 8 ? ', ...' : ''}`);
+  const perFrame = (x: number) => (x / FRAMES_PER_SECOND).toFixed(3);
+  console.log(`second ${second}: ${began.length} began, ${ended.length} ended, ${pipeline.touchingPairs.count} touching, ${pipeline.contacts.count} contacts now`);
+  console.log(`  began: ${list(began)}`);
+  console.log(`  ended: ${list(ended)}`);
+  const counts = scene.characterName.map((who) => `${who} ${hitsPerCharacter.get(who) ?? 0}`).join(', ');
+  console.log(`  rays: ${hits.length} of ${shot} hit${counts ? ` (${counts})` : ''}; e.g. ${list(hits)}`);
+  console.log(
+    `  ms/frame: refit ${perFrame(ms.refitVolumes)}, bone hitboxes ${perFrame(ms.boneHitboxes)}, broad ${perFrame(ms.broadPhase)}, ` +
+      `narrow ${perFrame(ms.narrowPhase)}, rays ${perFrame(ms.rays)}`,
+  );
 }
