@@ -1,0 +1,127 @@
+/**
+ * The debug view: the demo scene (examples/demoScene.ts) stepped at a fixed 1/60 s per animation
+ * frame and drawn with three.js. Query parameters: seed=N (default 7), fox=0 (leave the Fox out),
+ * paused=1 (start paused), frames=K (advance K steps at once, then pause). The page publishes its
+ * state for tests on document.body.dataset: frame, contacts, touching, rayHits, webgl ('1' or
+ * '0'), ready ('1' once set up and the K frames are done).
+ */
+import { WebIO } from '@gltf-transform/core';
+import foxUrl from '../test/fixtures/Fox.glb?url';
+import { createDemoScene, type CharacterKind, type DemoScene } from '../examples/demoScene';
+import { foxKind } from '../examples/foxKind';
+import { LAYERS } from './layers';
+import { DebugView } from './view';
+
+const params = new URLSearchParams(location.search);
+const seed = Number(params.get('seed') ?? 7);
+const frames = Math.max(0, Math.floor(Number(params.get('frames') ?? 0)));
+const withFox = params.get('fox') !== '0';
+
+const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const status = element('status');
+
+function countRayHits(demo: DemoScene): number {
+  let hits = 0;
+  for (let r = 0; r < demo.rays.count; r++) if (demo.rays.hitbox[r] >= 0) hits++;
+  return hits;
+}
+
+/** Counters and timings on screen and in document.body.dataset. */
+function showState(demo: DemoScene, drawMs: number): void {
+  const { pipeline } = demo;
+  const data = document.body.dataset;
+  data.frame = String(demo.frame);
+  data.contacts = String(pipeline.contacts.count);
+  data.touching = String(pipeline.touchingPairs.count);
+  data.rayHits = String(countRayHits(demo));
+  element('frame').textContent = data.frame;
+  element('contact-count').textContent = data.contacts;
+  element('touching-count').textContent = data.touching;
+  element('ray-hits').textContent = `${data.rayHits}/${demo.rays.count}`;
+  const t = pipeline.timings;
+  const row = (name: string, ms: number) => `${name.padEnd(14)}${ms.toFixed(3).padStart(8)} ms`;
+  element('timings').textContent = [
+    row('refitVolumes', t.refitVolumes),
+    row('boneHitboxes', t.boneHitboxes),
+    row('broadPhase', t.broadPhase),
+    row('narrowPhase', t.narrowPhase),
+    row('rays', demo.rayMs),
+    row('draw', drawMs),
+  ].join('\n');
+}
+
+/** The renderer, or undefined (with a note on the page) when WebGL is unavailable: the simulation runs on. */
+function createView(demo: DemoScene): DebugView | undefined {
+  const canvas = element<HTMLCanvasElement>('view');
+  // Probe first: three.js reports a failed context as an error, and no WebGL is a supported mode here.
+  const probe = document.createElement('canvas');
+  if (!probe.getContext('webgl2') && !probe.getContext('webgl')) {
+    status.textContent = 'WebGL is unavailable: simulating without drawing.';
+    return undefined;
+  }
+  return new DebugView(canvas, demo);
+}
+
+async function main(): Promise<void> {
+  const extra: CharacterKind[] = [];
+  if (withFox) extra.push(foxKind(await new WebIO().read(foxUrl)));
+  const demo = createDemoScene({ seed, extraCharacters: extra });
+  const view = createView(demo);
+  document.body.dataset.webgl = view ? '1' : '0';
+
+  let paused = params.get('paused') === '1' || frames > 0;
+  for (let k = 0; k < frames; k++) demo.step();
+
+  const pauseButton = element<HTMLButtonElement>('pause');
+  const setPaused = (value: boolean) => {
+    paused = value;
+    pauseButton.textContent = paused ? 'Play' : 'Pause';
+    document.body.dataset.paused = paused ? '1' : '0';
+  };
+  setPaused(paused);
+  const layers = element('layers');
+  for (const layer of LAYERS) {
+    const label = document.createElement('label');
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.checked = layer.visible;
+    box.dataset.layer = layer.key;
+    box.addEventListener('change', () => view?.setVisible(layer.key, box.checked));
+    const swatch = document.createElement('span');
+    swatch.className = 'swatch';
+    swatch.style.background = `#${layer.color.toString(16).padStart(6, '0')}`;
+    label.append(box, swatch, layer.label);
+    layers.append(label);
+  }
+
+  let drawMs = 0;
+  const draw = () => {
+    const t0 = performance.now();
+    view?.draw();
+    drawMs = performance.now() - t0;
+    showState(demo, drawMs);
+  };
+  pauseButton.addEventListener('click', () => setPaused(!paused));
+  element('step').addEventListener('click', () => {
+    setPaused(true);
+    demo.step();
+    draw();
+  });
+  draw();
+  document.body.dataset.ready = '1';
+  const loop = () => {
+    if (!paused) {
+      demo.step();
+      draw();
+    } else {
+      view?.render(); // camera moves while paused
+    }
+    requestAnimationFrame(loop);
+  };
+  requestAnimationFrame(loop);
+}
+
+main().catch((error: unknown) => {
+  status.textContent = `Failed: ${String(error)}`;
+  console.error(error);
+});
