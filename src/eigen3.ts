@@ -100,12 +100,14 @@ export function symmetricEigen3(outValues: Floats, outVectors: Floats, m: Readon
   // right-handed whatever the sort permutation did to the handedness.
   const c0 = order[0], c1 = order[1];
   let ux = v[c0], uy = v[3 + c0], uz = v[6 + c0];
-  let len = Math.hypot(ux, uy, uz);
+  // Columns of a product of rotations have length ~1: plain sqrt is safe, and far cheaper than
+  // Math.hypot in V8 (tree builds solve one system per node).
+  let len = Math.sqrt(ux * ux + uy * uy + uz * uz);
   ux /= len; uy /= len; uz /= len;
   let wx = v[c1], wy = v[3 + c1], wz = v[6 + c1];
   const d = ux * wx + uy * wy + uz * wz;
   wx -= d * ux; wy -= d * uy; wz -= d * uz;
-  len = Math.hypot(wx, wy, wz);
+  len = Math.sqrt(wx * wx + wy * wy + wz * wz);
   wx /= len; wy /= len; wz /= len;
   outVectors[0] = ux; outVectors[1] = uy; outVectors[2] = uz;
   outVectors[3] = wx; outVectors[4] = wy; outVectors[5] = wz;
