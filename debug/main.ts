@@ -6,6 +6,7 @@
  * '0'), ready ('1' once set up and the K frames are done).
  */
 import { WebIO } from '@gltf-transform/core';
+import { HIT_GROUP_NAMES } from '../src/boneHitboxes';
 import foxUrl from '../test/fixtures/Fox.glb?url';
 import { createDemoScene, type CharacterKind, type DemoScene } from '../examples/demoScene';
 import { foxKind } from '../examples/foxKind';
@@ -16,6 +17,9 @@ const params = new URLSearchParams(location.search);
 const seed = Number(params.get('seed') ?? 7);
 const frames = Math.max(0, Math.floor(Number(params.get('frames') ?? 0)));
 const withFox = params.get('fox') !== '0';
+
+/** Ray hits listed in the panel per frame. */
+const MAX_LISTED_HITS = 5;
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = element('status');
@@ -38,6 +42,13 @@ function showState(demo: DemoScene, drawMs: number): void {
   element('contact-count').textContent = data.contacts;
   element('touching-count').textContent = data.touching;
   element('ray-hits').textContent = `${data.rayHits}/${demo.rays.count}`;
+  element('events').textContent = `${pipeline.events.begin.count} began, ${pipeline.events.end.count} ended this frame`;
+  const { rays } = demo;
+  const hits: string[] = [];
+  for (let r = 0; r < rays.count && hits.length < MAX_LISTED_HITS; r++) {
+    if (rays.hitbox[r] >= 0) hits.push(`${demo.characterName[rays.character[r]]}: ${demo.boneName[rays.bone[r]]} (${HIT_GROUP_NAMES[rays.group[r]]})`);
+  }
+  element('ray-list').textContent = hits.join('\n');
   const t = pipeline.timings;
   const row = (name: string, ms: number) => `${name.padEnd(14)}${ms.toFixed(3).padStart(8)} ms`;
   element('timings').textContent = [
