@@ -117,12 +117,12 @@ describe.skipIf(!haveChromium)('debug page in headless Chromium', () => {
     await page.waitForFunction(() => Number(document.body.dataset.frame) >= 3, null, { timeout: 10_000 });
     const first = await page.screenshot({ clip });
     const frameA = await frameOf();
-    await page.waitForFunction((a) => Number(document.body.dataset.frame) >= a + 20, frameA, { timeout: 20_000 });
+    await page.waitForFunction((a) => Number(document.body.dataset.frame) >= a + 15, frameA, { timeout: 30_000 });
     const second = await page.screenshot({ clip });
     const frameB = await frameOf();
     writeFileSync(join(ARTIFACTS, 'debug-page-a.png'), first);
     writeFileSync(join(ARTIFACTS, 'debug-page-b.png'), second);
-    expect(frameB).toBeGreaterThanOrEqual(frameA + 20);
+    expect(frameB).toBeGreaterThanOrEqual(frameA + 15);
     expect(first.equals(second)).toBe(false);
 
     // Pause stops the frame counter.
