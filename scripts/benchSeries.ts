@@ -8,7 +8,7 @@ import type { Series } from './svgChart';
 
 /** Field names tried, in order, for each role. */
 export const NAME_FIELDS = ['library', 'engine', 'peer', 'implementation', 'algorithm', 'broadPhase', 'name', 'case'];
-export const N_FIELDS = ['n', 'N', 'count', 'boxes', 'bodies', 'entities', 'objects', 'colliders', 'size'];
+export const N_FIELDS = ['n', 'N', 'boxes', 'bodies', 'entities', 'objects', 'colliders', 'count', 'size'];
 export const TIME_FIELDS = ['msPerFrame', 'medianMs', 'meanMs', 'ms', 'timeMs'];
 
 type Row = Record<string, unknown>;
@@ -20,9 +20,19 @@ const firstOf = (row: Row, fields: readonly string[], type: 'string' | 'number')
 /**
  * Rows of `value`: an array of objects; or an object holding such an array (`rows`, `results`,
  * ... : the first array of objects found); or an object of arrays keyed by series name (each row
- * then gets that name as `series`).
+ * then gets that name as `series`). A row with a size but no time that holds an array of rows
+ * (one size, many implementations) is replaced by those rows, each given the size.
  */
 export function findRows(value: unknown): Row[] {
+  return topRows(value).flatMap((row) => {
+    const nField = firstOf(row, N_FIELDS, 'number');
+    const nested = Object.values(row).find((v): v is unknown[] => Array.isArray(v) && v.some(isRow));
+    if (!nField || firstOf(row, TIME_FIELDS, 'number') || !nested) return [row];
+    return nested.filter(isRow).map((inner) => ({ [nField]: row[nField], ...inner }));
+  });
+}
+
+function topRows(value: unknown): Row[] {
   if (Array.isArray(value)) return value.filter(isRow);
   if (!isRow(value)) return [];
   const arrays = Object.entries(value).filter(([, v]) => Array.isArray(v) && v.some(isRow)) as [string, unknown[]][];

@@ -191,6 +191,8 @@ describe('benchSeries', () => {
     expect(timeSeries({ machine: 'x', rows: [{ library: 'ours', n: 100, msPerFrame: 2 }] }).series).toEqual([{ name: 'ours', points: [[100, 2]] }]);
     const byName = timeSeries({ ours: [{ n: 1, ms: 3 }, { n: 2, ms: 4 }], rapier: [{ n: 1, ms: 5 }] }).series;
     expect(byName.map((s) => s.name).sort()).toEqual(['ours', 'rapier']);
+    const perSize = timeSeries([{ boxes: 1000, results: [{ name: 'ours', medianMs: 1 }, { name: 'cannon-es', medianMs: 9 }] }, { boxes: 4000, results: [{ name: 'ours', medianMs: 3 }] }]).series;
+    expect(perSize).toEqual([{ name: 'ours', points: [[1000, 1], [4000, 3]] }, { name: 'cannon-es', points: [[1000, 9]] }]);
     expect(findRows('nothing')).toEqual([]);
   });
 
