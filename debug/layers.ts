@@ -9,12 +9,13 @@ export interface LayerInfo {
   visible: boolean;
 }
 
-export type LayerKey = 'boxes' | 'spheres' | 'capsules' | 'hitboxes' | 'characterBoxes' | 'contacts' | 'rays';
+export type LayerKey = 'floor' | 'boxes' | 'spheres' | 'capsules' | 'hitboxes' | 'characterBoxes' | 'contacts' | 'rays';
 
 /** Rays that hit a hitbox; rays that missed are drawn in RAY_MISS_COLOR. */
 export const RAY_HIT_COLOR = 0xff5555;
 
 export const LAYERS: readonly LayerInfo[] = [
+  { key: 'floor', label: 'mesh floor', color: 0x3d5c7a, visible: true },
   { key: 'boxes', label: 'boxes', color: 0xff9933, visible: true },
   { key: 'spheres', label: 'spheres', color: 0x33ccff, visible: true },
   { key: 'capsules', label: 'capsules', color: 0x66dd66, visible: true },

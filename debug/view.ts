@@ -18,6 +18,18 @@ const MAX_DRAWN_CONTACTS = 4096;
 /** Normals are drawn this long relative to the world's edge, so they read at any scale. */
 const NORMAL_LENGTH_OF_WORLD = 0.04;
 
+/** Triangle edges of a static mesh, drawn once (each triangle's three edges; shared edges twice). */
+function drawStaticMesh(batch: LineBatch, positions: Float64Array, indices: Uint32Array): void {
+  batch.begin();
+  for (let t = 0; t < indices.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const a = 3 * indices[t + k], b = 3 * indices[t + ((k + 1) % 3)];
+      batch.segment(positions[a], positions[a + 1], positions[a + 2], positions[b], positions[b + 1], positions[b + 2]);
+    }
+  }
+  batch.end();
+}
+
 export class DebugView {
   readonly renderer: THREE.WebGLRenderer;
   private readonly scene3 = new THREE.Scene();
@@ -42,7 +54,9 @@ export class DebugView {
     const third = Math.ceil(bodies / 3);
     const capsuleSegments = 2 * CIRCLE_SEGMENTS + 4 + 2 * CIRCLE_SEGMENTS;
     const rays = demo.rays.origin.length / 3;
+    const floor = demo.floor;
     this.lines = {
+      floor: new LineBatch(floor ? floor.indices.length : 0),
       boxes: new LineBatch(12 * third),
       spheres: new LineBatch(3 * CIRCLE_SEGMENTS * third),
       capsules: new LineBatch(capsuleSegments * third),
@@ -59,6 +73,7 @@ export class DebugView {
       this.setVisible(layer.key, layer.visible);
     }
     this.scene3.add(this.contactPoints.object, this.rayHits.object);
+    if (floor) drawStaticMesh(this.lines.floor, floor.positions, floor.indices);
     const bounds = new LineBatch(12);
     bounds.color(0x333333);
     drawAabb(bounds, [0, 0, 0, size, size, size], 0);

@@ -1,6 +1,7 @@
 /**
  * The demo scene shared by `npm start` (examples/demo.ts), the browser debug view (debug/) and its
- * end-to-end test: moving boxes, spheres and capsules (the benchmark scene's motion), animated
+ * end-to-end test: moving boxes, spheres and capsules (the benchmark scene's motion) over a static
+ * triangle-mesh floor, animated
  * characters with bone hitboxes walking circles through them, and rays shot at the characters
  * every frame. Everything follows from the seed, so Node and the browser step the same frames.
  */
@@ -16,6 +17,7 @@ import {
   type CharacterRayGrid,
   type HitboxStore,
 } from '../src/boneHitboxes';
+import { buildBoundingTree } from '../src/boundingTree';
 import { addCharacter, createSkeletonStore, defineSkeleton, type SkeletonDefinition, type SkeletonStore } from '../src/skeleton';
 import { defineSkin } from '../src/skin';
 import { addCollider, createCollisionPipeline, setTransform, type CollisionPipeline } from '../systems/index';
@@ -54,6 +56,16 @@ export interface DemoSceneOptions {
   extraCharacters?: readonly CharacterKind[];
   /** Rays shot at the characters per frame. Default 12. */
   raysPerFrame?: number;
+  /** A static wavy triangle-mesh floor under the bodies. Default true. */
+  floor?: boolean;
+}
+
+/** The static level: a triangle mesh (world frame) and its collider entity. */
+export interface DemoFloor {
+  entity: number;
+  /** Vertices xyz and triangle indices. */
+  positions: Float64Array;
+  indices: Uint32Array;
 }
 
 /** Per-frame ray results (preallocated, overwritten every frame). */
@@ -84,6 +96,7 @@ export interface DemoScene {
   /** Name of each global bone of the skeleton store. */
   readonly boneName: readonly string[];
   readonly rays: DemoRays;
+  readonly floor: DemoFloor | undefined;
   /** Frames stepped so far. */
   frame: number;
   /** Milliseconds of the last frame's ray casts. */
@@ -121,6 +134,34 @@ export function humanoidKind(): CharacterKind {
       );
     },
   };
+}
+
+/** Floor cells per side (two triangles each). */
+const FLOOR_CELLS = 24;
+
+/**
+ * A heightfield over [0, size]² in x and z, waving between about 0.3 and 2.7 units high, where the
+ * bodies' centres bounce (at y = 0), so the bodies that come down touch it.
+ */
+function floorMesh(size: number): { positions: Float64Array; indices: Uint32Array } {
+  const n = FLOOR_CELLS + 1;
+  const positions = new Float64Array(3 * n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const x = (size * i) / FLOOR_CELLS, z = (size * j) / FLOOR_CELLS;
+      positions.set([x, 1.5 + 1.2 * Math.sin(0.3 * x) * Math.cos(0.25 * z), z], 3 * (i * n + j));
+    }
+  }
+  const indices = new Uint32Array(6 * FLOOR_CELLS * FLOOR_CELLS);
+  let k = 0;
+  for (let i = 0; i < FLOOR_CELLS; i++) {
+    for (let j = 0; j < FLOOR_CELLS; j++) {
+      const a = i * n + j, b = a + n;
+      indices.set([a, a + 1, b, b, a + 1, b + 1], k);
+      k += 6;
+    }
+  }
+  return { positions, indices };
 }
 
 /** Walking speed of the characters along their circles (world units per second). */
@@ -168,6 +209,16 @@ export function createDemoScene(options: DemoSceneOptions = {}): DemoScene {
     // Views made once, so the per-frame transform updates allocate nothing.
     positionOf.push(bodies.position.subarray(3 * i, 3 * i + 3));
     rotationOf.push(bodies.rotation.subarray(4 * i, 4 * i + 4));
+  }
+
+  let floor: DemoFloor | undefined;
+  if (options.floor ?? true) {
+    const mesh = floorMesh(size);
+    const entity = addEntity(world);
+    setTransform(world, entity, [0, 0, 0]);
+    addCollider(world, entity, { shape: 'mesh', tree: buildBoundingTree(mesh.positions, mesh.indices), isStatic: true });
+    labels.set(entity, `floor#${entity}`);
+    floor = { entity, ...mesh };
   }
 
   const kinds: CharacterKind[] = [];
@@ -269,6 +320,7 @@ export function createDemoScene(options: DemoSceneOptions = {}): DemoScene {
     characterName,
     boneName,
     rays,
+    floor,
     frame: 0,
     rayMs: 0,
     step() {
