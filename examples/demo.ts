@@ -1,8 +1,9 @@
 /**
  * `npm start`: the headless demo scene (examples/demoScene.ts) with 300 moving boxes, spheres and
- * capsules, four procedural humanoids and the Fox walking through them, and rays shot at the
- * characters every frame. Prints, per simulated second (60 frames): the pairs that began and
- * ended touching, the rays that hit which character and bone, and the time per system.
+ * capsules over a static mesh floor, four procedural humanoids and the Fox walking through them,
+ * and rays shot at the characters every frame. Prints, per simulated second (60 frames): the
+ * pairs that began and ended touching, which bones of the characters touch bodies now, the rays
+ * that hit which character and bone, and the time per system.
  */
 import { HIT_GROUP_NAMES } from '../src/boneHitboxes';
 import { createDemoScene } from './demoScene';
@@ -42,6 +43,15 @@ for (let second = 1; second <= SECONDS; second++) {
   console.log(`second ${second}: ${began.length} began, ${ended.length} ended, ${pipeline.touchingPairs.count} touching, ${pipeline.contacts.count} contacts now`);
   console.log(`  began: ${list(began)}`);
   console.log(`  ended: ${list(ended)}`);
+  const touches: string[] = [];
+  const { hitboxPairs, characters } = pipeline;
+  for (let k = 0; k < hitboxPairs.count; k++) {
+    const h = hitboxPairs.hitboxA[k] >= 0 ? hitboxPairs.hitboxA[k] : hitboxPairs.hitboxB[k];
+    const other = hitboxPairs.hitboxA[k] >= 0 ? hitboxPairs.b[k] : hitboxPairs.a[k];
+    const hb = characters!.hitboxes;
+    touches.push(`${scene.characterName[hb.character[h]]} ${scene.boneName[hb.bone[h]]} touches ${scene.label(other)}`);
+  }
+  console.log(`  character bones touching now: ${hitboxPairs.count}${touches.length ? `; e.g. ${list(touches)}` : ''}`);
   const counts = scene.characterName.map((who) => `${who} ${hitsPerCharacter.get(who) ?? 0}`).join(', ');
   console.log(`  rays: ${hits.length} of ${shot} hit${counts ? ` (${counts})` : ''}; e.g. ${list(hits)}`);
   console.log(
