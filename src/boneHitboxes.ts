@@ -4,7 +4,7 @@ import { CollideInputError } from './errors';
 import { AABB_STRIDE, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from './layout';
 import { obbFromAxes } from './obb';
 import { fitObbPcaPoints } from './obbFit';
-import { raycastAabb, raycastObb } from './raycast';
+import { raycastObb } from './raycast';
 import type { SkeletonDefinition, SkeletonStore } from './skeleton';
 import { skinVertex, type SkinDefinition } from './skin';
 import { mat4 } from 'gl-matrix';
@@ -211,26 +211,43 @@ export function fitBoneHitboxes(skeleton: SkeletonDefinition, skin: SkinDefiniti
 // ---- per-frame store ----
 
 /**
+ * Hitboxes per cluster: a character's hitboxes (sorted by bone, so a depth-first skeleton keeps a
+ * limb's bones together) are cut into runs of this many, each with its own world AABB. A ray that
+ * enters a character's AABB then tests a few cluster boxes instead of every hitbox: the fingers of
+ * a hand, for instance, are skipped together. Measured on the 68-bone humanoid (55 hitboxes).
+ */
+export const HITBOXES_PER_CLUSTER = 8;
+
+/** Numbers per hitbox in `HitboxStore.extent`: local centre (3), then extent vectors h_k·u_k (9). */
+const EXTENT_STRIDE = 12;
+
+/**
  * Hitboxes of many characters, struct-of-arrays, parallel to a SkeletonStore (same character
  * indices). Per hitbox: global `bone`, `character`, hit `group`, `local` box (bone space),
- * `world` box and `radius` (of the world box's bounding sphere, a cheap ray pre-test). Per
- * character: `firstHitbox`, `hitboxCount`, `characterEntity` and `characterAabb` (min-max union
- * of its world boxes, for broad phases; inverted when it has no hitbox).
+ * `extent` (the local box as centre and half-extent vectors h_k·u_k, 12 numbers, so the update is
+ * one 3x3 product per vector), `world` box and `radius` (of the world box's bounding sphere, a
+ * cheap ray pre-test). Per character: `firstHitbox`, `hitboxCount`, `characterEntity`,
+ * `characterAabb` (min-max union of its world boxes, for broad phases; inverted when it has no
+ * hitbox) and `firstCluster`; per cluster (see HITBOXES_PER_CLUSTER) `clusterAabb`.
  * Arrays are replaced when the store grows: read them from the store after adding.
  */
 export interface HitboxStore {
   count: number;
   characterCount: number;
+  clusterCount: number;
   bone: Int32Array;
   character: Int32Array;
   group: Uint8Array;
   local: Float64Array;
+  extent: Float64Array;
   world: Float64Array;
   radius: Float64Array;
   firstHitbox: Int32Array;
   hitboxCount: Int32Array;
   characterEntity: Int32Array;
   characterAabb: Float64Array;
+  firstCluster: Int32Array;
+  clusterAabb: Float64Array;
 }
 
 /** An empty hitbox store. */
@@ -238,17 +255,26 @@ export function createHitboxStore(): HitboxStore {
   return {
     count: 0,
     characterCount: 0,
+    clusterCount: 0,
     bone: new Int32Array(0),
     character: new Int32Array(0),
     group: new Uint8Array(0),
     local: new Float64Array(0),
+    extent: new Float64Array(0),
     world: new Float64Array(0),
     radius: new Float64Array(0),
     firstHitbox: new Int32Array(0),
     hitboxCount: new Int32Array(0),
     characterEntity: new Int32Array(0),
     characterAabb: new Float64Array(0),
+    firstCluster: new Int32Array(0),
+    clusterAabb: new Float64Array(0),
   };
+}
+
+/** Clusters of a character with `hitboxes` hitboxes. */
+function clustersOf(hitboxes: number): number {
+  return Math.ceil(hitboxes / HITBOXES_PER_CLUSTER);
 }
 
 /**
@@ -270,29 +296,48 @@ export function addCharacterHitboxes(store: HitboxStore, skeleton: SkeletonStore
   }
   const first = store.count;
   const end = first + fitted.count;
+  const clusterEnd = store.clusterCount + clustersOf(fitted.count);
   store.bone = grown(store.bone, end);
   store.character = grown(store.character, end);
   store.group = grown(store.group, end);
   store.local = grown(store.local, OBB_STRIDE * end);
+  store.extent = grown(store.extent, EXTENT_STRIDE * end);
   store.world = grown(store.world, OBB_STRIDE * end);
   store.radius = grown(store.radius, end);
   store.firstHitbox = grown(store.firstHitbox, c + 1);
   store.hitboxCount = grown(store.hitboxCount, c + 1);
   store.characterEntity = grown(store.characterEntity, c + 1);
   store.characterAabb = grown(store.characterAabb, AABB_STRIDE * (c + 1));
+  store.firstCluster = grown(store.firstCluster, c + 1);
+  store.clusterAabb = grown(store.clusterAabb, AABB_STRIDE * clusterEnd);
   for (let h = 0; h < fitted.count; h++) {
     store.bone[first + h] = firstBone + fitted.bone[h];
     store.character[first + h] = c;
     store.group[first + h] = fitted.group[h];
+    const lo = OBB_STRIDE * h, eo = EXTENT_STRIDE * (first + h);
+    for (let k = 0; k < 3; k++) {
+      store.extent[eo + k] = fitted.local[lo + k];
+      const half = fitted.local[lo + OBB_HALF + k];
+      for (let i = 0; i < 3; i++) store.extent[eo + 3 + 3 * k + i] = half * fitted.local[lo + 3 + 3 * k + i];
+    }
   }
   store.local.set(fitted.local.subarray(0, OBB_STRIDE * fitted.count), OBB_STRIDE * first);
   store.firstHitbox[c] = first;
   store.hitboxCount[c] = fitted.count;
   store.characterEntity[c] = skeleton.characterEntity[c];
+  store.firstCluster[c] = store.clusterCount;
   store.count = end;
   store.characterCount = c + 1;
+  store.clusterCount = clusterEnd;
   updateHitboxes(store, skeleton, c, 1);
 }
+
+/**
+ * Two mapped extent vectors count as orthogonal when (a_i·a_j)² is below this fraction of
+ * |a_i|²·|a_j|² (cosine below 1e-9): rounding leaves ~1e-16 for rigid and uniformly scaled
+ * bones, while a shear worth a conservative box is far above.
+ */
+const ORTHOGONAL_AXES_RELATIVE = 1e-18;
 
 /**
  * A world axis whose squared length after removing the first axis is below this fraction of its
@@ -301,76 +346,133 @@ export function addCharacterHitboxes(store: HitboxStore, skeleton: SkeletonStore
  */
 const PARALLEL_AXES_RELATIVE = 1e-12;
 
+const mapped = new Float64Array(9); // scratch: the mapped extent vectors a_0, a_1, a_2 of an oblique box
+const reach = new Float64Array(3); // scratch: an oblique box's world AABB half-size
+
 /**
- * World boxes (and radii and character AABBs) of characters [firstCharacter, +count), all by
+ * The world box of a box whose mapped extent vectors (`mapped`) are not orthogonal (shear, or a
+ * zero extent): axes e_j by Gram-Schmidt on a_0, a_1 (world axes if they are parallel or a_0 is
+ * zero), half-extents Σ_k |e_j·a_k|, which contain the parallelepiped. Writes the box at `wo` and
+ * its world AABB half-size to `reach`; returns the bounding-sphere radius. The rare path.
+ */
+function obliqueWorldBox(world: Float64Array, wo: number): number {
+  const a = mapped;
+  let e0x = 1, e0y = 0, e0z = 0, e1x = 0, e1y = 1, e1z = 0, e2x = 0, e2y = 0, e2z = 1;
+  const l0 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
+  if (l0 > 0) {
+    const r0 = 1 / Math.sqrt(l0);
+    const f0x = a[0] * r0, f0y = a[1] * r0, f0z = a[2] * r0;
+    const d = a[3] * f0x + a[4] * f0y + a[5] * f0z;
+    const bx = a[3] - d * f0x, by = a[4] - d * f0y, bz = a[5] - d * f0z;
+    const l1 = bx * bx + by * by + bz * bz;
+    if (l1 > PARALLEL_AXES_RELATIVE * (a[3] * a[3] + a[4] * a[4] + a[5] * a[5])) {
+      const r1 = 1 / Math.sqrt(l1);
+      e0x = f0x; e0y = f0y; e0z = f0z;
+      e1x = bx * r1; e1y = by * r1; e1z = bz * r1;
+      e2x = e0y * e1z - e0z * e1y; e2y = e0z * e1x - e0x * e1z; e2z = e0x * e1y - e0y * e1x;
+    }
+  }
+  let H0 = 0, H1 = 0, H2 = 0;
+  for (let k = 0; k < 9; k += 3) {
+    H0 += Math.abs(e0x * a[k] + e0y * a[k + 1] + e0z * a[k + 2]);
+    H1 += Math.abs(e1x * a[k] + e1y * a[k + 1] + e1z * a[k + 2]);
+    H2 += Math.abs(e2x * a[k] + e2y * a[k + 1] + e2z * a[k + 2]);
+  }
+  world[wo + 3] = e0x; world[wo + 4] = e0y; world[wo + 5] = e0z;
+  world[wo + 6] = e1x; world[wo + 7] = e1y; world[wo + 8] = e1z;
+  world[wo + 9] = e2x; world[wo + 10] = e2y; world[wo + 11] = e2z;
+  world[wo + 12] = H0; world[wo + 13] = H1; world[wo + 14] = H2;
+  // Arvo: the AABB of the world box (which may exceed the parallelepiped's).
+  reach[0] = H0 * Math.abs(e0x) + H1 * Math.abs(e1x) + H2 * Math.abs(e2x);
+  reach[1] = H0 * Math.abs(e0y) + H1 * Math.abs(e1y) + H2 * Math.abs(e2y);
+  reach[2] = H0 * Math.abs(e0z) + H1 * Math.abs(e1z) + H2 * Math.abs(e2z);
+  return Math.sqrt(H0 * H0 + H1 * H1 + H2 * H2);
+}
+
+/**
+ * World boxes, radii, cluster and character AABBs of characters [firstCharacter, +count), all by
  * default, from the skeleton's world matrices (run `computeWorldMatrices` first). The local box
- * (centre c, axes u_k, half-extents h_k) maps to the parallelepiped M·c ± Σ h_k·(M·u_k). Its box:
- * axes e_j from Gram-Schmidt on M·u_0, M·u_1, half-extents Σ_k h_k·|e_j·M·u_k|. That contains
- * the parallelepiped for any bone matrix and is exact (the same box, moved) whenever the M·u_k stay
- * orthogonal: rigid motion, uniform scale, or non-uniform scale along the box axes ('aabb' boxes).
- * A box of a non-uniformly scaled bone oblique to the scale axes grows conservatively.
- * Allocation-free.
+ * (centre c, extent vectors h_k·u_k) maps to the parallelepiped M·c ± Σ_k a_k, a_k = M·(h_k·u_k).
+ * When the a_k are orthogonal (rigid motion, uniform scale, or non-uniform scale along the box
+ * axes: nearly always) that is the world box itself: axes a_0/|a_0|, a_1/|a_1| and their cross
+ * product (right-handed even under a mirroring bone), half-extents |a_k|, and
+ * its AABB half-size per axis is Σ_k |a_k|. Otherwise (shear) `obliqueWorldBox` gives a
+ * containing box. Allocation-free.
  */
 export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firstCharacter = 0, count = store.characterCount - firstCharacter): void {
-  const { bone, local, world, radius, characterAabb, firstHitbox, hitboxCount } = store;
+  const { bone, extent: x, world, radius, characterAabb, clusterAabb, firstHitbox, hitboxCount, firstCluster } = store;
   const m = skeleton.world;
   for (let c = firstCharacter; c < firstCharacter + count; c++) {
     let minX = Infinity, minY = Infinity, minZ = Infinity;
     let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
     const end = firstHitbox[c] + hitboxCount[c];
-    for (let h = firstHitbox[c]; h < end; h++) {
-      const mo = 16 * bone[h];
-      const m00 = m[mo], m10 = m[mo + 1], m20 = m[mo + 2];
-      const m01 = m[mo + 4], m11 = m[mo + 5], m21 = m[mo + 6];
-      const m02 = m[mo + 8], m12 = m[mo + 9], m22 = m[mo + 10];
-      const lo = OBB_STRIDE * h;
-      const cx = local[lo], cy = local[lo + 1], cz = local[lo + 2];
-      // a_k = M·u_k.
-      let x = local[lo + 3], y = local[lo + 4], z = local[lo + 5];
-      const a0x = m00 * x + m01 * y + m02 * z, a0y = m10 * x + m11 * y + m12 * z, a0z = m20 * x + m21 * y + m22 * z;
-      x = local[lo + 6]; y = local[lo + 7]; z = local[lo + 8];
-      const a1x = m00 * x + m01 * y + m02 * z, a1y = m10 * x + m11 * y + m12 * z, a1z = m20 * x + m21 * y + m22 * z;
-      x = local[lo + 9]; y = local[lo + 10]; z = local[lo + 11];
-      const a2x = m00 * x + m01 * y + m02 * z, a2y = m10 * x + m11 * y + m12 * z, a2z = m20 * x + m21 * y + m22 * z;
-      const h0 = local[lo + 12], h1 = local[lo + 13], h2 = local[lo + 14];
-      // Orthonormal frame e0, e1, e2.
-      let e0x = 1, e0y = 0, e0z = 0, e1x = 0, e1y = 1, e1z = 0, e2x = 0, e2y = 0, e2z = 1;
-      const l0 = a0x * a0x + a0y * a0y + a0z * a0z;
-      if (l0 > 0) {
-        const r0 = 1 / Math.sqrt(l0);
-        const f0x = a0x * r0, f0y = a0y * r0, f0z = a0z * r0;
-        const d = a1x * f0x + a1y * f0y + a1z * f0z;
-        const bx = a1x - d * f0x, by = a1y - d * f0y, bz = a1z - d * f0z;
-        const l1 = bx * bx + by * by + bz * bz;
-        if (l1 > PARALLEL_AXES_RELATIVE * (a1x * a1x + a1y * a1y + a1z * a1z)) {
-          const r1 = 1 / Math.sqrt(l1);
-          e0x = f0x; e0y = f0y; e0z = f0z;
-          e1x = bx * r1; e1y = by * r1; e1z = bz * r1;
-          e2x = e0y * e1z - e0z * e1y; e2y = e0z * e1x - e0x * e1z; e2z = e0x * e1y - e0y * e1x;
+    for (let h0 = firstHitbox[c], k = firstCluster[c]; h0 < end; h0 += HITBOXES_PER_CLUSTER, k++) {
+      let cMinX = Infinity, cMinY = Infinity, cMinZ = Infinity;
+      let cMaxX = -Infinity, cMaxY = -Infinity, cMaxZ = -Infinity;
+      const clusterEnd = Math.min(end, h0 + HITBOXES_PER_CLUSTER);
+      for (let h = h0; h < clusterEnd; h++) {
+        const mo = 16 * bone[h];
+        const m00 = m[mo], m10 = m[mo + 1], m20 = m[mo + 2];
+        const m01 = m[mo + 4], m11 = m[mo + 5], m21 = m[mo + 6];
+        const m02 = m[mo + 8], m12 = m[mo + 9], m22 = m[mo + 10];
+        const xo = EXTENT_STRIDE * h;
+        const cx = x[xo], cy = x[xo + 1], cz = x[xo + 2];
+        let u = x[xo + 3], v = x[xo + 4], w = x[xo + 5];
+        const a0x = m00 * u + m01 * v + m02 * w, a0y = m10 * u + m11 * v + m12 * w, a0z = m20 * u + m21 * v + m22 * w;
+        u = x[xo + 6]; v = x[xo + 7]; w = x[xo + 8];
+        const a1x = m00 * u + m01 * v + m02 * w, a1y = m10 * u + m11 * v + m12 * w, a1z = m20 * u + m21 * v + m22 * w;
+        u = x[xo + 9]; v = x[xo + 10]; w = x[xo + 11];
+        const a2x = m00 * u + m01 * v + m02 * w, a2y = m10 * u + m11 * v + m12 * w, a2z = m20 * u + m21 * v + m22 * w;
+        const wx = m00 * cx + m01 * cy + m02 * cz + m[mo + 12];
+        const wy = m10 * cx + m11 * cy + m12 * cz + m[mo + 13];
+        const wz = m20 * cx + m21 * cy + m22 * cz + m[mo + 14];
+        const wo = OBB_STRIDE * h;
+        world[wo] = wx; world[wo + 1] = wy; world[wo + 2] = wz;
+        const l0 = a0x * a0x + a0y * a0y + a0z * a0z;
+        const l1 = a1x * a1x + a1y * a1y + a1z * a1z;
+        const l2 = a2x * a2x + a2y * a2y + a2z * a2z;
+        const d01 = a0x * a1x + a0y * a1y + a0z * a1z;
+        const d02 = a0x * a2x + a0y * a2y + a0z * a2z;
+        const d12 = a1x * a2x + a1y * a2y + a1z * a2z;
+        let rx: number, ry: number, rz: number;
+        if (l0 > 0 && l1 > 0 && l2 > 0 && d01 * d01 <= ORTHOGONAL_AXES_RELATIVE * l0 * l1
+          && d02 * d02 <= ORTHOGONAL_AXES_RELATIVE * l0 * l2 && d12 * d12 <= ORTHOGONAL_AXES_RELATIVE * l1 * l2) {
+          const H0 = Math.sqrt(l0), H1 = Math.sqrt(l1), H2 = Math.sqrt(l2);
+          const r0 = 1 / H0, r1 = 1 / H1;
+          const e0x = a0x * r0, e0y = a0y * r0, e0z = a0z * r0;
+          const e1x = a1x * r1, e1y = a1y * r1, e1z = a1z * r1;
+          world[wo + 3] = e0x; world[wo + 4] = e0y; world[wo + 5] = e0z;
+          world[wo + 6] = e1x; world[wo + 7] = e1y; world[wo + 8] = e1z;
+          // e0 × e1 = ±a2/|a2|: the cross product keeps the frame right-handed under a mirroring bone.
+          world[wo + 9] = e0y * e1z - e0z * e1y; world[wo + 10] = e0z * e1x - e0x * e1z; world[wo + 11] = e0x * e1y - e0y * e1x;
+          world[wo + 12] = H0; world[wo + 13] = H1; world[wo + 14] = H2;
+          radius[h] = Math.sqrt(l0 + l1 + l2);
+          rx = Math.abs(a0x) + Math.abs(a1x) + Math.abs(a2x);
+          ry = Math.abs(a0y) + Math.abs(a1y) + Math.abs(a2y);
+          rz = Math.abs(a0z) + Math.abs(a1z) + Math.abs(a2z);
+        } else {
+          mapped[0] = a0x; mapped[1] = a0y; mapped[2] = a0z;
+          mapped[3] = a1x; mapped[4] = a1y; mapped[5] = a1z;
+          mapped[6] = a2x; mapped[7] = a2y; mapped[8] = a2z;
+          radius[h] = obliqueWorldBox(world, wo);
+          rx = reach[0]; ry = reach[1]; rz = reach[2];
         }
+        if (wx - rx < cMinX) cMinX = wx - rx;
+        if (wy - ry < cMinY) cMinY = wy - ry;
+        if (wz - rz < cMinZ) cMinZ = wz - rz;
+        if (wx + rx > cMaxX) cMaxX = wx + rx;
+        if (wy + ry > cMaxY) cMaxY = wy + ry;
+        if (wz + rz > cMaxZ) cMaxZ = wz + rz;
       }
-      const H0 = h0 * Math.abs(e0x * a0x + e0y * a0y + e0z * a0z) + h1 * Math.abs(e0x * a1x + e0y * a1y + e0z * a1z) + h2 * Math.abs(e0x * a2x + e0y * a2y + e0z * a2z);
-      const H1 = h0 * Math.abs(e1x * a0x + e1y * a0y + e1z * a0z) + h1 * Math.abs(e1x * a1x + e1y * a1y + e1z * a1z) + h2 * Math.abs(e1x * a2x + e1y * a2y + e1z * a2z);
-      const H2 = h0 * Math.abs(e2x * a0x + e2y * a0y + e2z * a0z) + h1 * Math.abs(e2x * a1x + e2y * a1y + e2z * a1z) + h2 * Math.abs(e2x * a2x + e2y * a2y + e2z * a2z);
-      const wx = m00 * cx + m01 * cy + m02 * cz + m[mo + 12];
-      const wy = m10 * cx + m11 * cy + m12 * cz + m[mo + 13];
-      const wz = m20 * cx + m21 * cy + m22 * cz + m[mo + 14];
-      world[lo] = wx; world[lo + 1] = wy; world[lo + 2] = wz;
-      world[lo + 3] = e0x; world[lo + 4] = e0y; world[lo + 5] = e0z;
-      world[lo + 6] = e1x; world[lo + 7] = e1y; world[lo + 8] = e1z;
-      world[lo + 9] = e2x; world[lo + 10] = e2y; world[lo + 11] = e2z;
-      world[lo + 12] = H0; world[lo + 13] = H1; world[lo + 14] = H2;
-      radius[h] = Math.sqrt(H0 * H0 + H1 * H1 + H2 * H2);
-      // Exact world AABB of the box (Arvo), folded into the character's.
-      const rx = H0 * Math.abs(e0x) + H1 * Math.abs(e1x) + H2 * Math.abs(e2x);
-      const ry = H0 * Math.abs(e0y) + H1 * Math.abs(e1y) + H2 * Math.abs(e2y);
-      const rz = H0 * Math.abs(e0z) + H1 * Math.abs(e1z) + H2 * Math.abs(e2z);
-      if (wx - rx < minX) minX = wx - rx;
-      if (wy - ry < minY) minY = wy - ry;
-      if (wz - rz < minZ) minZ = wz - rz;
-      if (wx + rx > maxX) maxX = wx + rx;
-      if (wy + ry > maxY) maxY = wy + ry;
-      if (wz + rz > maxZ) maxZ = wz + rz;
+      const a = AABB_STRIDE * k;
+      clusterAabb[a] = cMinX; clusterAabb[a + 1] = cMinY; clusterAabb[a + 2] = cMinZ;
+      clusterAabb[a + 3] = cMaxX; clusterAabb[a + 4] = cMaxY; clusterAabb[a + 5] = cMaxZ;
+      if (cMinX < minX) minX = cMinX;
+      if (cMinY < minY) minY = cMinY;
+      if (cMinZ < minZ) minZ = cMinZ;
+      if (cMaxX > maxX) maxX = cMaxX;
+      if (cMaxY > maxY) maxY = cMaxY;
+      if (cMaxZ > maxZ) maxZ = cMaxZ;
     }
     const a = AABB_STRIDE * c;
     characterAabb[a] = minX; characterAabb[a + 1] = minY; characterAabb[a + 2] = minZ;
@@ -528,28 +630,62 @@ export function createHitboxRayHit(): HitboxRayHit {
 }
 
 const castOut = new Float64Array(4); // scratch: one box cast
-const aabbOut = new Float64Array(4); // scratch: character AABB cast
 let bestT = Infinity;
 let bestHitbox = -1;
 
-/** Tests every hitbox of character c against the ray, keeping the nearest hit below bestT. */
-function castCharacter(store: HitboxStore, c: number, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, dd: number, normal: Float64Array): void {
-  if (!raycastAabb(aabbOut, ox, oy, oz, dx, dy, dz, bestT, store.characterAabb, AABB_STRIDE * c)) return;
-  const { world, radius } = store;
+/**
+ * Whether the ray o + t·d, t in [0, maxT], meets the AABB at `bo`, given the inverse direction
+ * (i = 1/d, unused on an axis where d is 0: there the origin alone decides). A conservative
+ * filter before exact box casts, so it only needs to never miss a box the AABB contains.
+ */
+function rayMeetsAabb(box: Float64Array, bo: number, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, ix: number, iy: number, iz: number, maxT: number): boolean {
+  let t0 = 0, t1 = maxT;
+  if (dx === 0) {
+    if (ox < box[bo] || ox > box[bo + 3]) return false;
+  } else {
+    const a = (box[bo] - ox) * ix, b = (box[bo + 3] - ox) * ix;
+    if (a < b) { if (a > t0) t0 = a; if (b < t1) t1 = b; } else { if (b > t0) t0 = b; if (a < t1) t1 = a; }
+  }
+  if (dy === 0) {
+    if (oy < box[bo + 1] || oy > box[bo + 4]) return false;
+  } else {
+    const a = (box[bo + 1] - oy) * iy, b = (box[bo + 4] - oy) * iy;
+    if (a < b) { if (a > t0) t0 = a; if (b < t1) t1 = b; } else { if (b > t0) t0 = b; if (a < t1) t1 = a; }
+  }
+  if (dz === 0) {
+    if (oz < box[bo + 2] || oz > box[bo + 5]) return false;
+  } else {
+    const a = (box[bo + 2] - oz) * iz, b = (box[bo + 5] - oz) * iz;
+    if (a < b) { if (a > t0) t0 = a; if (b < t1) t1 = b; } else { if (b > t0) t0 = b; if (a < t1) t1 = a; }
+  }
+  return t0 <= t1;
+}
+
+/**
+ * Tests character c against the ray, keeping the nearest hit below bestT: its AABB, then each
+ * cluster's AABB, then each hitbox's bounding sphere, then the box itself.
+ */
+function castCharacter(store: HitboxStore, c: number, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, ix: number, iy: number, iz: number, dd: number, normal: Float64Array): void {
+  if (!rayMeetsAabb(store.characterAabb, AABB_STRIDE * c, ox, oy, oz, dx, dy, dz, ix, iy, iz, bestT)) return;
+  const { world, radius, clusterAabb } = store;
   const end = store.firstHitbox[c] + store.hitboxCount[c];
-  for (let h = store.firstHitbox[c]; h < end; h++) {
-    // Bounding-sphere pre-test: most boxes of a character the ray passes are missed here.
-    const o = OBB_STRIDE * h;
-    const mx = ox - world[o], my = oy - world[o + 1], mz = oz - world[o + 2];
-    const r = radius[h];
-    const b = mx * dx + my * dy + mz * dz;
-    const c2 = mx * mx + my * my + mz * mz - r * r;
-    if (c2 > 0 && (b > 0 || b * b < dd * c2)) continue;
-    if (!raycastObb(castOut, ox, oy, oz, dx, dy, dz, bestT, world, o)) continue;
-    if (castOut[0] < bestT || bestHitbox < 0) {
-      bestT = castOut[0];
-      bestHitbox = h;
-      normal[0] = castOut[1]; normal[1] = castOut[2]; normal[2] = castOut[3];
+  for (let h0 = store.firstHitbox[c], k = store.firstCluster[c]; h0 < end; h0 += HITBOXES_PER_CLUSTER, k++) {
+    if (!rayMeetsAabb(clusterAabb, AABB_STRIDE * k, ox, oy, oz, dx, dy, dz, ix, iy, iz, bestT)) continue;
+    const clusterEnd = Math.min(end, h0 + HITBOXES_PER_CLUSTER);
+    for (let h = h0; h < clusterEnd; h++) {
+      // Bounding-sphere pre-test: most boxes of a cluster the ray passes are missed here.
+      const o = OBB_STRIDE * h;
+      const mx = ox - world[o], my = oy - world[o + 1], mz = oz - world[o + 2];
+      const r = radius[h];
+      const b = mx * dx + my * dy + mz * dz;
+      const c2 = mx * mx + my * my + mz * mz - r * r;
+      if (c2 > 0 && (b > 0 || b * b < dd * c2)) continue;
+      if (!raycastObb(castOut, ox, oy, oz, dx, dy, dz, bestT, world, o)) continue;
+      if (castOut[0] < bestT || bestHitbox < 0) {
+        bestT = castOut[0];
+        bestHitbox = h;
+        normal[0] = castOut[1]; normal[1] = castOut[2]; normal[2] = castOut[3];
+      }
     }
   }
 }
@@ -595,6 +731,7 @@ export function raycastHitboxes(
   const stepY = dy === 0 ? Infinity : cell / Math.abs(dy);
   const stepZ = dz === 0 ? Infinity : cell / Math.abs(dz);
   const dd = dx * dx + dy * dy + dz * dz;
+  const invX = 1 / dx, invY = 1 / dy, invZ = 1 / dz;
   const ray = ++grid.rayId;
   const { cellStart, cellItems, stamp } = grid;
   bestT = maxT;
@@ -605,7 +742,7 @@ export function raycastHitboxes(
       const c = cellItems[i];
       if (stamp[c] === ray) continue;
       stamp[c] = ray;
-      castCharacter(store, c, ox, oy, oz, dx, dy, dz, dd, hit.normal);
+      castCharacter(store, c, ox, oy, oz, dx, dy, dz, invX, invY, invZ, dd, hit.normal);
     }
     const exit = Math.min(nextX, nextY, nextZ);
     if ((bestHitbox >= 0 && bestT <= exit) || exit > t1) break;
