@@ -5,9 +5,10 @@
  * Shape data lives in two union arrays of stride `SHAPE_STRIDE` (15, the largest layout: an OBB),
  * read at `eid * SHAPE_STRIDE` with the layout of layout.ts for the entity's kind:
  * - `local`: the shape in the entity's frame (sphere [c, r], AABB min-max, OBB stride 15,
- *   capsule [p0, p1, r]); k-DOP colliders keep their local points in `kdopVertices` instead;
+ *   capsule [p0, p1, r], mesh: its tree's root box, OBB layout); k-DOP colliders keep their local
+ *   points in `kdopVertices` instead, characters have no local shape (their hitboxes are theirs);
  * - `world`: the same shape after the transform, written by refitVolumes (an AABB collider's
- *   world shape is the AABB of its local box under the full transform).
+ *   world shape is the AABB of its local box under the full transform; unused for characters).
  * `aabb` (stride 6) is every collider's world box, the broad phase's input: it contains the
  * stored world shape (rounded outward to Float32) and is widened by the pipeline's margin, if any.
  * `kdop` (stride k, one k per world) is the world k-DOP of k-DOP colliders.
@@ -16,6 +17,7 @@
  * Arrays are replaced when the store grows: re-read fields every frame, never cache them.
  */
 import type { BoundingTree } from '../src/boundingTree';
+import { float32Above, float32Below } from '../src/float32';
 import type { KdopK } from '../src/layout';
 import { INITIAL_ENTITY_CAPACITY, capacityFor, resized } from './capacity';
 
@@ -133,6 +135,23 @@ export function growColliderStore(store: ColliderStore, eid: number): void {
   store.capacity = n;
 }
 
+/**
+ * Writes the broad-phase box of `eid` from its tight world box (min-max at tight[to..to+5]): rounded
+ * outward to Float32, and widened by `margin`; with a margin, a stored box that still contains the
+ * tight one is kept, so slow movers leave the broad phase's box alone for several frames.
+ */
+export function storeBroadPhaseBox(store: ColliderStore, eid: number, tight: ArrayLike<number>, to: number, margin: number): void {
+  const box = store.aabb;
+  const o = 6 * eid;
+  if (margin > 0 &&
+    box[o] <= tight[to] && box[o + 1] <= tight[to + 1] && box[o + 2] <= tight[to + 2] &&
+    box[o + 3] >= tight[to + 3] && box[o + 4] >= tight[to + 4] && box[o + 5] >= tight[to + 5]) return;
+  for (let k = 0; k < 3; k++) {
+    box[o + k] = float32Below(tight[to + k] - margin);
+    box[o + 3 + k] = float32Above(tight[to + 3 + k] + margin);
+  }
+}
+
 /** Adds `eid` to the dense collider list (no-op when present). The store must hold eid. */
 export function insertColliderId(store: ColliderStore, eid: number): void {
   if (store.slot[eid] >= 0) return;
@@ -151,6 +170,7 @@ export function deleteColliderId(store: ColliderStore, eid: number): void {
   store.kind[eid] = SHAPE_NONE;
   store.generation[eid]++;
   store.mesh[eid] = undefined;
+  store.character[eid] = 0;
   releaseKdopVertices(store, eid);
 }
 

@@ -20,7 +20,7 @@ import {
 import { buildBoundingTree } from '../src/boundingTree';
 import { addCharacter, createSkeletonStore, defineSkeleton, type SkeletonDefinition, type SkeletonStore } from '../src/skeleton';
 import { defineSkin } from '../src/skin';
-import { addCollider, createCollisionPipeline, setTransform, type CollisionPipeline } from '../systems/index';
+import { addCollider, createCollisionPipeline, setTransform, updateBoneHitboxes, type CollisionPipeline } from '../systems/index';
 import { advanceScene, createScene, type Scene } from '../bench/scene';
 import { buildHumanoid } from '../test/support/humanoid';
 import { mulberry32 } from '../test/support/random';
@@ -333,7 +333,9 @@ export function createDemoScene(options: DemoSceneOptions = {}): DemoScene {
     },
     label: (eid) => labels.get(eid) ?? `#${eid}`,
   };
-  // Characters start posed, so their boxes and the ray grid are valid before the first step.
+  // Characters start posed, with bones, hitboxes and the ray grid computed, so a view of frame 0
+  // (before any step) already shows them in place.
   moveCharacters(0);
+  updateBoneHitboxes({ skeletons, hitboxes, rayGrid });
   return scene;
 }

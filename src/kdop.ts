@@ -1,5 +1,6 @@
 import { CollideInputError, assertNonEmptyPoints } from './errors';
 import type { Floats, KdopK, ReadonlyFloats } from './layout';
+import { obbCorners } from './obb';
 
 const AXES = [1, 0, 0, 0, 1, 0, 0, 0, 1];
 const CORNERS = [1, 1, 1, 1, 1, -1, 1, -1, 1, 1, -1, -1];
@@ -33,6 +34,14 @@ export function kdopFromPoints(out: Floats, o: number, k: KdopK, points: Readonl
   assertKdopK(k, 'kdopFromPoints');
   assertNonEmptyPoints(points, count, 'kdopFromPoints', offset);
   return kdopRefit(out, o, k, points, count, IDENTITY_ROTATION, ZERO_TRANSLATION, 1, offset);
+}
+
+const obbCornerScratch = new Float64Array(24);
+
+/** Exact k-DOP of an OBB (its 8 corners) at out[o]; trusts its inputs (per-pair use). Returns out. */
+export function kdopFromObb(out: Floats, o: number, k: KdopK, box: ReadonlyFloats, bo = 0): Floats {
+  obbCorners(obbCornerScratch, box, bo);
+  return kdopRefit(out, o, k, obbCornerScratch, 8, IDENTITY_ROTATION, ZERO_TRANSLATION, 1);
 }
 
 /**

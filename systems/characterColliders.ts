@@ -9,16 +9,14 @@
  * Character pairs report touching pairs, events and hitbox pairs; no contact manifold.
  */
 import type { World } from 'bitecs';
-import { obbCorners } from '../src/obb';
-import { kdopOverlap, kdopRefit } from '../src/kdop';
+import { kdopFromObb, kdopOverlap } from '../src/kdop';
 import { CONTACT_STRIDE, contactCapsuleObb } from '../src/contacts';
 import { OBB_STRIDE } from '../src/layout';
 import { obbAabbOverlap, obbOverlap, obbSphereOverlap } from '../src/sat';
 import {
-  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
+  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_SPHERE, SHAPE_STRIDE, storeBroadPhaseBox, type ColliderStore,
 } from '../components/collider';
 import { resized } from '../components/capacity';
-import { float32Above, float32Below } from './refitVolumes';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { meshOverlapsObb } from './meshCollider';
 import { updateBoneHitboxes } from './updateBoneHitboxes';
@@ -58,7 +56,7 @@ function pushHitboxPair(store: HitboxPairStore, a: number, b: number, ha: number
 /**
  * System (between refitVolumes and the broad phase): bone world matrices, hitbox world boxes and
  * character AABBs (updateBoneHitboxes), then each character collider's broad-phase box from its
- * AABB, rounded outward to Float32 and widened by the pipeline's margin. Allocation-free.
+ * AABB, like refitVolumes does for other colliders (Float32, outward, margin). Allocation-free.
  */
 export function updateCharacterColliders(world: World): World {
   const p = pipelineOf(world, 'updateCharacterColliders');
@@ -67,23 +65,16 @@ export function updateCharacterColliders(world: World): World {
   updateBoneHitboxes(state);
   const c = p.collider;
   const { characterAabb, characterEntity, characterCount } = state.hitboxes;
-  const margin = p.aabbMargin;
   for (let ch = 0; ch < characterCount; ch++) {
     const e = characterEntity[ch];
     if (e >= c.capacity || c.kind[e] !== SHAPE_CHARACTER || c.character[e] !== ch) continue;
-    for (let k = 0; k < 3; k++) {
-      c.aabb[6 * e + k] = float32Below(characterAabb[6 * ch + k] - margin);
-      c.aabb[6 * e + 3 + k] = float32Above(characterAabb[6 * ch + 3 + k] + margin);
-    }
+    storeBroadPhaseBox(c, e, characterAabb, 6 * ch, p.aabbMargin);
   }
   return world;
 }
 
 const manifoldScratch = new Float64Array(CONTACT_STRIDE);
-const corners = new Float64Array(24);
 const hitboxKdop = new Float64Array(26);
-const IDENTITY_ROTATION = new Float64Array([0, 0, 0, 1]);
-const ORIGIN = new Float64Array(3);
 
 /** Does the hitbox world box at boxes[bo] meet collider `e` (not a character)? */
 function hitboxMeetsCollider(p: CollisionPipeline, boxes: Float64Array, bo: number, e: number): boolean {
@@ -97,13 +88,8 @@ function hitboxMeetsCollider(p: CollisionPipeline, boxes: Float64Array, bo: numb
       return obbAabbOverlap(boxes, bo, w, o);
     case SHAPE_CAPSULE:
       return contactCapsuleObb(manifoldScratch, 0, w, o, boxes, bo) > 0;
-    case SHAPE_KDOP: {
-      // Like every k-DOP pair: the conservative test of the two k-DOPs.
-      const k = c.kdopK;
-      obbCorners(corners, boxes, bo);
-      kdopRefit(hitboxKdop, 0, k, corners, 8, IDENTITY_ROTATION, ORIGIN, 1);
-      return kdopOverlap(hitboxKdop, 0, c.kdop, k * e, k);
-    }
+    case SHAPE_KDOP: // like every k-DOP pair: the conservative test of the two k-DOPs
+      return kdopOverlap(kdopFromObb(hitboxKdop, 0, c.kdopK, boxes, bo), 0, c.kdop, c.kdopK * e, c.kdopK);
     case SHAPE_MESH:
       return meshOverlapsObb(c, p.transform, e, boxes, bo);
     default:

@@ -179,6 +179,7 @@ function writeLocalShape(p: CollisionPipeline, eid: number, desc: ColliderDescri
       if (hitboxes.characterEntity[ch] !== eid) {
         throw new CollideInputError(`${what}: character ${ch} belongs to entity ${hitboxes.characterEntity[ch]}`);
       }
+      if (hitboxes.hitboxCount[ch] === 0) throw new CollideInputError(`${what}: character ${ch} has no hitboxes`);
       c.character[eid] = ch;
       return SHAPE_CHARACTER;
     }
@@ -214,6 +215,7 @@ export function addCollider(target: World | CollisionPipeline, eid: number, desc
   }
   if (kind !== SHAPE_KDOP) releaseKdopVertices(c, eid);
   c.mesh[eid] = desc.shape === 'mesh' ? desc.tree : undefined;
+  if (kind !== SHAPE_CHARACTER) c.character[eid] = 0;
   c.kind[eid] = kind;
   c.layer[eid] = layer;
   c.mask[eid] = mask;
@@ -265,6 +267,7 @@ export function markTransformChanged(target: World | CollisionPipeline, eid: num
   const p = pipelineOf(target, 'markTransformChanged');
   assertEntityId(eid, 'markTransformChanged');
   growTransformStore(p.transform, eid);
+  if (eid < p.collider.capacity && p.collider.kind[eid] === SHAPE_MESH) assertMeshScale(p.transform.scale[eid], `markTransformChanged(entity ${eid})`);
   markChanged(p.transform, eid);
 }
 

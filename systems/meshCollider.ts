@@ -7,9 +7,10 @@
  * triangle meets the other collider.
  *
  * Trees take rigid poses, so a mesh collider's transform must have scale 1 (setTransform and
- * addCollider check it). Mesh pairs report touching and begin / stay / end events; they add no
- * contact manifold (the tree queries return triangles and intersection segments, not a
- * least-penetration normal).
+ * addCollider and markTransformChanged check it). Mesh pairs report touching and begin / stay /
+ * end events; they add no contact manifold (the tree queries return triangles and intersection
+ * segments, not a least-penetration normal). Exact against every kind but k-DOPs: a k-DOP pair is
+ * always the conservative k-DOP test, here against the k-DOP of the mesh's root box.
  */
 import type { BoundingTree } from '../src/boundingTree';
 import { OBB_STRIDE } from '../src/layout';
@@ -21,6 +22,7 @@ import type { TransformStore } from '../components/transform';
 const result = new TreeQueryResult();
 const poses = new Float64Array(2 * POSE_STRIDE);
 const boxAsObb = new Float64Array(OBB_STRIDE);
+const quaternion = new Float64Array(4);
 
 /** Writes the root volume of `tree` (mesh frame, OBB layout) at out[o]: the mesh collider's local shape. */
 export function meshLocalShape(out: Float32Array, o: number, tree: BoundingTree): void {
@@ -29,9 +31,8 @@ export function meshLocalShape(out: Float32Array, o: number, tree: BoundingTree)
 
 /** Rigid pose of entity `eid` (its transform's position and rotation) at poses[po]. */
 function entityPose(t: TransformStore, eid: number, po: number): void {
-  const q = t.rotation;
-  poseFromTranslationQuaternion(poses, po, t.position[3 * eid], t.position[3 * eid + 1], t.position[3 * eid + 2],
-    q.subarray(4 * eid, 4 * eid + 4));
+  for (let k = 0; k < 4; k++) quaternion[k] = t.rotation[4 * eid + k];
+  poseFromTranslationQuaternion(poses, po, t.position[3 * eid], t.position[3 * eid + 1], t.position[3 * eid + 2], quaternion);
 }
 
 /** Does any triangle of mesh collider `mesh` meet the world box at box[bo] (touching counts)? */

@@ -20,9 +20,9 @@ import {
   contactAabbAabb, contactCapsuleCapsule, contactCapsuleObb, contactCapsuleSphere, contactObbObb,
   contactSphereAabb, contactSphereObb, contactSphereSphere,
 } from '../src/contacts';
-import { KDOP_DIRECTIONS, kdopFromAabb, kdopOverlap, kdopRefit } from '../src/kdop';
+import { KDOP_DIRECTIONS, kdopFromAabb, kdopFromObb, kdopOverlap, kdopRefit } from '../src/kdop';
 import { OBB_STRIDE, type Floats, type KdopK } from '../src/layout';
-import { obbCorners, obbFromAabb } from '../src/obb';
+import { obbFromAabb } from '../src/obb';
 import { obbAabbOverlap, obbSeparatingAxisCached, obbSphereOverlap } from '../src/sat';
 import { sphereOverlap } from '../src/sphere';
 import {
@@ -49,7 +49,6 @@ const booleanManifold = new Float64Array(CONTACT_STRIDE); // contact kernels use
 const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
 const boxAsObb = new Float64Array(OBB_STRIDE);
 const otherKdop = new Float64Array(26);
-const corners = new Float64Array(24);
 const IDENTITY_ROTATION = new Float64Array([0, 0, 0, 1]);
 const ORIGIN = new Float64Array(3);
 
@@ -77,9 +76,8 @@ function shapeKdop(c: ColliderStore, e: number): Float64Array {
     case SHAPE_AABB:
       return kdopFromAabb(otherKdop, 0, k, w, o) as Float64Array;
     case SHAPE_OBB:
-    case SHAPE_MESH: // its world shape is the tree's root box
-      obbCorners(corners, w, o);
-      return kdopRefit(otherKdop, 0, k, corners, 8, IDENTITY_ROTATION, ORIGIN, 1) as Float64Array;
+    case SHAPE_MESH: // its world shape is the tree's root box: conservative, like every k-DOP pair
+      return kdopFromObb(otherKdop, 0, k, w, o) as Float64Array;
     default: {
       // Sphere (one centre) or capsule (two endpoints): the points' slabs widened by r·|d_i|.
       const capsule = c.kind[e] === SHAPE_CAPSULE;

@@ -10,11 +10,12 @@
 import type { World } from 'bitecs';
 import { aabbFromSphere, aabbTransform, aabbTransformCenterRadiusMat3 } from '../src/aabb';
 import { kdopRefit } from '../src/kdop';
+import { FLOAT32_RELATIVE_STEP } from '../src/float32';
 import { OBB_AXES, OBB_HALF } from '../src/layout';
 import { obbTransform } from '../src/obb';
 import { sphereTransform } from '../src/sphere';
 import {
-  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
+  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, storeBroadPhaseBox, type ColliderStore,
 } from '../components/collider';
 import { pipelineOf } from './collisionState';
 
@@ -23,35 +24,6 @@ const translation = new Float64Array(3);
 const tightBox = new Float64Array(6);
 const centreRadius = new Float64Array(6);
 const endpoint = new Float64Array(4);
-
-/** Largest relative spacing of Float32 values (2^-23): one step of it moves any value by at least one Float32 ulp. */
-const FLOAT32_RELATIVE_STEP = 2 ** -23;
-
-/** Float32 value <= v (at most 1.5 ulp below): the nearest rounding of v moved down by a full ulp first. */
-export function float32Below(v: number): number {
-  return Math.fround(v - Math.abs(v) * FLOAT32_RELATIVE_STEP);
-}
-
-/** Float32 value >= v. */
-export function float32Above(v: number): number {
-  return Math.fround(v + Math.abs(v) * FLOAT32_RELATIVE_STEP);
-}
-
-/**
- * Writes the broad-phase box of `eid` from the tight box in `tightBox`: rounded outward, and with
- * a margin kept as long as the tight box stays inside the stored fat one.
- */
-function storeBroadPhaseBox(c: ColliderStore, eid: number, margin: number): void {
-  const box = c.aabb;
-  const o = 6 * eid;
-  if (margin > 0 &&
-    box[o] <= tightBox[0] && box[o + 1] <= tightBox[1] && box[o + 2] <= tightBox[2] &&
-    box[o + 3] >= tightBox[3] && box[o + 4] >= tightBox[4] && box[o + 5] >= tightBox[5]) return;
-  for (let k = 0; k < 3; k++) {
-    box[o + k] = float32Below(tightBox[k] - margin);
-    box[o + 3 + k] = float32Above(tightBox[3 + k] + margin);
-  }
-}
 
 /** Refits one collider: world shape from the local one, then its tight world box into `tightBox`. */
 function refitCollider(c: ColliderStore, eid: number, scale: number): void {
@@ -137,21 +109,43 @@ export function refitVolumes(world: World): World {
     rotation[2] = quat[4 * eid + 2];
     rotation[3] = quat[4 * eid + 3];
     refitCollider(c, eid, t.scale[eid]);
+    if (c.kind[eid] === SHAPE_MESH) widenForMeshRounding(c, eid);
     if (c.kind[eid] === SHAPE_AABB || c.kind[eid] === SHAPE_KDOP) {
       // Shape and box coincide: keep the box exactly the stored shape (plus margin).
       storeExactBox(c, eid, p.aabbMargin);
     } else {
-      storeBroadPhaseBox(c, eid, p.aabbMargin);
+      storeBroadPhaseBox(c, eid, tightBox, 0, p.aabbMargin);
     }
   }
   t.changedCount = 0;
   return world;
 }
 
+/**
+ * Float32 steps by which a mesh's box is widened. The narrow phase tests the tree itself, whose
+ * outermost vertices lie on the root box's faces; the box as stored (local and world, centre and
+ * axes each rounded to Float32) can fall a few ulps inside them, and the broad phase must not
+ * cull a graze there.
+ */
+const MESH_BOX_ROUNDING_STEPS = 8;
+
+/** Widens `tightBox` of mesh collider `eid` by the rounding its stored root box may have lost. */
+function widenForMeshRounding(c: ColliderStore, eid: number): void {
+  const o = SHAPE_STRIDE * eid;
+  let magnitude = 0;
+  for (let k = 0; k < 6; k++) magnitude = Math.max(magnitude, Math.abs(tightBox[k]));
+  for (let k = 0; k < 3; k++) magnitude = Math.max(magnitude, Math.abs(c.local[o + k]) + c.local[o + OBB_HALF + k]);
+  const slack = MESH_BOX_ROUNDING_STEPS * FLOAT32_RELATIVE_STEP * magnitude;
+  for (let k = 0; k < 3; k++) {
+    tightBox[k] -= slack;
+    tightBox[3 + k] += slack;
+  }
+}
+
 /** Broad-phase box equal to a shape already stored in Float32 (AABB and k-DOP colliders), widened by the margin. */
 function storeExactBox(c: ColliderStore, eid: number, margin: number): void {
   if (margin > 0) {
-    storeBroadPhaseBox(c, eid, margin);
+    storeBroadPhaseBox(c, eid, tightBox, 0, margin);
     return;
   }
   const o = 6 * eid;

@@ -7,6 +7,7 @@ import { addCharacterHitboxes, createHitboxStore, fitBoneHitboxes } from '../src
 import { CollideInputError } from '../src/errors';
 import { addCharacter, createSkeletonStore, defineSkeleton } from '../src/skeleton';
 import { defineSkin } from '../src/skin';
+import { OBB_STRIDE } from '../src/layout';
 import { SHAPE_STRIDE } from '../components/collider';
 import { addCollider, createCollisionPipeline, setTransform } from '../systems/index';
 import { buildHumanoid } from './support/humanoid';
@@ -87,15 +88,15 @@ describe('character colliders in the pipeline', () => {
         for (let ha = fa; ha < fa + hitboxes.hitboxCount[ca]; ha++) {
           for (const body of bodies) {
             const o = SHAPE_STRIDE * body.eid;
-            const verdict = body.kind === 'sphere' ? referenceSphereBox(w, o, hitboxes.world, 15 * ha)
-              : body.kind === 'obb' ? referenceBoxes(hitboxes.world, 15 * ha, w, o)
-                : referenceBoxes(hitboxes.world, 15 * ha, obbOfAabb(w, o), 0);
+            const verdict = body.kind === 'sphere' ? referenceSphereBox(w, o, hitboxes.world, OBB_STRIDE * ha)
+              : body.kind === 'obb' ? referenceBoxes(hitboxes.world, OBB_STRIDE * ha, w, o)
+                : referenceBoxes(hitboxes.world, OBB_STRIDE * ha, obbOfAabb(w, o), 0);
             record(`${ea},${body.eid},${ha},-1`, verdict);
           }
           for (let cb = ca + 1; cb < 4; cb++) {
             const fb = hitboxes.firstHitbox[cb];
             for (let hb = fb; hb < fb + hitboxes.hitboxCount[cb]; hb++) {
-              record(`${ea},${characters[cb]},${ha},${hb}`, referenceBoxes(hitboxes.world, 15 * ha, hitboxes.world, 15 * hb));
+              record(`${ea},${characters[cb]},${ha},${hb}`, referenceBoxes(hitboxes.world, OBB_STRIDE * ha, hitboxes.world, OBB_STRIDE * hb));
             }
           }
         }
@@ -139,6 +140,8 @@ describe('character colliders in the pipeline', () => {
     expect(() => addCollider(world2, owner, { shape: 'character', character: 1 })).toThrow(CollideInputError);
     expect(() => addCollider(world2, owner, { shape: 'character', character: 0.5 })).toThrow(/character index/);
     expect(() => addCollider(world2, other, { shape: 'character', character: 0 })).toThrow(/belongs to entity/);
+    addCharacterHitboxes(hitboxes, skeletons, addCharacter(skeletons, definition, other), { ...fitted, count: 0 });
+    expect(() => addCollider(world2, other, { shape: 'character', character: 1 })).toThrow(/has no hitboxes/);
     expect(() => createCollisionPipeline(createWorld(), { characters: {} as never })).toThrow(/characters must be/);
   });
 });

@@ -9,7 +9,7 @@ import { CollideInputError } from '../src/errors';
 import { obbContainsPoint, obbCorners } from '../src/obb';
 import { quaternionToMat3 } from '../src/aabb';
 import { triTriOverlap } from '../src/triTri';
-import { addCollider, createCollisionPipeline, setTransform } from '../systems/index';
+import { addCollider, createCollisionPipeline, markTransformChanged, setTransform } from '../systems/index';
 import { mulberry32, randomQuaternion } from './support/random';
 import { torusKnot } from './support/torusKnot';
 
@@ -168,13 +168,15 @@ describe('mesh colliders in the pipeline', () => {
 
   it('rejects a missing tree, a non-OBB tree and scaled mesh transforms', () => {
     const world = createWorld();
-    createCollisionPipeline(world);
+    const collision = createCollisionPipeline(world);
     const eid = addEntity(world);
     expect(() => addCollider(world, eid, { shape: 'mesh', tree: undefined as never })).toThrow(CollideInputError);
     const aabbTree = buildBoundingTree(knot.positions, knot.indices, { kind: 'aabb' });
     expect(() => addCollider(world, eid, { shape: 'mesh', tree: aabbTree })).toThrow(/OBB tree/);
     addCollider(world, eid, { shape: 'mesh', tree });
     expect(() => setTransform(world, eid, [0, 0, 0], [0, 0, 0, 1], 2)).toThrow(/scale/);
+    collision.transform.scale[eid] = 2; // a direct write, then the change notice
+    expect(() => markTransformChanged(world, eid)).toThrow(/scale 1/);
     const scaled = addEntity(world);
     setTransform(world, scaled, [0, 0, 0], [0, 0, 0, 1], 2);
     expect(() => addCollider(world, scaled, { shape: 'mesh', tree })).toThrow(/scale/);

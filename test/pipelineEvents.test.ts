@@ -158,8 +158,11 @@ function runChurn(frames: number, referenceEvery: number): ChurnStats {
     live = live.filter((l) => !removed.includes(l));
     for (let k = 0; k < removed.length; k++) {
       const body = randomBody(rand, options.kinds[k % 4], options);
-      const eid = colliderless.pop() ?? addEntity(world);
-      if (seen.has(eid)) stats.reused++;
+      let eid = colliderless.pop();
+      if (eid === undefined) {
+        eid = addEntity(world);
+        if (seen.has(eid)) stats.reused++; // bitecs handed out a removed entity's id again
+      }
       addCollider(world, eid, body.desc);
       live.push({ body, eid });
     }

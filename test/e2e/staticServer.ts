@@ -1,7 +1,7 @@
 /** A tiny static file server for a built page (the e2e test's), on a free localhost port. */
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { extname, join, normalize } from 'node:path';
+import { extname, join, normalize, sep } from 'node:path';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -18,7 +18,7 @@ export function serveDirectory(root: string): Promise<{ server: Server; url: str
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
     const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
     // Never serve outside the root (a request with ../ segments).
-    if (!file.startsWith(normalize(root))) {
+    if (!file.startsWith(normalize(root) + sep)) {
       response.writeHead(403).end();
       return;
     }
