@@ -1,6 +1,6 @@
 import { grown } from './broadphase/growable';
 import { ditoObb } from './dito';
-import { CollideInputError } from './errors';
+import { CollideInputError, assertExtents, assertFiniteValues } from './errors';
 import { AABB_STRIDE, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from './layout';
 import { obbFromAxes } from './obb';
 import { fitObbPcaPoints } from './obbFit';
@@ -109,7 +109,8 @@ function fitPoints(out: Float64Array, o: number, points: Float64Array, count: nu
  * vertex lands in some box), taken into bone space by the inverse bind matrix. Bones without
  * points get no hitbox. Boxes whose longest edge is below `minSize` are merged into the nearest
  * ancestor's box (a child's points are refitted in the ancestor's space) or dropped; a root has
- * no ancestor and keeps its box. Throws CollideInputError on a bad threshold, method or minSize.
+ * no ancestor and keeps its box. Throws CollideInputError on a bad threshold, method or minSize,
+ * and on short, non-finite or singular pose matrices.
  */
 export function fitBoneHitboxes(skeleton: SkeletonDefinition, skin: SkinDefinition, options: HitboxFitOptions = {}): BoneHitboxes {
   const threshold = options.weightThreshold ?? DEFAULT_WEIGHT_THRESHOLD;
@@ -145,6 +146,7 @@ export function fitBoneHitboxes(skeleton: SkeletonDefinition, skin: SkinDefiniti
   const poses = options.poses ?? [];
   const skinning = poses.map((world, i) => {
     if (world.length < 16 * n) throw new CollideInputError(`fitBoneHitboxes: pose ${i} has ${world.length} numbers, needs ${16 * n}`);
+    assertFiniteValues(world, 0, 16 * n, `fitBoneHitboxes: pose ${i}`);
     const s = new Float64Array(16 * n);
     for (let b = 0; b < n; b++) mat4.multiply(s.subarray(16 * b, 16 * b + 16), matrixAt(world, b), skeleton.inverseBind.subarray(16 * b, 16 * b + 16));
     return s;
@@ -280,7 +282,8 @@ function clustersOf(hitboxes: number): number {
 /**
  * Adds the hitboxes of skeleton character `character` (which must be the next one: characters are
  * added to both stores in the same order) and computes their world boxes from its current world
- * matrices. Throws CollideInputError when the order or the bone count disagree.
+ * matrices. Throws CollideInputError when the order or the bone count disagree, or on a local box
+ * with non-finite numbers or negative half-extents.
  */
 export function addCharacterHitboxes(store: HitboxStore, skeleton: SkeletonStore, character: number, fitted: BoneHitboxes): void {
   const c = store.characterCount;
@@ -290,9 +293,11 @@ export function addCharacterHitboxes(store: HitboxStore, skeleton: SkeletonStore
   const firstBone = skeleton.firstBone[c];
   const boneCount = skeleton.characterBoneCount[c];
   for (let h = 0; h < fitted.count; h++) {
-    if (fitted.bone[h] < 0 || fitted.bone[h] >= boneCount) {
+    if (!(fitted.bone[h] >= 0 && fitted.bone[h] < boneCount)) {
       throw new CollideInputError(`addCharacterHitboxes: hitbox ${h} names bone ${fitted.bone[h]}, character ${c} has ${boneCount}`);
     }
+    assertFiniteValues(fitted.local, OBB_STRIDE * h, OBB_STRIDE, `addCharacterHitboxes: local box of hitbox ${h}`);
+    assertExtents(fitted.local, OBB_STRIDE * h + OBB_HALF, 3, `addCharacterHitboxes: half-extents of hitbox ${h}`);
   }
   const first = store.count;
   const end = first + fitted.count;
@@ -345,6 +350,13 @@ const ORTHOGONAL_AXES_RELATIVE = 1e-18;
  * the world axes, so the rounding of a near-zero vector never becomes an axis.
  */
 const PARALLEL_AXES_RELATIVE = 1e-12;
+
+/**
+ * Cluster AABBs grow by this fraction of their largest coordinate and bounding radii by this
+ * fraction of themselves: they are computed from the extent vectors while the stored box comes
+ * from normalised axes, and a ray grazing a box corner must never be filtered out by a rounding.
+ */
+const ROUNDING_MARGIN_RELATIVE = 1e-12;
 
 const mapped = new Float64Array(9); // scratch: the mapped extent vectors a_0, a_1, a_2 of an oblique box
 const reach = new Float64Array(3); // scratch: an oblique box's world AABB half-size
@@ -446,7 +458,7 @@ export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firs
           // e0 × e1 = ±a2/|a2|: the cross product keeps the frame right-handed under a mirroring bone.
           world[wo + 9] = e0y * e1z - e0z * e1y; world[wo + 10] = e0z * e1x - e0x * e1z; world[wo + 11] = e0x * e1y - e0y * e1x;
           world[wo + 12] = H0; world[wo + 13] = H1; world[wo + 14] = H2;
-          radius[h] = Math.sqrt(l0 + l1 + l2);
+          radius[h] = Math.sqrt(l0 + l1 + l2) * (1 + ROUNDING_MARGIN_RELATIVE);
           rx = Math.abs(a0x) + Math.abs(a1x) + Math.abs(a2x);
           ry = Math.abs(a0y) + Math.abs(a1y) + Math.abs(a2y);
           rz = Math.abs(a0z) + Math.abs(a1z) + Math.abs(a2z);
@@ -454,7 +466,7 @@ export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firs
           mapped[0] = a0x; mapped[1] = a0y; mapped[2] = a0z;
           mapped[3] = a1x; mapped[4] = a1y; mapped[5] = a1z;
           mapped[6] = a2x; mapped[7] = a2y; mapped[8] = a2z;
-          radius[h] = obliqueWorldBox(world, wo);
+          radius[h] = obliqueWorldBox(world, wo) * (1 + ROUNDING_MARGIN_RELATIVE);
           rx = reach[0]; ry = reach[1]; rz = reach[2];
         }
         if (wx - rx < cMinX) cMinX = wx - rx;
@@ -464,6 +476,9 @@ export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firs
         if (wy + ry > cMaxY) cMaxY = wy + ry;
         if (wz + rz > cMaxZ) cMaxZ = wz + rz;
       }
+      const margin = ROUNDING_MARGIN_RELATIVE * Math.max(-cMinX, -cMinY, -cMinZ, cMaxX, cMaxY, cMaxZ, cMaxX - cMinX, cMaxY - cMinY, cMaxZ - cMinZ);
+      cMinX -= margin; cMinY -= margin; cMinZ -= margin;
+      cMaxX += margin; cMaxY += margin; cMaxZ += margin;
       const a = AABB_STRIDE * k;
       clusterAabb[a] = cMinX; clusterAabb[a + 1] = cMinY; clusterAabb[a + 2] = cMinZ;
       clusterAabb[a + 3] = cMaxX; clusterAabb[a + 4] = cMaxY; clusterAabb[a + 5] = cMaxZ;
