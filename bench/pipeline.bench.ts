@@ -1,0 +1,192 @@
+/**
+ * Whole pipeline against the peers: milliseconds per frame on the moving-boxes scene of
+ * bench/scene.ts (one OBB collider per box). Our frame is what a user writes: setTransform per
+ * entity, then `step` (refit, broad phase, narrow phase). "pairs only" uses sensor colliders
+ * (touching pairs and events, exact SAT, no manifolds) — the same work the peers do here, since
+ * their bodies are sensors / kinematic; "with contacts" adds manifolds for every pair. Every
+ * frame all contestants run on the same scene state, in rotating order, so bursts of machine noise
+ * fall on all of them alike; ratios come from the same run.
+ */
+import { addEntity, createWorld, type World } from 'bitecs';
+import { addCollider, setTransform } from '../systems/colliderApi';
+import type { BroadPhaseName, CollisionPipeline } from '../systems/collisionState';
+import { createCollisionPipeline } from '../systems/pipeline';
+import { markdownTable, percentile } from './harness';
+import { createCannonRunner, createRapierRunner, type SceneRunner } from './peers';
+import type { BenchReport } from './run';
+import { advanceScene, createScene, sizeForDensity, type Scene } from './scene';
+
+interface Setup {
+  label: string;
+  count: number;
+  size: number;
+  warmup: number;
+  frames: number;
+  cannon: boolean;
+  /** Whether sweep and prune runs too. */
+  sap: boolean;
+}
+
+/**
+ * cannon-es keeps an O(n²) collision matrix and takes over a second per frame on dense 10k, so it
+ * runs on the sparse scenes up to 10k only; sweep and prune, several times slower than the
+ * spatial hash from 10k on, is left out above 10k; large scenes get fewer frames, to keep the run
+ * near 3 minutes.
+ */
+const SETUPS: Setup[] = [
+  ...[1000, 2000, 10000].map((n) => ({ label: `${n / 1000}k`, count: n, size: sizeForDensity(n), warmup: 10, frames: 100, cannon: true, sap: true })),
+  { label: 'dense 10k', count: 10000, size: 100, warmup: 10, frames: 100, cannon: false, sap: true },
+  { label: '50k', count: 50000, size: sizeForDensity(50000), warmup: 5, frames: 30, cannon: false, sap: false },
+  { label: '100k', count: 100000, size: sizeForDensity(100000), warmup: 3, frames: 20, cannon: false, sap: false },
+];
+
+/** Our broad phases compared; the last is the default candidate, also run with contacts. */
+const OUR_BROAD_PHASES: BroadPhaseName[] = ['sap', 'spatialHash'];
+const CONTACTS_BROAD_PHASE: BroadPhaseName = 'spatialHash';
+
+interface Contestant {
+  name: string;
+  frame: () => number;
+  pairKeys?: () => string[];
+  times: number[];
+  pairs: number;
+  dispose: () => void;
+  /** Our pipeline, for the per-system timings. */
+  pipeline?: CollisionPipeline;
+  systemTimes?: number[][];
+}
+
+const position = new Float64Array(3);
+const rotation = new Float64Array(4);
+
+function ours(scene: Scene, broadPhase: BroadPhaseName, sensor: boolean): Contestant {
+  const world: World = createWorld();
+  const p = createCollisionPipeline(world, { broadPhase, timings: true });
+  const eids = new Int32Array(scene.count);
+  const h = scene.half;
+  for (let i = 0; i < scene.count; i++) {
+    eids[i] = addEntity(world);
+    addCollider(world, eids[i], { shape: 'obb', halfExtents: [h[3 * i], h[3 * i + 1], h[3 * i + 2]], sensor });
+  }
+  const boxOf = new Map<number, number>();
+  eids.forEach((e, i) => boxOf.set(e, i));
+  const c: Contestant = {
+    name: `ours ${broadPhase}${sensor ? '' : ' +contacts'}`,
+    frame() {
+      for (let i = 0; i < scene.count; i++) {
+        for (let k = 0; k < 3; k++) position[k] = scene.position[3 * i + k];
+        for (let k = 0; k < 4; k++) rotation[k] = scene.rotation[4 * i + k];
+        setTransform(world, eids[i], position, rotation);
+      }
+      p.step(world);
+      return p.touchingPairs.count;
+    },
+    pairKeys() {
+      const t = p.touchingPairs, keys: number[] = [];
+      for (let k = 0; k < t.count; k++) {
+        const i = boxOf.get(t.first[k])!, j = boxOf.get(t.second[k])!;
+        keys.push(i < j ? i * 0x1000000 + j : j * 0x1000000 + i);
+      }
+      return keys.sort((a, b) => a - b).map((k) => `${Math.floor(k / 0x1000000)},${k % 0x1000000}`);
+    },
+    times: [],
+    pairs: 0,
+    dispose: () => p.destroy(),
+    pipeline: p,
+    systemTimes: [[], [], []],
+  };
+  return c;
+}
+
+function peer(runner: SceneRunner): Contestant {
+  return { name: runner.name, frame: () => runner.frame(), pairKeys: () => runner.pairKeys(), times: [], pairs: 0, dispose: () => runner.dispose() };
+}
+
+/** Pairs in one list and not the other, both ways. */
+function difference(a: string[], b: string[]): [number, number] {
+  const sa = new Set(a), sb = new Set(b);
+  return [a.filter((k) => !sb.has(k)).length, b.filter((k) => !sa.has(k)).length];
+}
+
+const fmt = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '—' : x < 10 ? x.toFixed(2) : x.toFixed(1));
+
+export async function run(): Promise<BenchReport> {
+  const rows: (string | number)[][] = [];
+  const breakdown: (string | number)[][] = [];
+  const agreement: string[] = [];
+  const data: Record<string, unknown>[] = [];
+  for (const s of SETUPS) {
+    const scene = createScene(s.count, s.size);
+    const contestants: Contestant[] = OUR_BROAD_PHASES.filter((b) => s.sap || b !== 'sap').map((b) => ours(scene, b, true));
+    contestants.push(ours(scene, CONTACTS_BROAD_PHASE, false));
+    contestants.push(peer(await createRapierRunner(scene)));
+    if (s.cannon) contestants.push(peer(createCannonRunner(scene)));
+    for (let frame = 0; frame < s.warmup + s.frames; frame++) {
+      for (let k = 0; k < contestants.length; k++) {
+        const c = contestants[(k + frame) % contestants.length];
+        const t0 = performance.now();
+        c.pairs = c.frame();
+        const dt = performance.now() - t0;
+        if (frame < s.warmup) continue;
+        c.times.push(dt);
+        if (c.pipeline && c.systemTimes) {
+          const t = c.pipeline.timings;
+          c.systemTimes[0].push(t.refitVolumes);
+          c.systemTimes[1].push(t.broadPhase);
+          c.systemTimes[2].push(t.narrowPhase);
+        }
+      }
+      advanceScene(scene);
+    }
+    const stats = contestants.map((c) => {
+      const sorted = c.times.slice().sort((a, b) => a - b);
+      return { name: c.name, median: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), pairs: c.pairs };
+    });
+    const byName = (n: string) => stats.find((x) => x.name === n);
+    const oursPairsOnly = stats.filter((x) => x.name.startsWith('ours') && !x.name.includes('contacts'));
+    const best = oursPairsOnly.reduce((a, b) => (b.median < a.median ? b : a));
+    const rapier = byName('Rapier'), cannon = byName('cannon-es');
+    const cell = (x: { median: number; p95: number } | undefined) => (x ? `${fmt(x.median)} / ${fmt(x.p95)}` : 'not run');
+    rows.push([
+      s.label,
+      ...OUR_BROAD_PHASES.map((b) => cell(byName(`ours ${b}`))),
+      cell(byName(`ours ${CONTACTS_BROAD_PHASE} +contacts`)),
+      cell(rapier),
+      cell(cannon),
+      `${best.pairs} / ${rapier?.pairs ?? '—'} / ${cannon?.pairs ?? '—'}`,
+      rapier ? `${(rapier.median / best.median).toFixed(1)}x (${best.name.slice(5)})` : '—',
+    ]);
+    // Where our time goes, for the best pairs-only configuration.
+    const bestC = contestants.find((c) => c.name === best.name)!;
+    const med = (v: number[]) => percentile(v.slice().sort((a, b) => a - b), 0.5);
+    const [refit, broad, narrow] = bestC.systemTimes!.map(med);
+    breakdown.push([s.label, best.name.slice(5), fmt(best.median), fmt(best.median - refit - broad - narrow), fmt(refit), fmt(broad), fmt(narrow)]);
+    const oursKeys = bestC.pairKeys!();
+    for (const c of contestants) {
+      if (c.pipeline || !c.pairKeys) continue;
+      const [onlyOurs, onlyPeer] = difference(oursKeys, c.pairKeys());
+      agreement.push(`${s.label} vs ${c.name}: ${onlyOurs} pairs only ours, ${onlyPeer} only theirs (of ${oursKeys.length})`);
+    }
+    data.push({ setup: s.label, count: s.count, size: s.size, frames: s.frames, stats, breakdown: { refit, broad, narrow } });
+    for (const c of contestants) c.dispose();
+    console.log(rows[rows.length - 1].join(' | '));
+  }
+  const markdown = [
+    'Milliseconds per frame, median / p95 (setTransform per box + step for ours; set poses + step for the peers). ' +
+      'Ratio = Rapier median / our best pairs-only median.',
+    '',
+    markdownTable(
+      ['scene', 'ours sap', 'ours spatialHash', `ours ${CONTACTS_BROAD_PHASE} + contacts`, 'Rapier', 'cannon-es', 'pairs ours / Rapier / cannon', 'Rapier / ours'],
+      rows,
+    ),
+    '',
+    'Our best pairs-only configuration per system (medians, ms; "set" = setTransform calls and overhead):',
+    '',
+    markdownTable(['scene', 'broad phase', 'frame', 'set', 'refit', 'broad', 'narrow'], breakdown),
+    '',
+    'Pair-set agreement on the last frame:',
+    '',
+    ...agreement.map((a) => `- ${a}`),
+  ].join('\n');
+  return { name: 'pipeline', markdown, data };
+}
