@@ -29,6 +29,7 @@ const CHARACTERS = 1000;
 const RAYS = 10000;
 const POSE_FRAMES = 16;
 const RAY_LENGTH = 100;
+const AIMED_RANGE = 30;
 
 export function run(): BenchReport {
   const humanoid = buildHumanoid();
@@ -84,6 +85,25 @@ export function run(): BenchReport {
     const len = Math.hypot(dx, dy, dz);
     rays.set([ox, oy, oz, dx / len, dy / len, dz / len], 6 * i);
   }
+  // Aimed shots: from 0.6 m in front of a shooter's head (1.6 m) at the chest of another character
+  // within AIMED_RANGE, each ray 1 m longer than the distance, ignoring the shooter (origin, unit
+  // direction, length, shooter).
+  const aimed = new Float64Array(8 * RAYS);
+  for (let i = 0; i < RAYS; i++) {
+    const s = Math.floor(rand() * CHARACTERS);
+    const sx = skeletons.characterMatrix[16 * s + 12], sz = skeletons.characterMatrix[16 * s + 14];
+    let tx = sx, tz = sz;
+    for (let tries = 0; tries < 50 && (Math.hypot(tx - sx, tz - sz) > AIMED_RANGE || (tx === sx && tz === sz)); tries++) {
+      const c = Math.floor(rand() * CHARACTERS);
+      tx = skeletons.characterMatrix[16 * c + 12];
+      tz = skeletons.characterMatrix[16 * c + 14];
+    }
+    const h = Math.hypot(tx - sx, tz - sz) || 1;
+    const ox = sx + (0.6 * (tx - sx)) / h, oy = 1.6, oz = sz + (0.6 * (tz - sz)) / h;
+    const dx = tx - ox, dy = 1.3 - oy, dz = tz - oz;
+    const len = Math.hypot(dx, dy, dz);
+    aimed.set([ox, oy, oz, dx / len, dy / len, dz / len, len + 1, s], 8 * i);
+  }
   const hit = createHitboxRayHit();
   const castAll = () => {
     let hits = 0;
@@ -91,6 +111,15 @@ export function run(): BenchReport {
     for (let i = 0; i < RAYS; i++) {
       const o = 6 * i;
       if (raycastHitboxes(hit, hitboxes, grid, rays[o], rays[o + 1], rays[o + 2], rays[o + 3], rays[o + 4], rays[o + 5], RAY_LENGTH)) hits++;
+    }
+    return hits;
+  };
+  const castAimed = () => {
+    let hits = 0;
+    const grid = state.rayGrid!;
+    for (let i = 0; i < RAYS; i++) {
+      const o = 8 * i;
+      if (raycastHitboxes(hit, hitboxes, grid, aimed[o], aimed[o + 1], aimed[o + 2], aimed[o + 3], aimed[o + 4], aimed[o + 5], aimed[o + 6], aimed[o + 7])) hits++;
     }
     return hits;
   };
@@ -147,6 +176,7 @@ export function run(): BenchReport {
     { name: '(b) updateHitboxes: world OBBs + character AABBs (issue goal < 1 ms)', ops: CHARACTERS, run: () => { updateHitboxes(hitboxes, skeletons); return hitboxes.world[0]; } },
     { name: '(c) buildCharacterRayGrid alone', ops: CHARACTERS, run: () => { buildCharacterRayGrid(grid, hitboxes); return grid.cellItems[0]; } },
     { name: '(d) buildCharacterRayGrid + raycastHitboxes x 10,000 (issue goal < 2 ms)', ops: RAYS, run: () => { buildCharacterRayGrid(grid, hitboxes); return castAll(); } },
+    { name: `(e) buildCharacterRayGrid + 10,000 aimed shots (shooter to a character <= ${AIMED_RANGE} m)`, ops: RAYS, run: () => { buildCharacterRayGrid(grid, hitboxes); return castAimed(); } },
   ], { warmupSamples: 5, samples: 25 });
   // three's way is two orders of magnitude slower: fewer samples, same run, interleaved with ours.
   setFrame();
@@ -165,7 +195,7 @@ export function run(): BenchReport {
     '',
     markdownTable(['case', 'median ms', 'p95 ms'], rows),
     '',
-    `Rays: origins at random points of the crowd square at chest height (1.3 m); half aimed at a random character's chest (±0.2 m jitter), half random near-horizontal directions; all ${RAY_LENGTH} m long, nearest hit kept. (d) includes the per-frame grid rebuild.`,
+    `Rays: origins at random points of the crowd square at chest height (1.3 m); half aimed at a random character's chest (±0.2 m jitter), half random near-horizontal directions; all ${RAY_LENGTH} m long, nearest hit kept. (e): from 0.6 m in front of a random character's head toward the chest of a character within ${AIMED_RANGE} m, 1 m longer than that distance, the shooter ignored. (d) and (e) include the per-frame grid rebuild.`,
     '',
     `Hitbox update (b) is ${ratio(ours[1], threeCases[0])}x faster than skinning + Box3 (both start from bone world matrices); rays with grid (d) ${ratio(ours[3], threeCases[1])}x faster than box-only three rays. Rays hitting: hitboxes ${hitsOurs}, three Box3 ${hitsThree} (boxes are looser).`,
   ].join('\n');

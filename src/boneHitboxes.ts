@@ -650,29 +650,23 @@ let bestHitbox = -1;
 
 /**
  * Whether the ray o + t·d, t in [0, maxT], meets the AABB at `bo`, given the inverse direction
- * (i = 1/d, unused on an axis where d is 0: there the origin alone decides). A conservative
- * filter before exact box casts, so it only needs to never miss a box the AABB contains.
+ * i = 1/d and, per axis, the offset (0 or 3) of the bound the ray meets first (3 when i < 0, so
+ * also for d = −0). A conservative filter before exact box casts: it must never reject a box the
+ * AABB contains. On an axis where d is 0, i is infinite and the origin decides (±Infinity bounds);
+ * an origin exactly on a face gives 0·Infinity = NaN there, which fails every comparison and so
+ * never narrows the interval.
  */
-function rayMeetsAabb(box: Float64Array, bo: number, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, ix: number, iy: number, iz: number, maxT: number): boolean {
+function rayMeetsAabb(box: Float64Array, bo: number, ox: number, oy: number, oz: number, ix: number, iy: number, iz: number, fx: number, fy: number, fz: number, maxT: number): boolean {
   let t0 = 0, t1 = maxT;
-  if (dx === 0) {
-    if (ox < box[bo] || ox > box[bo + 3]) return false;
-  } else {
-    const a = (box[bo] - ox) * ix, b = (box[bo + 3] - ox) * ix;
-    if (a < b) { if (a > t0) t0 = a; if (b < t1) t1 = b; } else { if (b > t0) t0 = b; if (a < t1) t1 = a; }
-  }
-  if (dy === 0) {
-    if (oy < box[bo + 1] || oy > box[bo + 4]) return false;
-  } else {
-    const a = (box[bo + 1] - oy) * iy, b = (box[bo + 4] - oy) * iy;
-    if (a < b) { if (a > t0) t0 = a; if (b < t1) t1 = b; } else { if (b > t0) t0 = b; if (a < t1) t1 = a; }
-  }
-  if (dz === 0) {
-    if (oz < box[bo + 2] || oz > box[bo + 5]) return false;
-  } else {
-    const a = (box[bo + 2] - oz) * iz, b = (box[bo + 5] - oz) * iz;
-    if (a < b) { if (a > t0) t0 = a; if (b < t1) t1 = b; } else { if (b > t0) t0 = b; if (a < t1) t1 = a; }
-  }
+  let near = (box[bo + fx] - ox) * ix, far = (box[bo + 3 - fx] - ox) * ix;
+  if (near > t0) t0 = near;
+  if (far < t1) t1 = far;
+  near = (box[bo + 1 + fy] - oy) * iy; far = (box[bo + 4 - fy] - oy) * iy;
+  if (near > t0) t0 = near;
+  if (far < t1) t1 = far;
+  near = (box[bo + 2 + fz] - oz) * iz; far = (box[bo + 5 - fz] - oz) * iz;
+  if (near > t0) t0 = near;
+  if (far < t1) t1 = far;
   return t0 <= t1;
 }
 
@@ -680,12 +674,12 @@ function rayMeetsAabb(box: Float64Array, bo: number, ox: number, oy: number, oz:
  * Tests character c against the ray, keeping the nearest hit below bestT: its AABB, then each
  * cluster's AABB, then each hitbox's bounding sphere, then the box itself.
  */
-function castCharacter(store: HitboxStore, c: number, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, ix: number, iy: number, iz: number, dd: number, normal: Float64Array): void {
-  if (!rayMeetsAabb(store.characterAabb, AABB_STRIDE * c, ox, oy, oz, dx, dy, dz, ix, iy, iz, bestT)) return;
+function castCharacter(store: HitboxStore, c: number, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, ix: number, iy: number, iz: number, fx: number, fy: number, fz: number, dd: number, normal: Float64Array): void {
+  if (!rayMeetsAabb(store.characterAabb, AABB_STRIDE * c, ox, oy, oz, ix, iy, iz, fx, fy, fz, bestT)) return;
   const { world, radius, clusterAabb } = store;
   const end = store.firstHitbox[c] + store.hitboxCount[c];
   for (let h0 = store.firstHitbox[c], k = store.firstCluster[c]; h0 < end; h0 += HITBOXES_PER_CLUSTER, k++) {
-    if (!rayMeetsAabb(clusterAabb, AABB_STRIDE * k, ox, oy, oz, dx, dy, dz, ix, iy, iz, bestT)) continue;
+    if (!rayMeetsAabb(clusterAabb, AABB_STRIDE * k, ox, oy, oz, ix, iy, iz, fx, fy, fz, bestT)) continue;
     const clusterEnd = Math.min(end, h0 + HITBOXES_PER_CLUSTER);
     for (let h = h0; h < clusterEnd; h++) {
       // Bounding-sphere pre-test: most boxes of a cluster the ray passes are missed here.
@@ -711,7 +705,8 @@ function castCharacter(store: HitboxStore, c: number, ox: number, oy: number, oz
  * along the ray (3D DDA) in order and stops once the best hit is nearer than the next cell;
  * inside a cell, each character's AABB, then each box's bounding sphere, then the box itself
  * (raycastObb; the raycast.ts conventions apply) are tested. The grid must have been built from
- * the store's current boxes. Allocation-free.
+ * the store's current boxes. `ignoreCharacter` (a character index, e.g. the shooter whose own
+ * boxes the shot starts in) is skipped. Allocation-free.
  */
 export function raycastHitboxes(
   hit: HitboxRayHit,
@@ -720,6 +715,7 @@ export function raycastHitboxes(
   ox: number, oy: number, oz: number,
   dx: number, dy: number, dz: number,
   maxT: number,
+  ignoreCharacter = -1,
 ): boolean {
   const dims = grid.dims;
   if (dims[0] === 0 || !(maxT >= 0)) return false;
@@ -747,8 +743,10 @@ export function raycastHitboxes(
   const stepZ = dz === 0 ? Infinity : cell / Math.abs(dz);
   const dd = dx * dx + dy * dy + dz * dz;
   const invX = 1 / dx, invY = 1 / dy, invZ = 1 / dz;
+  const firstX = invX >= 0 ? 0 : 3, firstY = invY >= 0 ? 0 : 3, firstZ = invZ >= 0 ? 0 : 3;
   const ray = ++grid.rayId;
   const { cellStart, cellItems, stamp } = grid;
+  if (ignoreCharacter >= 0 && ignoreCharacter < store.characterCount) stamp[ignoreCharacter] = ray;
   bestT = maxT;
   bestHitbox = -1;
   for (;;) {
@@ -757,7 +755,7 @@ export function raycastHitboxes(
       const c = cellItems[i];
       if (stamp[c] === ray) continue;
       stamp[c] = ray;
-      castCharacter(store, c, ox, oy, oz, dx, dy, dz, invX, invY, invZ, dd, hit.normal);
+      castCharacter(store, c, ox, oy, oz, dx, dy, dz, invX, invY, invZ, firstX, firstY, firstZ, dd, hit.normal);
     }
     const exit = Math.min(nextX, nextY, nextZ);
     if ((bestHitbox >= 0 && bestT <= exit) || exit > t1) break;

@@ -102,10 +102,10 @@ describe('updateHitboxes against obbTransform of the local box by the bone world
 const RAY_KINDS = ['random', 'inside a box', 'parallel to a box face, grazing', 'axis-aligned along an AABB face', 'through a box corner', 'miss (away or too short)'];
 
 /** Brute force: the nearest hit over every hitbox; ties keep the first. */
-function bruteForce(store: HitboxStore, o: number[], d: number[], maxT: number, out: Float64Array): [number, number] {
+function bruteForce(store: HitboxStore, o: number[], d: number[], maxT: number, out: Float64Array, ignore: number): [number, number] {
   let best = Infinity, bestBox = -1;
   for (let h = 0; h < store.count; h++) {
-    if (raycastObb(out, o[0], o[1], o[2], d[0], d[1], d[2], maxT, store.world, 15 * h) && out[0] < best) {
+    if (store.character[h] !== ignore && raycastObb(out, o[0], o[1], o[2], d[0], d[1], d[2], maxT, store.world, 15 * h) && out[0] < best) {
       best = out[0];
       bestBox = h;
     }
@@ -172,8 +172,10 @@ describe('raycastHitboxes against a brute force over all hitboxes', () => {
             d = rand() < 0.5 ? [rand() - 0.5, 1, rand() - 0.5] : [rand() - 0.5, -1, rand() - 0.5];
             maxT = rand() < 0.5 ? 0.5 : 10;
           }
-          const [best, bestBox] = bruteForce(store, o, d, maxT, out);
-          const found = raycastHitboxes(hit, store, grid, o[0], o[1], o[2], d[0], d[1], d[2], maxT);
+          // Every fourth ray ignores a character (a shooter's own), whose boxes the brute force skips too.
+          const ignore = r % 4 === 3 ? Math.floor(rand() * store.characterCount) : -1;
+          const [best, bestBox] = bruteForce(store, o, d, maxT, out, ignore);
+          const found = raycastHitboxes(hit, store, grid, o[0], o[1], o[2], d[0], d[1], d[2], maxT, ignore);
           casesByKind[kind]++;
           expect(found).toBe(bestBox >= 0);
           if (!found) continue;
@@ -182,7 +184,8 @@ describe('raycastHitboxes against a brute force over all hitboxes', () => {
           // Ties (several boxes entered at the same t, e.g. an origin inside overlapping boxes) may pick any of them.
           expect(raycastObb(out, o[0], o[1], o[2], d[0], d[1], d[2], maxT, w, 15 * hit.hitbox)).toBe(true);
           expect(out[0]).toBe(best);
-          if (hit.hitbox !== bestBox) expect(bruteForce(store, o, d, best, out)[0]).toBe(best);
+          if (hit.hitbox !== bestBox) expect(bruteForce(store, o, d, best, out, ignore)[0]).toBe(best);
+          expect(hit.character).not.toBe(ignore);
           expect(hit.character).toBe(store.character[hit.hitbox]);
           expect(hit.entity).toBe(500 + hit.character);
           expect(hit.bone).toBe(store.bone[hit.hitbox]);
@@ -194,7 +197,7 @@ describe('raycastHitboxes against a brute force over all hitboxes', () => {
     // Every kind was exercised, and every kind except the misses produced hits.
     for (let k = 0; k < RAY_KINDS.length; k++) expect(casesByKind[k], RAY_KINDS[k]).toBe(24 * 20);
     for (let k = 0; k < RAY_KINDS.length - 1; k++) expect(hitsByKind[k], RAY_KINDS[k]).toBeGreaterThan(k === 3 ? 20 : 100);
-    expect(hitsByKind[1], 'inside a box').toBe(24 * 20);
+    expect(hitsByKind[1], 'inside a box').toBeGreaterThan(24 * 20 * 0.9);
   });
 });
 
