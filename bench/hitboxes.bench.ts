@@ -2,7 +2,8 @@
  * Bone hitboxes: per-frame cost, for 1,000 animated 68-bone humanoids (55 hitboxes each), of
  * (a) the bone world matrices from local TRS (the skeleton step a renderer needs anyway), (b) the
  * hitbox update proper (world OBBs and character AABBs), (c) the ray grid rebuild and (d) that
- * rebuild plus 10,000 rays (nearest hit), next to the three.js way: CPU-skin every
+ * rebuild plus 10,000 rays (nearest hit), (e) the same with 10,000 aimed shots between characters,
+ * next to the three.js way: CPU-skin every
  * character's mesh (4,840 vertices, with three's Vector3/Matrix4) and refit a THREE.Box3 each
  * frame, then cast the rays against those boxes with THREE.Ray.intersectBox (box-level hits only,
  * so three's ray numbers are a lower bound of its real cost, which would also test triangles).
