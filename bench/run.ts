@@ -24,6 +24,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   obbLayout: () => import('./obbLayout.bench'),
   obbTree: () => import('./obbTree.bench'),
   hitboxes: () => import('./hitboxes.bench'),
+  pipeline: () => import('./pipeline.bench'),
 };
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -40,6 +40,9 @@ export interface ExactnessOptions {
   frames: number;
   seed?: number;
   broadPhases?: readonly BroadPhaseName[];
+  /** Called every `progressEvery` frames (long runs report progress). */
+  onProgress?: (frame: number, result: ExactnessResult) => void;
+  progressEvery?: number;
 }
 
 export interface ExactnessResult {
@@ -262,6 +265,10 @@ export function checkPipelineExactness(options: ExactnessOptions): ExactnessResu
         }
       });
     }
+    if (options.onProgress && (frame + 1) % (options.progressEvery ?? 100) === 0) {
+      result.seconds = (performance.now() - t0) / 1000;
+      options.onProgress(frame + 1, result);
+    }
     advanceScene(scene);
   }
   for (const runs of groups) for (const run of runs) run.p.destroy();
@@ -274,7 +281,12 @@ function main(): void {
   const counts = process.argv.length > 3 ? process.argv.slice(3).map(Number) : [2000, 10000];
   let failed = false;
   for (const count of counts) {
-    const r = checkPipelineExactness({ count, frames });
+    const r = checkPipelineExactness({
+      count,
+      frames,
+      onProgress: (frame, partial) =>
+        console.error(`  N=${count}: ${frame}/${frames} frames, ${partial.mismatches.length} mismatches, ${partial.seconds.toFixed(0)} s`),
+    });
     console.log(
       `N=${count}, ${frames} frames, broad phases ${EXACTNESS_BROAD_PHASES.join('/')} (+ shuffled creation order each, + rerun): ` +
         `${r.mismatches.length === 0 ? 'EXACT' : 'MISMATCH'}; ${r.pairFrames} pair-frames, ${r.touchingPairFrames} just-touching ` +

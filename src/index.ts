@@ -215,6 +215,7 @@ export {
   buildCharacterRayGrid,
   createHitboxRayHit,
   raycastHitboxes,
+  HITBOXES_PER_CLUSTER,
   type HitboxFitMethod,
   type HitboxFitOptions,
   type BoneHitboxes,

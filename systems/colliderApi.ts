@@ -87,9 +87,9 @@ function assertBits(v: number | undefined, fallback: number, what: string): numb
 }
 
 /** Throws unless `eid` is a valid id of an entity alive in the pipeline's world; grows the stores to hold it. */
-function prepareEntity(p: CollisionPipeline, eid: number, what: string): void {
-  assertEntityId(eid, what);
-  if (!entityExists(p.world, eid)) throw new CollideInputError(`${what}: entity ${eid} does not exist in the world`);
+function prepareEntity(p: CollisionPipeline, eid: number, caller: string): void {
+  assertEntityId(eid, caller);
+  if (!entityExists(p.world, eid)) throw new CollideInputError(`${caller}: entity ${eid} does not exist in the world`);
   growTransformStore(p.transform, eid);
   growColliderStore(p.collider, eid);
 }
@@ -201,7 +201,7 @@ export function addCollider(target: World | CollisionPipeline, eid: number, desc
   if (desc === null || typeof desc !== 'object') throw new CollideInputError(`${what}: the description must be an object`);
   const layer = assertBits(desc.layer, DEFAULT_LAYER, `${what}.layer`);
   const mask = assertBits(desc.mask, DEFAULT_MASK, `${what}.mask`);
-  prepareEntity(p, eid, what);
+  prepareEntity(p, eid, 'addCollider');
   const c = p.collider;
   // Validate into the local slot only after everything else passed; a throw here leaves a fresh
   // (colliderless) entity's slot unused and an existing collider's kind untouched below.
@@ -243,20 +243,45 @@ export function setTransform(
   scale = 1,
 ): void {
   const p = pipelineOf(target, 'setTransform');
-  const what = `setTransform(entity ${eid})`;
-  assertVector(position, 3, `${what}.position`);
-  const q = normalisedQuaternion(rotation, `${what}.rotation`);
-  if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0) {
-    throw new CollideInputError(`${what}.scale must be a finite number > 0, got ${scale}`);
-  }
-  prepareEntity(p, eid, what);
-  if (p.collider.kind[eid] === SHAPE_MESH) assertMeshScale(scale, what);
+  // Called for every moving entity every frame: validate without building messages, and let
+  // rejectPose redo the checks with descriptive errors only when something is wrong.
+  const norm = validPoseQuaternionNorm(position, rotation, scale);
+  if (!(norm > 0 && norm < Infinity)) rejectPose(eid, position, rotation, scale);
+  prepareEntity(p, eid, 'setTransform');
+  if (p.collider.kind[eid] === SHAPE_MESH) assertMeshScale(scale, `setTransform(entity ${eid})`);
   const t = p.transform;
-  for (let k = 0; k < 3; k++) t.position[3 * eid + k] = position[k];
-  for (let k = 0; k < 4; k++) t.rotation[4 * eid + k] = q[k];
+  const o3 = 3 * eid, o4 = 4 * eid;
+  t.position[o3] = position[0];
+  t.position[o3 + 1] = position[1];
+  t.position[o3 + 2] = position[2];
+  t.rotation[o4] = rotation[0] / norm;
+  t.rotation[o4 + 1] = rotation[1] / norm;
+  t.rotation[o4 + 2] = rotation[2] / norm;
+  t.rotation[o4 + 3] = rotation[3] / norm;
   t.scale[eid] = scale;
   if (!hasComponent(p.world, eid, t)) addComponent(p.world, eid, t);
   markChanged(t, eid);
+}
+
+/** The rotation's length when position, rotation and scale are all valid, else NaN. */
+function validPoseQuaternionNorm(position: Vec3Like, rotation: QuatLike, scale: number): number {
+  if (position == null || rotation == null || !(position.length >= 3) || !(rotation.length >= 4)) return NaN;
+  if (typeof scale !== 'number' || !(scale > 0 && scale < Infinity)) return NaN;
+  const x = position[0], y = position[1], z = position[2];
+  const qx = rotation[0], qy = rotation[1], qz = rotation[2], qw = rotation[3];
+  // v - v is 0 for finite numbers and NaN for infinities and NaN (a sum could overflow instead).
+  if (x - x + (y - y) + (z - z) + (qx - qx) + (qy - qy) + (qz - qz) + (qw - qw) !== 0) return NaN;
+  const norm = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+  // Squares overflow or underflow only for extreme components; hypot is exact there, and slow.
+  return norm > 1e-150 && norm < 1e150 ? norm : Math.hypot(qx, qy, qz, qw);
+}
+
+/** Throws the descriptive error for a pose that validPoseQuaternionNorm refused. */
+function rejectPose(eid: number, position: Vec3Like, rotation: QuatLike, scale: number): never {
+  const what = `setTransform(entity ${eid})`;
+  assertVector(position, 3, `${what}.position`);
+  normalisedQuaternion(rotation, `${what}.rotation`);
+  throw new CollideInputError(`${what}.scale must be a finite number > 0, got ${scale}`);
 }
 
 /**

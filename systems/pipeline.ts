@@ -61,7 +61,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     world,
     transform: createTransformStore(),
     collider,
-    broadPhase: resolveBroadPhase(options.broadPhase ?? 'sap'),
+    broadPhase: resolveBroadPhase(options.broadPhase ?? 'spatialHash'),
     candidates: new PairList(),
     touchingPairs: new PairList(),
     contacts: createContactStore(),

@@ -220,6 +220,10 @@ describe('bad input', () => {
     ['zero scale', () => setTransform(world, e, [0, 0, 0], [0, 0, 0, 1], 0), /scale must be a finite number > 0, got 0/],
     ['negative scale', () => setTransform(world, e, [0, 0, 0], [0, 0, 0, 1], -2), /scale must be a finite number > 0/],
     ['short position', () => setTransform(world, e, [0, 0]), /position must hold 3 numbers/],
+    ['missing rotation entry', () => setTransform(world, e, [0, 0, 0], [0, 0, 1]), /rotation must hold 4 numbers/],
+    ['infinite scale', () => setTransform(world, e, [0, 0, 0], [0, 0, 0, 1], Infinity), /scale must be a finite number > 0, got Infinity/],
+    ['quaternion too long to normalise', () => setTransform(world, e, [0, 0, 0], [1.5e308, 1.5e308, 0, 0]), /rotation must be a non-zero quaternion, got length Infinity/],
+    ['quaternion too short to normalise', () => setTransform(world, e, [0, 0, 0], [0, 0, 0, 1e-330]), /rotation must be a non-zero quaternion, got length 0/],
     ['negative radius', () => addCollider(world, e, { shape: 'sphere', radius: -1 }), new RegExp(`addCollider\\(entity ${e}\\)\\.radius must be a finite number >= 0`)],
     ['negative half-extent', () => addCollider(world, e, { shape: 'obb', halfExtents: [1, -0.5, 1] }), /halfExtents: extent 1 is negative/],
     ['AABB min > max', () => addCollider(world, e, { shape: 'aabb', min: [0, 2, 0], max: [1, 1, 1] }), /min\[1\] = 2 exceeds max\[1\] = 1/],
@@ -240,6 +244,20 @@ describe('bad input', () => {
       expect(run).toThrow(message);
     });
   }
+
+  it('quaternions of extreme but representable length are normalised exactly', () => {
+    for (const q of [[0, 3e200, 0, 4e200], [0, 3e-200, 0, 4e-200], [0, 0.6, 0, 0.8]]) {
+      setTransform(world, e, [1, 2, 3], q);
+      expect(Array.from(p.transform.rotation.subarray(4 * e, 4 * e + 4))).toEqual([0, Math.fround(0.6), 0, Math.fround(0.8)]);
+    }
+  });
+
+  it('a rejected pose leaves the stored transform unchanged', () => {
+    setTransform(world, e, [1, 2, 3]);
+    const before = [...p.transform.position.subarray(3 * e, 3 * e + 3), ...p.transform.rotation.subarray(4 * e, 4 * e + 4)];
+    expect(() => setTransform(world, e, [5, 5, NaN], [0, 1, 0, 0])).toThrow(CollideInputError);
+    expect([...p.transform.position.subarray(3 * e, 3 * e + 3), ...p.transform.rotation.subarray(4 * e, 4 * e + 4)]).toEqual(before);
+  });
 
   it('a rejected description leaves the existing collider unchanged', () => {
     const before = p.collider.local.slice(SHAPE_STRIDE * e, SHAPE_STRIDE * (e + 1));

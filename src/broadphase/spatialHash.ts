@@ -14,7 +14,7 @@ import { selectByKey } from './sortByKey';
 
 /** Options of `createSpatialHash`. */
 export interface SpatialHashOptions {
-  /** Fixed cell edge; when omitted, `cellSizeFactor` times the median largest box side of the frame. */
+  /** Fixed cell edge; when omitted, `cellSizeFactor` times the median largest box side of the frame (over a sample of 255 boxes). */
   cellSize?: number;
   /** Cell edge relative to the median largest box side (default 2): boxes then cover about (1 + 1/2)^3 cells. */
   cellSizeFactor?: number;
@@ -27,7 +27,9 @@ const HASH_X = 73856093;
 const HASH_Y = 19349663;
 const HASH_Z = 83492791;
 /** Hash table slots per entry (at least): keeps unrelated cells mostly in separate buckets. */
-const SLOTS_PER_ENTRY = 2;
+const SLOTS_PER_ENTRY = 1;
+/** Boxes sampled for the median box size that sets the cell edge. */
+const CELL_SIZE_SAMPLES = 255;
 /** Cell coordinates must fit int32 to be stored and hashed exactly; farther boxes count as oversize. */
 const MAX_CELL_COORD = 2 ** 31 - 1;
 
@@ -55,34 +57,36 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
   let bucketStart = new Int32Array(0);
   let entryId = new Int32Array(0);
   let entryCell = new Int32Array(0); // 3 per entry
-  let sides = new Float64Array(0);
-  let sideTags = new Int32Array(0);
+  const sides = new Float64Array(CELL_SIZE_SAMPLES);
+  const sideTags = new Int32Array(CELL_SIZE_SAMPLES);
   let entries = 0; // (box, cell) entries this frame
   let oversizeCount = 0;
 
-  /** Median of the boxes' largest sides times the factor; falls back to the scene's spread when boxes are points. */
+  /**
+   * Median largest box side times the factor, over an evenly spaced sample of the boxes (the cell
+   * size only tunes speed; pairs are exact whatever it is). Falls back to the scene's spread when
+   * the sampled boxes are points.
+   */
   function derivedCellSize(input: BroadPhaseInput): number {
     const { ids, count, boxes } = input;
-    sides = grown(sides, count);
-    sideTags = grown(sideTags, count);
+    const samples = Math.min(count, CELL_SIZE_SAMPLES);
+    for (let s = 0; s < samples; s++) {
+      const o = ids[Math.floor((s * count) / samples)] * 6;
+      sides[s] = Math.max(boxes[o + 3] - boxes[o], boxes[o + 4] - boxes[o + 1], boxes[o + 5] - boxes[o + 2]);
+      sideTags[s] = s;
+    }
+    const mid = samples >>> 1;
+    selectByKey(sides, sideTags, 0, samples, mid);
+    const size = cellFactor * sides[mid];
+    if (size > 0 && Number.isFinite(size)) return size;
+    // Mostly points: aim at a few boxes per cell over the scene's extent.
     let sceneMin = Infinity;
     let sceneMax = -Infinity;
     for (let i = 0; i < count; i++) {
       const o = ids[i] * 6;
-      let side = 0;
-      for (let k = 0; k < 3; k++) {
-        side = Math.max(side, boxes[o + 3 + k] - boxes[o + k]);
-        sceneMin = Math.min(sceneMin, boxes[o + k]);
-        sceneMax = Math.max(sceneMax, boxes[o + 3 + k]);
-      }
-      sides[i] = side;
-      sideTags[i] = i;
+      sceneMin = Math.min(sceneMin, boxes[o], boxes[o + 1], boxes[o + 2]);
+      sceneMax = Math.max(sceneMax, boxes[o + 3], boxes[o + 4], boxes[o + 5]);
     }
-    const mid = count >>> 1;
-    selectByKey(sides, sideTags, 0, count, mid);
-    const size = cellFactor * sides[mid];
-    if (size > 0 && Number.isFinite(size)) return size;
-    // Mostly points: aim at a few boxes per cell over the scene's extent.
     const spread = (sceneMax - sceneMin) / Math.cbrt(count);
     return spread > 0 && Number.isFinite(spread) ? spread : 1;
   }
@@ -144,30 +148,33 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
     }
   }
 
-  /** Whether entry e's cell holds the lower corner of the intersection of boxes a and b. */
-  function ownsPair(boxes: ArrayLike<number>, inv: number, e: number, a: number, b: number): boolean {
-    for (let k = 0; k < 3; k++) {
-      const lower = Math.max(boxes[a * 6 + k], boxes[b * 6 + k]);
-      if (Math.floor(lower * inv) !== entryCell[e * 3 + k]) return false;
-    }
-    return true;
-  }
-
   function pairsInBuckets(input: BroadPhaseInput, out: PairList, inv: number, slots: number): void {
     const boxes = input.boxes;
     // After the fill pass bucketStart[h] is the end of bucket h, i.e. the start of h + 1.
     let start = 0;
     for (let h = 0; h < slots; h++) {
       const end = bucketStart[h];
-      for (let i = start; i < end; i++) {
+      for (let i = start; i < end - 1; i++) {
         const a = entryId[i];
         const cx = entryCell[i * 3];
         const cy = entryCell[i * 3 + 1];
         const cz = entryCell[i * 3 + 2];
+        const ax0 = boxes[a * 6], ay0 = boxes[a * 6 + 1], az0 = boxes[a * 6 + 2];
+        const ax1 = boxes[a * 6 + 3], ay1 = boxes[a * 6 + 4], az1 = boxes[a * 6 + 5];
         for (let j = i + 1; j < end; j++) {
           if (entryCell[j * 3] !== cx || entryCell[j * 3 + 1] !== cy || entryCell[j * 3 + 2] !== cz) continue;
           const b = entryId[j];
-          if (aabbOverlap(boxes, a * 6, boxes, b * 6) && ownsPair(boxes, inv, i, a, b)) reportPair(input, out, a, b);
+          const bx0 = boxes[b * 6], by0 = boxes[b * 6 + 1], bz0 = boxes[b * 6 + 2];
+          // Closed boxes overlap, and this cell holds the lower corner of their intersection,
+          // which both boxes cover: the pair is reported from exactly one cell.
+          if (bx0 > ax1 || boxes[b * 6 + 3] < ax0 || by0 > ay1 || boxes[b * 6 + 4] < ay0 || bz0 > az1 || boxes[b * 6 + 5] < az0) continue;
+          if (
+            Math.floor((bx0 > ax0 ? bx0 : ax0) * inv) === cx &&
+            Math.floor((by0 > ay0 ? by0 : ay0) * inv) === cy &&
+            Math.floor((bz0 > az0 ? bz0 : az0) * inv) === cz
+          ) {
+            reportPair(input, out, a, b);
+          }
         }
       }
       start = end;
