@@ -57,6 +57,10 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
   let bucketStart = new Int32Array(0);
   let entryId = new Int32Array(0);
   let entryCell = new Int32Array(0); // 3 per entry
+  // Per entry, bit k set when its cell is the box's first cell on axis k. The lower corner of two
+  // boxes' intersection lies in cell max(first cell of a, first cell of b) on each axis, so a cell
+  // both boxes cover holds that corner exactly when, on every axis, it is the first cell of one of them.
+  let entryFirst = new Uint8Array(0);
   const sides = new Float64Array(CELL_SIZE_SAMPLES);
   const sideTags = new Int32Array(CELL_SIZE_SAMPLES);
   let entries = 0; // (box, cell) entries this frame
@@ -141,6 +145,7 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
               entryCell[e * 3] = x0 + a;
               entryCell[e * 3 + 1] = y0 + b;
               entryCell[e * 3 + 2] = z0 + c;
+              entryFirst[e] = (a === 0 ? 1 : 0) | (b === 0 ? 2 : 0) | (c === 0 ? 4 : 0);
             }
           }
         }
@@ -148,33 +153,28 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
     }
   }
 
-  function pairsInBuckets(input: BroadPhaseInput, out: PairList, inv: number, slots: number): void {
+  function pairsInBuckets(input: BroadPhaseInput, out: PairList, slots: number): void {
     const boxes = input.boxes;
-    // After the fill pass bucketStart[h] is the end of bucket h, i.e. the start of h + 1.
+    // Locals, not the closure's reassignable arrays: V8 then keeps them in registers across the loop.
+    const cells = entryCell, first = entryFirst, ids = entryId, ends = bucketStart;
+    // After the fill pass ends[h] is the end of bucket h, i.e. the start of h + 1.
     let start = 0;
     for (let h = 0; h < slots; h++) {
-      const end = bucketStart[h];
+      const end = ends[h];
       for (let i = start; i < end - 1; i++) {
-        const a = entryId[i];
-        const cx = entryCell[i * 3];
-        const cy = entryCell[i * 3 + 1];
-        const cz = entryCell[i * 3 + 2];
+        const a = ids[i];
+        const cx = cells[i * 3];
+        const cy = cells[i * 3 + 1];
+        const cz = cells[i * 3 + 2];
+        const firstA = first[i];
         const ax0 = boxes[a * 6], ay0 = boxes[a * 6 + 1], az0 = boxes[a * 6 + 2];
         const ax1 = boxes[a * 6 + 3], ay1 = boxes[a * 6 + 4], az1 = boxes[a * 6 + 5];
         for (let j = i + 1; j < end; j++) {
-          if (entryCell[j * 3] !== cx || entryCell[j * 3 + 1] !== cy || entryCell[j * 3 + 2] !== cz) continue;
-          const b = entryId[j];
-          const bx0 = boxes[b * 6], by0 = boxes[b * 6 + 1], bz0 = boxes[b * 6 + 2];
-          // Closed boxes overlap, and this cell holds the lower corner of their intersection,
-          // which both boxes cover: the pair is reported from exactly one cell.
-          if (bx0 > ax1 || boxes[b * 6 + 3] < ax0 || by0 > ay1 || boxes[b * 6 + 4] < ay0 || bz0 > az1 || boxes[b * 6 + 5] < az0) continue;
-          if (
-            Math.floor((bx0 > ax0 ? bx0 : ax0) * inv) === cx &&
-            Math.floor((by0 > ay0 ? by0 : ay0) * inv) === cy &&
-            Math.floor((bz0 > az0 ? bz0 : az0) * inv) === cz
-          ) {
-            reportPair(input, out, a, b);
-          }
+          // Same cell, and this cell owns the pair (see entryFirst): each pair is reported once.
+          if ((firstA | first[j]) !== 7 || cells[j * 3] !== cx || cells[j * 3 + 1] !== cy || cells[j * 3 + 2] !== cz) continue;
+          const b = ids[j] * 6;
+          if (boxes[b] > ax1 || boxes[b + 3] < ax0 || boxes[b + 1] > ay1 || boxes[b + 4] < ay0 || boxes[b + 2] > az1 || boxes[b + 5] < az0) continue;
+          reportPair(input, out, a, ids[j]);
         }
       }
       start = end;
@@ -217,11 +217,12 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
       bucketStart.fill(0, 0, slots + 1);
       entryId = grown(entryId, entries);
       entryCell = grown(entryCell, 3 * entries);
+      entryFirst = grown(entryFirst, entries);
       fillBuckets(input, slots - 1, 0);
       // Prefix sums: bucketStart[h] becomes the start of bucket h; the fill pass advances it to the end.
       for (let h = 1; h <= slots; h++) bucketStart[h] += bucketStart[h - 1];
       fillBuckets(input, slots - 1, 1);
-      pairsInBuckets(input, out, inv, slots);
+      pairsInBuckets(input, out, slots);
       oversizePairs(input, out);
       out.sort();
     },
