@@ -25,6 +25,8 @@ interface Setup {
   cannon: boolean;
   /** Whether sweep and prune runs too. */
   sap: boolean;
+  /** The dense scene (N = 10,000 in 100^3), kept apart from the constant-density series in the results. */
+  dense?: boolean;
 }
 
 /**
@@ -35,7 +37,7 @@ interface Setup {
  */
 const SETUPS: Setup[] = [
   ...[1000, 2000, 10000].map((n) => ({ label: `${n / 1000}k`, count: n, size: sizeForDensity(n), warmup: 10, frames: 100, cannon: true, sap: true })),
-  { label: 'dense 10k', count: 10000, size: 100, warmup: 10, frames: 100, cannon: false, sap: true },
+  { label: 'dense 10k', count: 10000, size: 100, warmup: 10, frames: 100, cannon: false, sap: true, dense: true },
   { label: '50k', count: 50000, size: sizeForDensity(50000), warmup: 5, frames: 30, cannon: false, sap: false },
   { label: '100k', count: 100000, size: sizeForDensity(100000), warmup: 3, frames: 20, cannon: false, sap: false },
 ];
@@ -114,7 +116,9 @@ export async function run(): Promise<BenchReport> {
   const rows: (string | number)[][] = [];
   const breakdown: (string | number)[][] = [];
   const agreement: string[] = [];
-  const data: Record<string, unknown>[] = [];
+  // Constant-density scenes form the series plotted against N (scripts/plots.ts); the dense one stands apart.
+  const scenes: Record<string, unknown>[] = [];
+  let denseScene: Record<string, unknown> | undefined;
   for (const s of SETUPS) {
     const scene = createScene(s.count, s.size);
     const contestants: Contestant[] = OUR_BROAD_PHASES.filter((b) => s.sap || b !== 'sap').map((b) => ours(scene, b, true));
@@ -140,13 +144,13 @@ export async function run(): Promise<BenchReport> {
     }
     const stats = contestants.map((c) => {
       const sorted = c.times.slice().sort((a, b) => a - b);
-      return { name: c.name, median: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), pairs: c.pairs };
+      return { name: c.name, medianMs: percentile(sorted, 0.5), p95Ms: percentile(sorted, 0.95), pairs: c.pairs };
     });
     const byName = (n: string) => stats.find((x) => x.name === n);
     const oursPairsOnly = stats.filter((x) => x.name.startsWith('ours') && !x.name.includes('contacts'));
-    const best = oursPairsOnly.reduce((a, b) => (b.median < a.median ? b : a));
+    const best = oursPairsOnly.reduce((a, b) => (b.medianMs < a.medianMs ? b : a));
     const rapier = byName('Rapier'), cannon = byName('cannon-es');
-    const cell = (x: { median: number; p95: number } | undefined) => (x ? `${fmt(x.median)} / ${fmt(x.p95)}` : 'not run');
+    const cell = (x: { medianMs: number; p95Ms: number } | undefined) => (x ? `${fmt(x.medianMs)} / ${fmt(x.p95Ms)}` : 'not run');
     rows.push([
       s.label,
       ...OUR_BROAD_PHASES.map((b) => cell(byName(`ours ${b}`))),
@@ -154,20 +158,22 @@ export async function run(): Promise<BenchReport> {
       cell(rapier),
       cell(cannon),
       `${best.pairs} / ${rapier?.pairs ?? '—'} / ${cannon?.pairs ?? '—'}`,
-      rapier ? `${(rapier.median / best.median).toFixed(1)}x (${best.name.slice(5)})` : '—',
+      rapier ? `${(rapier.medianMs / best.medianMs).toFixed(1)}x (${best.name.slice(5)})` : '—',
     ]);
     // Where our time goes, for the best pairs-only configuration.
     const bestC = contestants.find((c) => c.name === best.name)!;
     const med = (v: number[]) => percentile(v.slice().sort((a, b) => a - b), 0.5);
     const [refit, broad, narrow] = bestC.systemTimes!.map(med);
-    breakdown.push([s.label, best.name.slice(5), fmt(best.median), fmt(best.median - refit - broad - narrow), fmt(refit), fmt(broad), fmt(narrow)]);
+    breakdown.push([s.label, best.name.slice(5), fmt(best.medianMs), fmt(best.medianMs - refit - broad - narrow), fmt(refit), fmt(broad), fmt(narrow)]);
     const oursKeys = bestC.pairKeys!();
     for (const c of contestants) {
       if (c.pipeline || !c.pairKeys) continue;
       const [onlyOurs, onlyPeer] = difference(oursKeys, c.pairKeys());
       agreement.push(`${s.label} vs ${c.name}: ${onlyOurs} pairs only ours, ${onlyPeer} only theirs (of ${oursKeys.length})`);
     }
-    data.push({ setup: s.label, count: s.count, size: s.size, frames: s.frames, stats, breakdown: { refit, broad, narrow } });
+    const sceneData = { setup: s.label, count: s.count, size: s.size, frames: s.frames, stats, breakdown: { refit, broad, narrow } };
+    if (s.dense) denseScene = sceneData;
+    else scenes.push(sceneData);
     for (const c of contestants) c.dispose();
     console.log(rows[rows.length - 1].join(' | '));
   }
@@ -188,5 +194,5 @@ export async function run(): Promise<BenchReport> {
     '',
     ...agreement.map((a) => `- ${a}`),
   ].join('\n');
-  return { name: 'pipeline', markdown, data };
+  return { name: 'pipeline', markdown, data: { scenes, denseScene } };
 }

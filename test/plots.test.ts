@@ -196,6 +196,19 @@ describe('benchSeries', () => {
     expect(findRows('nothing')).toEqual([]);
   });
 
+  it('plots the pipeline benchmark\'s constant-density scenes against N, leaving the dense scene out', () => {
+    const scene = (count: number, ours: number, rapier: number) => ({
+      setup: `${count}`, count, size: 100, frames: 100,
+      stats: [{ name: 'ours spatialHash', medianMs: ours, p95Ms: ours, pairs: 1 }, { name: 'Rapier', medianMs: rapier, p95Ms: rapier, pairs: 1 }],
+      breakdown: { refit: 0, broad: 0, narrow: 0 },
+    });
+    const { series } = timeSeries({ scenes: [scene(1000, 0.5, 1.5), scene(2000, 0.9, 3)], denseScene: scene(10000, 9, 35) });
+    expect(series).toEqual([
+      { name: 'ours spatialHash', points: [[1000, 0.5], [2000, 0.9]] },
+      { name: 'Rapier', points: [[1000, 1.5], [2000, 3]] },
+    ]);
+  });
+
   it('reports unusable entries instead of throwing', () => {
     expect(timeSeries(undefined).problem).toBeDefined();
     expect(timeSeries([{ algorithm: 'a', note: 'no numbers' }]).problem).toContain('none with a numeric size');
