@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { symmetricEigen3 } from '../src/eigen3';
+import { symmetricEigen3, symmetricEigen3Jacobi } from '../src/eigen3';
 import { CollideInputError } from '../src/errors';
 import { mulberry32, quaternionToAxes, randomQuaternion } from './support/random';
 
@@ -132,3 +132,80 @@ describe('symmetricEigen3', () => {
     expect(() => symmetricEigen3(values, vectors, [Infinity, 0, 0, 1, 0, 1])).toThrow(CollideInputError);
   });
 });
+
+/** max over columns of ‖A·u − λ·u‖ for row-major symmetric m. */
+function residual(m: number[], values: ArrayLike<number>, vectors: ArrayLike<number>): number {
+  let worst = 0;
+  for (let k = 0; k < 3; k++) {
+    let r2 = 0;
+    for (let i = 0; i < 3; i++) {
+      let s = -values[k] * vectors[3 * k + i];
+      for (let j = 0; j < 3; j++) s += m[3 * i + j] * vectors[3 * k + j];
+      r2 += s * s;
+    }
+    worst = Math.max(worst, Math.sqrt(r2));
+  }
+  return worst;
+}
+
+describe('symmetricEigen3 closed form against Jacobi', () => {
+  /** Solves m both ways; checks both frames and that they agree on values and on separated vectors. */
+  function compare(m: number[]): void {
+    const { values, vectors } = checkDecomposition(m);
+    const refValues = new Float64Array(3);
+    const refVectors = new Float64Array(9);
+    symmetricEigen3Jacobi(refValues, refVectors, packed(m));
+    const norm = Math.max(...m.map(Math.abs));
+    expect(residual(m, values, vectors)).toBeLessThanOrEqual(1e-12 * norm);
+    expect(residual(m, refValues, refVectors)).toBeLessThanOrEqual(1e-12 * norm);
+    for (let i = 0; i < 3; i++) expect(Math.abs(values[i] - refValues[i])).toBeLessThanOrEqual(1e-13 * norm);
+    // An eigenvalue at least 1e-6 of the norm from the others has a unique axis: both agree on it.
+    for (let k = 0; k < 3; k++) {
+      const gap = Math.min(...[0, 1, 2].filter((j) => j !== k).map((j) => Math.abs(refValues[k] - refValues[j])));
+      if (!(gap > 1e-6 * norm)) continue;
+      let d = 0;
+      for (let i = 0; i < 3; i++) d += vectors[3 * k + i] * refVectors[3 * k + i];
+      expect(1 - Math.abs(d)).toBeLessThanOrEqual(1e-12);
+    }
+  }
+
+  it('agrees on random symmetric matrices', () => {
+    fc.assert(
+      fc.property(fc.array(entry(1e3), { minLength: 6, maxLength: 6 }), (e) => {
+        compare([e[0], e[1], e[2], e[1], e[3], e[4], e[2], e[4], e[5]]);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('agrees as two eigenvalues merge, across the closed form\'s gap threshold', () => {
+    const rand = mulberry32(5);
+    for (const gap of [0.5, 1e-2, 2e-3, 1.001e-3, 0.999e-3, 1e-4, 1e-6, 1e-9, 1e-13, 0]) {
+      for (let trial = 0; trial < 100; trial++) {
+        const axes = quaternionToAxes(randomQuaternion(rand));
+        const base = 2 * rand() - 1;
+        const far = base + (trial % 2 ? 1 : -1) * (0.5 + rand());
+        // The merging pair at either end of the spectrum, and around zero.
+        const pair = trial % 3 === 0 ? 0 : base;
+        compare(compose(axes, [pair, pair + gap, far]));
+      }
+    }
+  });
+
+  it('agrees on diagonal, rank-1, zero, multiple-of-identity and extreme-scale matrices', () => {
+    const rand = mulberry32(9);
+    compare([0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    compare([2, 0, 0, 0, 2, 0, 0, 0, 2]);
+    compare([3, 0, 0, 0, -1, 0, 0, 0, 2]);
+    compare([1e-300, 0, 0, 0, 1, 0, 0, 0, 1e300]);
+    for (let trial = 0; trial < 200; trial++) {
+      const axes = quaternionToAxes(randomQuaternion(rand));
+      const scale = [1e-150, 1e-12, 1, 1e12, 1e150][trial % 5];
+      const u = [axes[0], axes[1], axes[2]];
+      // Rank 1: u uᵀ scaled.
+      compare(u.flatMap((x) => u.map((y) => scale * x * y)));
+      compare(compose(axes, [scale * (rand() - 0.5), scale * (rand() - 0.5), scale * (rand() - 0.5)]));
+    }
+  });
+});
+
