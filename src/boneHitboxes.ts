@@ -1,7 +1,8 @@
 import { grown } from './broadphase/growable';
 import { ditoObb } from './dito';
 import { CollideInputError, assertExtents, assertFiniteValues } from './errors';
-import { AABB_STRIDE, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from './layout';
+import { FLOAT32_RELATIVE_STEP } from './float32';
+import { AABB_STRIDE, OBB_HALF, OBB_STRIDE, SPHERE_STRIDE, type ReadonlyFloats } from './layout';
 import { obbFromAxes } from './obb';
 import { fitObbPcaPoints } from './obbFit';
 import { raycastObb } from './raycast';
@@ -227,10 +228,13 @@ const EXTENT_STRIDE = 12;
  * Hitboxes of many characters, struct-of-arrays, parallel to a SkeletonStore (same character
  * indices). Per hitbox: global `bone`, `character`, hit `group`, `local` box (bone space),
  * `extent` (the local box as centre and half-extent vectors h_k·u_k, 12 numbers, so the update is
- * one 3x3 product per vector), `world` box and `radius` (of the world box's bounding sphere, a
- * cheap ray pre-test). Per character: `firstHitbox`, `hitboxCount`, `characterEntity`,
- * `characterAabb` (min-max union of its world boxes, for broad phases; inverted when it has no
- * hitbox) and `firstCluster`; per cluster (see HITBOXES_PER_CLUSTER) `clusterAabb`.
+ * one 3x3 product per vector), `world` box and `sphere` (the world box's bounding sphere, sphere
+ * layout, a cheap pre-test: 16 bytes per hitbox, so a ray or a pair test reads a few cache lines
+ * per cluster instead of one per box). Per character: `firstHitbox`, `hitboxCount`,
+ * `characterEntity`, `characterAabb` (min-max union of its world boxes, for broad phases;
+ * inverted when it has no hitbox) and `firstCluster`; per cluster (see HITBOXES_PER_CLUSTER)
+ * `clusterAabb`. Bind-time data (`local`, `extent`) is Float64; what is rewritten every frame is
+ * Float32, with every bound rounded outward so it holds for the stored boxes.
  * Arrays are replaced when the store grows: read them from the store after adding.
  */
 export interface HitboxStore {
@@ -242,14 +246,14 @@ export interface HitboxStore {
   group: Uint8Array;
   local: Float64Array;
   extent: Float64Array;
-  world: Float64Array;
-  radius: Float64Array;
+  world: Float32Array;
+  sphere: Float32Array;
   firstHitbox: Int32Array;
   hitboxCount: Int32Array;
   characterEntity: Int32Array;
-  characterAabb: Float64Array;
+  characterAabb: Float32Array;
   firstCluster: Int32Array;
-  clusterAabb: Float64Array;
+  clusterAabb: Float32Array;
 }
 
 /** An empty hitbox store. */
@@ -263,14 +267,14 @@ export function createHitboxStore(): HitboxStore {
     group: new Uint8Array(0),
     local: new Float64Array(0),
     extent: new Float64Array(0),
-    world: new Float64Array(0),
-    radius: new Float64Array(0),
+    world: new Float32Array(0),
+    sphere: new Float32Array(0),
     firstHitbox: new Int32Array(0),
     hitboxCount: new Int32Array(0),
     characterEntity: new Int32Array(0),
-    characterAabb: new Float64Array(0),
+    characterAabb: new Float32Array(0),
     firstCluster: new Int32Array(0),
-    clusterAabb: new Float64Array(0),
+    clusterAabb: new Float32Array(0),
   };
 }
 
@@ -308,7 +312,7 @@ export function addCharacterHitboxes(store: HitboxStore, skeleton: SkeletonStore
   store.local = grown(store.local, OBB_STRIDE * end);
   store.extent = grown(store.extent, EXTENT_STRIDE * end);
   store.world = grown(store.world, OBB_STRIDE * end);
-  store.radius = grown(store.radius, end);
+  store.sphere = grown(store.sphere, SPHERE_STRIDE * end);
   store.firstHitbox = grown(store.firstHitbox, c + 1);
   store.hitboxCount = grown(store.hitboxCount, c + 1);
   store.characterEntity = grown(store.characterEntity, c + 1);
@@ -352,11 +356,14 @@ const ORTHOGONAL_AXES_RELATIVE = 1e-18;
 const PARALLEL_AXES_RELATIVE = 1e-12;
 
 /**
- * Cluster AABBs grow by this fraction of their largest coordinate and bounding radii by this
- * fraction of themselves: they are computed from the extent vectors while the stored box comes
- * from normalised axes, and a ray grazing a box corner must never be filtered out by a rounding.
+ * Cluster AABBs grow per axis by this fraction of (largest coordinate + size) and bounding radii
+ * by this fraction of themselves: they are computed in doubles from the extent vectors, while
+ * rays and the narrow phase read the stored Float32 box (centre, axes and half-extents each
+ * rounded, which moves a corner by at most ~2 Float32 steps of that scale), and a ray grazing a
+ * box corner must never be filtered out by a rounding. Eight steps also cover the rounding of the
+ * bound itself when stored, so no explicit outward rounding is needed (it cost 15% of the update).
  */
-const ROUNDING_MARGIN_RELATIVE = 1e-12;
+const ROUNDING_MARGIN_RELATIVE = 8 * FLOAT32_RELATIVE_STEP;
 
 const mapped = new Float64Array(9); // scratch: the mapped extent vectors a_0, a_1, a_2 of an oblique box
 const reach = new Float64Array(3); // scratch: an oblique box's world AABB half-size
@@ -367,7 +374,7 @@ const reach = new Float64Array(3); // scratch: an oblique box's world AABB half-
  * zero), half-extents Σ_k |e_j·a_k|, which contain the parallelepiped. Writes the box at `wo` and
  * its world AABB half-size to `reach`; returns the bounding-sphere radius. The rare path.
  */
-function obliqueWorldBox(world: Float64Array, wo: number): number {
+function obliqueWorldBox(world: Float32Array, wo: number): number {
   const a = mapped;
   let e0x = 1, e0y = 0, e0z = 0, e1x = 0, e1y = 1, e1z = 0, e2x = 0, e2y = 0, e2z = 1;
   const l0 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
@@ -412,7 +419,7 @@ function obliqueWorldBox(world: Float64Array, wo: number): number {
  * containing box. Allocation-free.
  */
 export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firstCharacter = 0, count = store.characterCount - firstCharacter): void {
-  const { bone, extent: x, world, radius, characterAabb, clusterAabb, firstHitbox, hitboxCount, firstCluster } = store;
+  const { bone, extent: x, world, sphere, characterAabb, clusterAabb, firstHitbox, hitboxCount, firstCluster } = store;
   const m = skeleton.world;
   for (let c = firstCharacter; c < firstCharacter + count; c++) {
     let minX = Infinity, minY = Infinity, minZ = Infinity;
@@ -438,8 +445,9 @@ export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firs
         const wx = m00 * cx + m01 * cy + m02 * cz + m[mo + 12];
         const wy = m10 * cx + m11 * cy + m12 * cz + m[mo + 13];
         const wz = m20 * cx + m21 * cy + m22 * cz + m[mo + 14];
-        const wo = OBB_STRIDE * h;
+        const wo = OBB_STRIDE * h, so = SPHERE_STRIDE * h;
         world[wo] = wx; world[wo + 1] = wy; world[wo + 2] = wz;
+        sphere[so] = wx; sphere[so + 1] = wy; sphere[so + 2] = wz;
         const l0 = a0x * a0x + a0y * a0y + a0z * a0z;
         const l1 = a1x * a1x + a1y * a1y + a1z * a1z;
         const l2 = a2x * a2x + a2y * a2y + a2z * a2z;
@@ -458,7 +466,7 @@ export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firs
           // e0 × e1 = ±a2/|a2|: the cross product keeps the frame right-handed under a mirroring bone.
           world[wo + 9] = e0y * e1z - e0z * e1y; world[wo + 10] = e0z * e1x - e0x * e1z; world[wo + 11] = e0x * e1y - e0y * e1x;
           world[wo + 12] = H0; world[wo + 13] = H1; world[wo + 14] = H2;
-          radius[h] = Math.sqrt(l0 + l1 + l2) * (1 + ROUNDING_MARGIN_RELATIVE);
+          sphere[so + 3] = Math.sqrt(l0 + l1 + l2) * (1 + ROUNDING_MARGIN_RELATIVE);
           rx = Math.abs(a0x) + Math.abs(a1x) + Math.abs(a2x);
           ry = Math.abs(a0y) + Math.abs(a1y) + Math.abs(a2y);
           rz = Math.abs(a0z) + Math.abs(a1z) + Math.abs(a2z);
@@ -466,7 +474,7 @@ export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firs
           mapped[0] = a0x; mapped[1] = a0y; mapped[2] = a0z;
           mapped[3] = a1x; mapped[4] = a1y; mapped[5] = a1z;
           mapped[6] = a2x; mapped[7] = a2y; mapped[8] = a2z;
-          radius[h] = obliqueWorldBox(world, wo) * (1 + ROUNDING_MARGIN_RELATIVE);
+          sphere[so + 3] = obliqueWorldBox(world, wo) * (1 + ROUNDING_MARGIN_RELATIVE);
           rx = reach[0]; ry = reach[1]; rz = reach[2];
         }
         if (wx - rx < cMinX) cMinX = wx - rx;
@@ -476,9 +484,13 @@ export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firs
         if (wy + ry > cMaxY) cMaxY = wy + ry;
         if (wz + rz > cMaxZ) cMaxZ = wz + rz;
       }
-      const margin = ROUNDING_MARGIN_RELATIVE * Math.max(-cMinX, -cMinY, -cMinZ, cMaxX, cMaxY, cMaxZ, cMaxX - cMinX, cMaxY - cMinY, cMaxZ - cMinZ);
-      cMinX -= margin; cMinY -= margin; cMinZ -= margin;
-      cMaxX += margin; cMaxY += margin; cMaxZ += margin;
+      // Per axis: a stored corner coordinate moves with that coordinate of the centre and with the box size.
+      const size = Math.max(cMaxX - cMinX, cMaxY - cMinY, cMaxZ - cMinZ);
+      const mx = ROUNDING_MARGIN_RELATIVE * (Math.max(-cMinX, cMaxX) + size);
+      const my = ROUNDING_MARGIN_RELATIVE * (Math.max(-cMinY, cMaxY) + size);
+      const mz = ROUNDING_MARGIN_RELATIVE * (Math.max(-cMinZ, cMaxZ) + size);
+      cMinX -= mx; cMinY -= my; cMinZ -= mz;
+      cMaxX += mx; cMaxY += my; cMaxZ += mz;
       const a = AABB_STRIDE * k;
       clusterAabb[a] = cMinX; clusterAabb[a + 1] = cMinY; clusterAabb[a + 2] = cMinZ;
       clusterAabb[a + 3] = cMaxX; clusterAabb[a + 4] = cMaxY; clusterAabb[a + 5] = cMaxZ;
@@ -605,10 +617,10 @@ export function buildCharacterRayGrid(grid: CharacterRayGrid, store: HitboxStore
   }
 }
 
-let clipT0 = 0;
-let clipT1 = 0;
+/** Scratch of the grid clip: the ray interval [t0, t1] inside the grid's box. */
+const clip = new Float64Array(2);
 
-/** Narrows [clipT0, clipT1] to where o + t·d lies in [a, b] on one axis; false once it is empty. */
+/** Narrows `clip` to where o + t·d lies in [a, b] on one axis; false once it is empty. */
 function clipAxis(o: number, d: number, a: number, b: number): boolean {
   if (d === 0) return o >= a && o <= b;
   let near = (a - o) / d, far = (b - o) / d;
@@ -617,9 +629,9 @@ function clipAxis(o: number, d: number, a: number, b: number): boolean {
     near = far;
     far = s;
   }
-  if (near > clipT0) clipT0 = near;
-  if (far < clipT1) clipT1 = far;
-  return clipT0 <= clipT1;
+  if (near > clip[0]) clip[0] = near;
+  if (far < clip[1]) clip[1] = far;
+  return clip[0] <= clip[1];
 }
 
 /** Nearest hit of `raycastHitboxes`, filled in place (create once with `createHitboxRayHit`). */
@@ -645,8 +657,6 @@ export function createHitboxRayHit(): HitboxRayHit {
 }
 
 const castOut = new Float64Array(4); // scratch: one box cast
-let bestT = Infinity;
-let bestHitbox = -1;
 
 /**
  * Whether the ray o + t·d, t in [0, maxT], meets the AABB at `bo`, given the inverse direction
@@ -656,7 +666,7 @@ let bestHitbox = -1;
  * an origin exactly on a face gives 0·Infinity = NaN there, which fails every comparison and so
  * never narrows the interval.
  */
-function rayMeetsAabb(box: Float64Array, bo: number, ox: number, oy: number, oz: number, ix: number, iy: number, iz: number, fx: number, fy: number, fz: number, maxT: number): boolean {
+function rayMeetsAabb(box: Float32Array, bo: number, ox: number, oy: number, oz: number, ix: number, iy: number, iz: number, fx: number, fy: number, fz: number, maxT: number): boolean {
   let t0 = 0, t1 = maxT;
   let near = (box[bo + fx] - ox) * ix, far = (box[bo + 3 - fx] - ox) * ix;
   if (near > t0) t0 = near;
@@ -671,42 +681,14 @@ function rayMeetsAabb(box: Float64Array, bo: number, ox: number, oy: number, oz:
 }
 
 /**
- * Tests character c against the ray, keeping the nearest hit below bestT: its AABB, then each
- * cluster's AABB, then each hitbox's bounding sphere, then the box itself.
- */
-function castCharacter(store: HitboxStore, c: number, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, ix: number, iy: number, iz: number, fx: number, fy: number, fz: number, dd: number, normal: Float64Array): void {
-  if (!rayMeetsAabb(store.characterAabb, AABB_STRIDE * c, ox, oy, oz, ix, iy, iz, fx, fy, fz, bestT)) return;
-  const { world, radius, clusterAabb } = store;
-  const end = store.firstHitbox[c] + store.hitboxCount[c];
-  for (let h0 = store.firstHitbox[c], k = store.firstCluster[c]; h0 < end; h0 += HITBOXES_PER_CLUSTER, k++) {
-    if (!rayMeetsAabb(clusterAabb, AABB_STRIDE * k, ox, oy, oz, ix, iy, iz, fx, fy, fz, bestT)) continue;
-    const clusterEnd = Math.min(end, h0 + HITBOXES_PER_CLUSTER);
-    for (let h = h0; h < clusterEnd; h++) {
-      // Bounding-sphere pre-test: most boxes of a cluster the ray passes are missed here.
-      const o = OBB_STRIDE * h;
-      const mx = ox - world[o], my = oy - world[o + 1], mz = oz - world[o + 2];
-      const r = radius[h];
-      const b = mx * dx + my * dy + mz * dz;
-      const c2 = mx * mx + my * my + mz * mz - r * r;
-      if (c2 > 0 && (b > 0 || b * b < dd * c2)) continue;
-      if (!raycastObb(castOut, ox, oy, oz, dx, dy, dz, bestT, world, o)) continue;
-      if (castOut[0] < bestT || bestHitbox < 0) {
-        bestT = castOut[0];
-        bestHitbox = h;
-        normal[0] = castOut[1]; normal[1] = castOut[2]; normal[2] = castOut[3];
-      }
-    }
-  }
-}
-
-/**
  * Nearest hitbox hit by the ray o + t·d, t in [0, maxT], among all characters of the store:
  * fills `hit` and returns true, or returns false (leaving `hit` alone). Walks the grid's cells
  * along the ray (3D DDA) in order and stops once the best hit is nearer than the next cell;
- * inside a cell, each character's AABB, then each box's bounding sphere, then the box itself
- * (raycastObb; the raycast.ts conventions apply) are tested. The grid must have been built from
- * the store's current boxes. `ignoreCharacter` (a character index, e.g. the shooter whose own
- * boxes the shot starts in) is skipped. Allocation-free.
+ * inside a cell, each new character's AABB, then its cluster AABBs, then each box's bounding
+ * sphere, then the box itself (raycastObb; the raycast.ts conventions apply) are tested, each
+ * test clipped to the best hit so far. The grid must have been built from the store's current
+ * boxes. `ignoreCharacter` (a character index, e.g. the shooter whose own boxes the shot starts
+ * in) is skipped. Allocation-free.
  */
 export function raycastHitboxes(
   hit: HitboxRayHit,
@@ -718,22 +700,19 @@ export function raycastHitboxes(
   ignoreCharacter = -1,
 ): boolean {
   const dims = grid.dims;
-  if (dims[0] === 0 || !(maxT >= 0)) return false;
+  const nx = dims[0], ny = dims[1], nz = dims[2];
+  if (nx === 0 || !(maxT >= 0)) return false;
   const cell = grid.cellSize;
   const gx = grid.origin[0], gy = grid.origin[1], gz = grid.origin[2];
   // Clip the ray to the grid's box.
-  clipT0 = 0;
-  clipT1 = maxT;
-  if (!clipAxis(ox, dx, gx, gx + dims[0] * cell)) return false;
-  if (!clipAxis(oy, dy, gy, gy + dims[1] * cell)) return false;
-  if (!clipAxis(oz, dz, gz, gz + dims[2] * cell)) return false;
-  const t0 = clipT0, t1 = clipT1;
-  if (t0 > t1) return false;
+  clip[0] = 0;
+  clip[1] = maxT;
+  if (!clipAxis(ox, dx, gx, gx + nx * cell) || !clipAxis(oy, dy, gy, gy + ny * cell) || !clipAxis(oz, dz, gz, gz + nz * cell)) return false;
+  const t0 = clip[0], t1 = clip[1];
   const inv = 1 / cell;
-  let ix = cellOf(ox + t0 * dx, gx, inv, dims[0]);
-  let iy = cellOf(oy + t0 * dy, gy, inv, dims[1]);
-  let iz = cellOf(oz + t0 * dz, gz, inv, dims[2]);
-  const sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1, sz = dz > 0 ? 1 : -1;
+  let ix = cellOf(ox + t0 * dx, gx, inv, nx);
+  let iy = cellOf(oy + t0 * dy, gy, inv, ny);
+  let iz = cellOf(oz + t0 * dz, gz, inv, nz);
   // Ray parameter at the next cell boundary per axis, and between boundaries.
   let nextX = dx === 0 ? Infinity : (gx + (ix + (dx > 0 ? 1 : 0)) * cell - ox) / dx;
   let nextY = dy === 0 ? Infinity : (gy + (iy + (dy > 0 ? 1 : 0)) * cell - oy) / dy;
@@ -741,36 +720,61 @@ export function raycastHitboxes(
   const stepX = dx === 0 ? Infinity : cell / Math.abs(dx);
   const stepY = dy === 0 ? Infinity : cell / Math.abs(dy);
   const stepZ = dz === 0 ? Infinity : cell / Math.abs(dz);
+  const sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1, sz = dz > 0 ? 1 : -1;
   const dd = dx * dx + dy * dy + dz * dz;
   const invX = 1 / dx, invY = 1 / dy, invZ = 1 / dz;
-  const firstX = invX >= 0 ? 0 : 3, firstY = invY >= 0 ? 0 : 3, firstZ = invZ >= 0 ? 0 : 3;
+  const fx = invX >= 0 ? 0 : 3, fy = invY >= 0 ? 0 : 3, fz = invZ >= 0 ? 0 : 3;
   const ray = ++grid.rayId;
   const { cellStart, cellItems, stamp } = grid;
+  const { characterAabb, clusterAabb, sphere, world, firstHitbox, hitboxCount, firstCluster } = store;
   if (ignoreCharacter >= 0 && ignoreCharacter < store.characterCount) stamp[ignoreCharacter] = ray;
-  bestT = maxT;
-  bestHitbox = -1;
-  for (;;) {
-    const k = (iz * dims[1] + iy) * dims[0] + ix;
+  const normal = hit.normal;
+  let bestT = maxT, bestHitbox = -1;
+  // Everything stays in locals of this one function: module-level doubles would be boxed on every write.
+  for (let k = (iz * ny + iy) * nx + ix; ;) {
     for (let i = cellStart[k], e = cellStart[k + 1]; i < e; i++) {
       const c = cellItems[i];
       if (stamp[c] === ray) continue;
       stamp[c] = ray;
-      castCharacter(store, c, ox, oy, oz, dx, dy, dz, invX, invY, invZ, firstX, firstY, firstZ, dd, hit.normal);
+      if (!rayMeetsAabb(characterAabb, AABB_STRIDE * c, ox, oy, oz, invX, invY, invZ, fx, fy, fz, bestT)) continue;
+      const end = firstHitbox[c] + hitboxCount[c];
+      for (let h0 = firstHitbox[c], a = AABB_STRIDE * firstCluster[c]; h0 < end; h0 += HITBOXES_PER_CLUSTER, a += AABB_STRIDE) {
+        if (!rayMeetsAabb(clusterAabb, a, ox, oy, oz, invX, invY, invZ, fx, fy, fz, bestT)) continue;
+        const clusterEnd = end < h0 + HITBOXES_PER_CLUSTER ? end : h0 + HITBOXES_PER_CLUSTER;
+        for (let h = h0; h < clusterEnd; h++) {
+          // Bounding-sphere pre-test: most boxes of a cluster the ray passes are missed here.
+          const so = SPHERE_STRIDE * h;
+          const mx = ox - sphere[so], my = oy - sphere[so + 1], mz = oz - sphere[so + 2];
+          const r = sphere[so + 3];
+          const b = mx * dx + my * dy + mz * dz;
+          const c2 = mx * mx + my * my + mz * mz - r * r;
+          if (c2 > 0 && (b > 0 || b * b < dd * c2)) continue;
+          if (!raycastObb(castOut, ox, oy, oz, dx, dy, dz, bestT, world, OBB_STRIDE * h)) continue;
+          if (castOut[0] < bestT || bestHitbox < 0) {
+            bestT = castOut[0];
+            bestHitbox = h;
+            normal[0] = castOut[1]; normal[1] = castOut[2]; normal[2] = castOut[3];
+          }
+        }
+      }
     }
-    const exit = Math.min(nextX, nextY, nextZ);
+    const exit = nextX < nextY ? (nextX < nextZ ? nextX : nextZ) : (nextY < nextZ ? nextY : nextZ);
     if ((bestHitbox >= 0 && bestT <= exit) || exit > t1) break;
     if (nextX === exit) {
       ix += sx;
-      if (ix < 0 || ix >= dims[0]) break;
+      if (ix < 0 || ix >= nx) break;
       nextX += stepX;
+      k += sx;
     } else if (nextY === exit) {
       iy += sy;
-      if (iy < 0 || iy >= dims[1]) break;
+      if (iy < 0 || iy >= ny) break;
       nextY += stepY;
+      k += sy * nx;
     } else {
       iz += sz;
-      if (iz < 0 || iz >= dims[2]) break;
+      if (iz < 0 || iz >= nz) break;
       nextZ += stepZ;
+      k += sz * nx * ny;
     }
   }
   if (bestHitbox < 0) return false;
@@ -786,5 +790,10 @@ export function raycastHitboxes(
   hit.point[0] = ox + bestT * dx;
   hit.point[1] = oy + bestT * dy;
   hit.point[2] = oz + bestT * dz;
+  // A face normal is a stored Float32 axis, unit only to ~1e-7: renormalise in doubles.
+  const len = Math.hypot(normal[0], normal[1], normal[2]);
+  if (len > 0) {
+    normal[0] /= len; normal[1] /= len; normal[2] /= len;
+  }
   return true;
 }

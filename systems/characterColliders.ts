@@ -11,7 +11,7 @@
 import type { World } from 'bitecs';
 import { kdopFromObb, kdopOverlap } from '../src/kdop';
 import { CONTACT_STRIDE, contactCapsuleObb } from '../src/contacts';
-import { OBB_STRIDE } from '../src/layout';
+import { OBB_STRIDE, SPHERE_STRIDE } from '../src/layout';
 import { obbAabbOverlap, obbOverlap, obbSphereOverlap } from '../src/sat';
 import {
   SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_SPHERE, SHAPE_STRIDE, storeBroadPhaseBox, type ColliderStore,
@@ -77,7 +77,7 @@ const manifoldScratch = new Float64Array(CONTACT_STRIDE);
 const hitboxKdop = new Float64Array(26);
 
 /** Does the hitbox world box at boxes[bo] meet collider `e` (not a character)? */
-function hitboxMeetsCollider(p: CollisionPipeline, boxes: Float64Array, bo: number, e: number): boolean {
+function hitboxMeetsCollider(p: CollisionPipeline, boxes: Float32Array, bo: number, e: number): boolean {
   const c: ColliderStore = p.collider;
   const w = c.world;
   const o = SHAPE_STRIDE * e;
@@ -112,15 +112,16 @@ export function characterPairOverlap(p: CollisionPipeline, a: number, b: number)
   if (aIsCharacter && bIsCharacter) {
     const fa = hit.firstHitbox[c.character[a]], ea = fa + hit.hitboxCount[c.character[a]];
     const fb = hit.firstHitbox[c.character[b]], eb = fb + hit.hitboxCount[c.character[b]];
+    const sphere = hit.sphere;
     for (let ha = fa; ha < ea; ha++) {
-      const oa = OBB_STRIDE * ha;
+      const sa = SPHERE_STRIDE * ha;
       for (let hb = fb; hb < eb; hb++) {
-        const ob = OBB_STRIDE * hb;
+        const sb = SPHERE_STRIDE * hb;
         // Bounding spheres apart: no SAT needed.
-        const dx = boxes[ob] - boxes[oa], dy = boxes[ob + 1] - boxes[oa + 1], dz = boxes[ob + 2] - boxes[oa + 2];
-        const r = hit.radius[ha] + hit.radius[hb];
+        const dx = sphere[sb] - sphere[sa], dy = sphere[sb + 1] - sphere[sa + 1], dz = sphere[sb + 2] - sphere[sa + 2];
+        const r = sphere[sa + 3] + sphere[sb + 3];
         if (dx * dx + dy * dy + dz * dz > r * r) continue;
-        if (obbOverlap(boxes, oa, boxes, ob)) pushHitboxPair(out, a, b, ha, hb);
+        if (obbOverlap(boxes, OBB_STRIDE * ha, boxes, OBB_STRIDE * hb)) pushHitboxPair(out, a, b, ha, hb);
       }
     }
   } else {

@@ -71,8 +71,9 @@ describe('updateHitboxes against obbTransform of the local box by the bone world
               expect(Math.abs(Math.abs(dot) - 1)).toBeLessThanOrEqual(1e-5);
             }
             const corner0 = Math.hypot(w[o + 12], w[o + 13], w[o + 14]);
-            expect(store.radius[h]).toBeGreaterThanOrEqual(corner0);
-            expect(store.radius[h]).toBeLessThanOrEqual(corner0 * (1 + 1e-9));
+            for (let i = 0; i < 3; i++) expect(store.sphere[4 * h + i]).toBe(w[o + i]);
+            expect(store.sphere[4 * h + 3]).toBeGreaterThanOrEqual(corner0);
+            expect(store.sphere[4 * h + 3]).toBeLessThanOrEqual(corner0 * (1 + 1e-5));
             const k = store.firstCluster[c] + Math.floor((h - store.firstHitbox[c]) / HITBOXES_PER_CLUSTER);
             obbCorners(corners, ref);
             for (let p = 0; p < 8; p++) {

@@ -3,7 +3,7 @@
  * growth is amortised and steady state allocates nothing) and keep their contents.
  */
 
-type Growable = Float64Array | Int32Array | Uint32Array | Uint8Array;
+type Growable = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
 type GrowableCtor<T extends Growable> = { new (length: number): T };
 
 /** Returns `arr` if it holds at least `minLength` elements, else a copy grown to the next doubling (at least `minLength`), filled with `fill` beyond the old contents. */

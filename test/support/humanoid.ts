@@ -211,7 +211,7 @@ export interface FrameFit {
  * Counts skinned vertices (xyz) inside the union of `count` world OBBs (stride 15 from `first`),
  * with a tolerance relative to the mesh size, by brute force.
  */
-export function measureFrame(vertices: Float64Array, boxes: Float64Array, first: number, count: number, relativeTolerance = 1e-6): FrameFit {
+export function measureFrame(vertices: Float64Array, boxes: ArrayLike<number>, first: number, count: number, relativeTolerance = 1e-6): FrameFit {
   const n = vertices.length / 3;
   const min = [Infinity, Infinity, Infinity];
   const max = [-Infinity, -Infinity, -Infinity];
