@@ -3,7 +3,9 @@
  * overlapping without touching; grazing; half overlap; nearly coincident). For OBB, AABB and sphere
  * trees: volume tests Nv, triangle tests Np and time, to first hit and to all pairs; and
  * three-mesh-bvh's `bvhcast` (its default MeshBVH build, triangle test ExtendedTriangle.
- * intersectsTriangle) on the same poses in the same interleaved run, plus build times.
+ * intersectsTriangle) on the same poses in the same interleaved run, plus build times. Trees are
+ * built with one triangle per leaf, and the OBB tree also with up to 10 (three-mesh-bvh's default
+ * leaf size), so queries and builds compare at both.
  */
 import { BufferAttribute, BufferGeometry, Matrix4, Quaternion, Vector3 } from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
@@ -14,6 +16,23 @@ import { markdownTable, runInterleaved, type BenchCase } from './harness';
 import type { BenchReport } from './run';
 
 const KINDS: BoundingNodeKind[] = ['obb', 'aabb', 'sphere'];
+/** three-mesh-bvh's default maxLeafSize. */
+const BVH_LEAF = 10;
+
+/** A tree configuration: node kind and leaf size. */
+interface TreeConfig {
+  name: string;
+  kind: BoundingNodeKind;
+  leaf: number;
+}
+
+const QUERY_TREES: TreeConfig[] = [
+  ...KINDS.map((kind) => ({ name: kind, kind, leaf: 1 })),
+  { name: `obb ≤${BVH_LEAF}`, kind: 'obb', leaf: BVH_LEAF },
+];
+/** The OBB trees compared with three-mesh-bvh query by query. */
+const PEER_TREES = QUERY_TREES.filter((c) => c.kind === 'obb');
+const BUILD_TREES: TreeConfig[] = [1, BVH_LEAF].flatMap((leaf) => KINDS.map((kind) => ({ name: leaf === 1 ? kind : `${kind} ≤${leaf}`, kind, leaf })));
 
 interface PoseClass {
   name: string;
@@ -86,7 +105,8 @@ export function run(): BenchReport {
   for (let i = 0; i < mesh.positions.length; i++) size = Math.max(size, Math.abs(mesh.positions[i]));
   size *= 2;
   const geometry = geometryOf(mesh.positions, mesh.indices);
-  const trees = new Map(KINDS.map((k) => [k, buildBoundingTree(mesh.positions, mesh.indices, { kind: k })]));
+  const build = (c: TreeConfig) => buildBoundingTree(mesh.positions, mesh.indices, { kind: c.kind, maxLeafTriangles: c.leaf });
+  const trees = new Map(QUERY_TREES.map((c) => [c.name, build(c)]));
   const bvh = new MeshBVH(geometry);
   const identity = poseFromTranslationQuaternion(new Float64Array(POSE_STRIDE), 0, 0, 0, 0, [0, 0, 0, 1]) as Float64Array;
   const classes = poseClasses(trees.get('obb')!, identity, size);
@@ -94,7 +114,7 @@ export function run(): BenchReport {
 
   // Counters per class and kind (all-pairs and first-hit descents).
   const counters = classes.map((c) =>
-    KINDS.map((k) => {
+    QUERY_TREES.map(({ name: k }) => {
       const tree = trees.get(k)!;
       const pairs = collideTrees(result, tree, identity, 0, tree, c.pose, 0, 'all');
       const all = { nv: result.boxTests, np: result.triangleTests };
@@ -125,7 +145,7 @@ export function run(): BenchReport {
   };
   classes.forEach((c) => {
     const m = matrixOf(c.pose);
-    for (const k of KINDS) {
+    for (const { name: k } of QUERY_TREES) {
       const tree = trees.get(k)!;
       add(`${c.name}|${k}|first`, () => collideTrees(result, tree, identity, 0, tree, c.pose, 0, 'first'));
       add(`${c.name}|${k}|all`, () => collideTrees(result, tree, identity, 0, tree, c.pose, 0, 'all'));
@@ -136,17 +156,15 @@ export function run(): BenchReport {
   const timed = runInterleaved(cases, { warmupSamples: 3, samples: 15 });
   const builds = runInterleaved(
     [
-      { name: 'obb', run: () => buildBoundingTree(mesh.positions, mesh.indices, { kind: 'obb' }).nodeCount, ops: 1 },
-      { name: 'aabb', run: () => buildBoundingTree(mesh.positions, mesh.indices, { kind: 'aabb' }).nodeCount, ops: 1 },
-      { name: 'sphere', run: () => buildBoundingTree(mesh.positions, mesh.indices, { kind: 'sphere' }).nodeCount, ops: 1 },
+      ...BUILD_TREES.map((c) => ({ name: c.name, run: () => build(c).nodeCount, ops: 1 })),
       { name: 'three-mesh-bvh', run: () => new MeshBVH(geometry).geometry.index!.count, ops: 1 },
     ],
-    { warmupSamples: 2, samples: 9 },
+    { warmupSamples: 3, samples: 15 },
   );
   const t = (name: string) => timed[index[name]];
 
   const kindRows = classes.flatMap((c, ci) =>
-    KINDS.map((k, ki) => {
+    QUERY_TREES.map(({ name: k }, ki) => {
       const cnt = counters[ci][ki];
       return [
         c.name, k, cnt.pairs,
@@ -155,24 +173,26 @@ export function run(): BenchReport {
       ];
     }),
   );
-  const peerRows = classes.map((c) => {
-    const of = t(`${c.name}|obb|first`), bf = t(`${c.name}|bvh|first`);
-    const oa = t(`${c.name}|obb|all`), ba = t(`${c.name}|bvh|all`);
+  const peerRows = classes.flatMap((c) => PEER_TREES.map(({ name: k }) => {
+    const of = t(`${c.name}|${k}|first`), bf = t(`${c.name}|bvh|first`);
+    const oa = t(`${c.name}|${k}|all`), ba = t(`${c.name}|bvh|all`);
     return [
-      c.name, `${oa.checksum} / ${ba.checksum}`,
+      c.name, k, `${oa.checksum} / ${ba.checksum}`,
       ms(of.medianMs), ms(bf.medianMs), (bf.medianMs / of.medianMs).toFixed(2),
       ms(oa.medianMs), ms(ba.medianMs), (ba.medianMs / oa.medianMs).toFixed(2),
     ];
-  });
-  const buildBvh = builds[3].medianMs;
+  }));
+  const buildBvh = builds[BUILD_TREES.length].medianMs;
   const markdown = [
-    `Two ${mesh.triangleCount}-triangle torus knots, trees with one triangle per leaf, full SAT per node pair. Nv = volume tests, Np = triangle tests; times are medians (ms) of 15 interleaved samples.`,
+    `Two ${mesh.triangleCount}-triangle torus knots, trees with one triangle per leaf (\`obb ≤${BVH_LEAF}\`: up to ${BVH_LEAF}), full SAT per node pair. Nv = volume tests, Np = triangle tests; times are medians (ms) of 15 interleaved samples.`,
     '',
     markdownTable(['pose', 'tree', 'pairs', 'first: Nv', 'first: Np', 'first ms', 'all: Nv', 'all: Np', 'all ms'], kindRows),
     '',
     'Against three-mesh-bvh `bvhcast` (default build: CENTER split, up to 10 triangles per leaf) on the same poses; ratio > 1 means the OBB tree is faster.',
     '',
-    markdownTable(['pose', 'pairs (OBB / bvh)', 'first: OBB ms', 'first: bvh ms', 'first: bvh/OBB', 'all: OBB ms', 'all: bvh ms', 'all: bvh/OBB'], peerRows),
+    markdownTable(['pose', 'tree', 'pairs (OBB / bvh)', 'first: OBB ms', 'first: bvh ms', 'first: bvh/OBB', 'all: OBB ms', 'all: bvh ms', 'all: bvh/OBB'], peerRows),
+    '',
+    `Builds of the same mesh, medians of 15 interleaved samples (\`≤${BVH_LEAF}\`: up to ${BVH_LEAF} triangles per leaf); ratio > 1 means faster than three-mesh-bvh.`,
     '',
     markdownTable(
       ['build', 'median ms', 'vs three-mesh-bvh'],

@@ -125,6 +125,14 @@ export function aabbOverlapCenterRadiusInt(a: Int32Array, ao: number, b: Int32Ar
 /** Tightest min-max box around `count` points (xyz at `pointsOffset`). */
 export function aabbFromPoints(out: Floats, o: number, points: ReadonlyFloats, count: number, pointsOffset = 0): Floats {
   assertNonEmptyPoints(points, count, 'aabbFromPoints', pointsOffset);
+  return aabbOfTrustedPoints(out, o, points, count, pointsOffset);
+}
+
+/**
+ * `aabbFromPoints` without the input checks (a pass of their own), for callers that validated
+ * once up front and fit many subsets, like tree builds.
+ */
+export function aabbOfTrustedPoints(out: Floats, o: number, points: ReadonlyFloats, count: number, pointsOffset = 0): Floats {
   let minX = Infinity, minY = Infinity, minZ = Infinity;
   let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
   for (let i = 0; i < count; i++) {

@@ -2,6 +2,7 @@ import { selectByKey } from './broadphase/sortByKey';
 import { ditoObb } from './dito';
 import { CollideInputError } from './errors';
 import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from './layout';
+import { aabbOfTrustedPoints } from './aabb';
 import { obbFromAxes } from './obb';
 import { symmetricEigen3 } from './eigen3';
 import { fitObbPcaHull, fitObbTriangles } from './obbFit';
@@ -161,6 +162,7 @@ class Builder {
   private readonly axes = new Float64Array(9);
   private readonly ball = new Float64Array(4);
   private readonly box = new Float64Array(OBB_STRIDE);
+  private readonly minMax = new Float64Array(6);
   private readonly order = new Int32Array(3);
   private readonly extents = new Float64Array(3);
   private readonly mean = new Float64Array(3);
@@ -268,8 +270,7 @@ class Builder {
     const out = this.boxes, o = node * OBB_STRIDE;
     const pointCount = 3 * count, pointOffset = 9 * first;
     if (this.options.kind === 'aabb') {
-      // A box along the identity axes is the AABB (centre and half-extents, exactly).
-      obbFromAxes(out, o, IDENTITY, 0, this.tris, pointCount, pointOffset);
+      this.aabb(out, o, first, count);
       return;
     }
     if (this.options.kind === 'sphere') {
@@ -287,6 +288,19 @@ class Builder {
     }
     else if (this.options.fit === 'hull') fitObbPcaHull(out, o, this.tris, pointCount, pointOffset);
     else ditoObb(out, o, this.tris, pointCount, 14, pointOffset);
+  }
+
+  /**
+   * The AABB of triangles first .. first + count - 1 as a box with identity axes at out[o]: the
+   * same numbers obbFromAxes gives along the identity, without its projections.
+   */
+  private aabb(out: Float64Array, o: number, first: number, count: number): void {
+    const b = aabbOfTrustedPoints(this.minMax, 0, this.tris, 3 * count, 9 * first);
+    for (let c = 0; c < 3; c++) {
+      out[o + OBB_CENTER + c] = 0.5 * (b[c] + b[c + 3]);
+      out[o + OBB_HALF + c] = 0.5 * (b[c + 3] - b[c]);
+    }
+    for (let i = 0; i < 9; i++) out[o + OBB_AXES + i] = IDENTITY[i];
   }
 
   /**
@@ -385,7 +399,8 @@ class Builder {
     let o = node * OBB_STRIDE;
     let boxes = this.boxes;
     if (this.options.kind === 'sphere') {
-      boxes = obbFromAxes(this.box, 0, IDENTITY, 0, this.tris, 3 * count, 9 * first) as Float64Array;
+      this.aabb(this.box, 0, first, count);
+      boxes = this.box;
       o = 0;
     }
     h[0] = boxes[o + OBB_HALF]; h[1] = boxes[o + OBB_HALF + 1]; h[2] = boxes[o + OBB_HALF + 2];

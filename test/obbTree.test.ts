@@ -147,6 +147,8 @@ function grazingPose(treeA: BoundingTree, poseA: Float64Array, treeB: BoundingTr
 const VARIANTS: { name: string; options: BoundingTreeOptions; boxTest: TreeBoxTest }[] = [
   { name: 'obb', options: { kind: 'obb' }, boxTest: 'sat' },
   { name: 'obb sat-lite', options: { kind: 'obb' }, boxTest: 'sat-lite' },
+  // three-mesh-bvh's leaf size: covariance fits of several triangles at every leaf.
+  { name: 'obb leaf10', options: { kind: 'obb', maxLeafTriangles: 10 }, boxTest: 'sat' },
   { name: 'obb dito median leaf4', options: { kind: 'obb', fit: 'dito', split: 'median', maxLeafTriangles: 4 }, boxTest: 'sat' },
   { name: 'obb hull centroid', options: { kind: 'obb', fit: 'hull', split: 'centroid' }, boxTest: 'sat' },
   { name: 'aabb', options: { kind: 'aabb' }, boxTest: 'sat' },
