@@ -742,13 +742,19 @@ export function raycastHitboxes(
         if (!rayMeetsAabb(clusterAabb, a, ox, oy, oz, invX, invY, invZ, fx, fy, fz, bestT)) continue;
         const clusterEnd = end < h0 + HITBOXES_PER_CLUSTER ? end : h0 + HITBOXES_PER_CLUSTER;
         for (let h = h0; h < clusterEnd; h++) {
-          // Bounding-sphere pre-test: most boxes of a cluster the ray passes are missed here.
+          // Bounding-sphere pre-test: most boxes of a cluster the ray passes are missed here, and
+          // boxes behind the best hit too (sphere entry t = (−b − √(b² − dd·c2))/dd > bestT, without
+          // the root). The sphere's margin keeps its entry strictly before the box's, far above rounding.
           const so = SPHERE_STRIDE * h;
           const mx = ox - sphere[so], my = oy - sphere[so + 1], mz = oz - sphere[so + 2];
           const r = sphere[so + 3];
           const b = mx * dx + my * dy + mz * dz;
           const c2 = mx * mx + my * my + mz * mz - r * r;
-          if (c2 > 0 && (b > 0 || b * b < dd * c2)) continue;
+          if (c2 > 0) {
+            const disc = b * b - dd * c2;
+            const e = -b - dd * bestT;
+            if (b > 0 || disc < 0 || (e > 0 && e * e > disc)) continue;
+          }
           if (!raycastObb(castOut, ox, oy, oz, dx, dy, dz, bestT, world, OBB_STRIDE * h)) continue;
           if (castOut[0] < bestT || bestHitbox < 0) {
             bestT = castOut[0];

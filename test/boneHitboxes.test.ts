@@ -168,7 +168,7 @@ describe('updateHitboxes', () => {
         const localVolume = local[12] * local[13] * local[14];
         const det = Math.abs(scale[0] * scale[1] * scale[2]);
         const worldVolume = w[12] * w[13] * w[14];
-        if (uniform) expect(worldVolume).toBeCloseTo(localVolume * det, 6);
+        if (uniform) expect(Math.abs(worldVolume - localVolume * det)).toBeLessThanOrEqual(stored * (localVolume * det + 1e-6)); // a zero extent leaves rounding noise
         else expect(worldVolume).toBeGreaterThanOrEqual(localVolume * det * (1 - stored));
       }),
       { numRuns: 300 },
