@@ -234,7 +234,7 @@ const EXTENT_STRIDE = 12;
  * `characterEntity`, `characterAabb` (min-max union of its world boxes, for broad phases;
  * inverted when it has no hitbox) and `firstCluster`; per cluster (see HITBOXES_PER_CLUSTER)
  * `clusterAabb`. Bind-time data (`local`, `extent`) is Float64; what is rewritten every frame is
- * Float32, with every bound rounded outward so it holds for the stored boxes.
+ * Float32, every bound widened (ROUNDING_MARGIN_RELATIVE) so it holds for the boxes as stored.
  * Arrays are replaced when the store grows: read them from the store after adding.
  */
 export interface HitboxStore {
