@@ -109,6 +109,9 @@ function frame(width: number, height: number, title: string, subtitle: string | 
   ].join('\n');
 }
 
+/** Upper estimate of a legend character's width in pixels at the chart's font size. */
+const LEGEND_CHAR_WIDTH = 7;
+
 /** Line chart of every series with at least one point whose coordinates the axes can show. */
 export function lineChart(spec: LineChartSpec): string {
   const width = spec.width ?? 640, height = spec.height ?? 400;
@@ -154,11 +157,18 @@ export function lineChart(spec: LineChartSpec): string {
     }
     body.push('</g>');
   });
-  // Legend below the axis label, in rows of up to four entries.
+  // Legend below the axis label, entries flowing into rows; widths from a generous estimate of
+  // the text (SVG cannot measure it), so long names never overlap the next entry.
+  let x = left, y = bottom + 56;
   series.forEach((s, i) => {
-    const x = left + (i % 4) * 140, y = bottom + 56 + Math.floor(i / 4) * 16;
+    const entryWidth = 16 + LEGEND_CHAR_WIDTH * s.name.length + 18;
+    if (x > left && x + entryWidth > width - MARGIN.right / 2) {
+      x = left;
+      y += 16;
+    }
     body.push(`<rect x="${x}" y="${y - 9}" width="12" height="10" fill="${PALETTE[i % PALETTE.length]}"/>`);
     body.push(`<text x="${x + 16}" y="${y}">${escapeXml(s.name)}</text>`);
+    x += entryWidth;
   });
   return frame(width, height, spec.title, spec.subtitle, body);
 }

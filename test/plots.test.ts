@@ -150,6 +150,24 @@ describe('lineChart', () => {
     assertWellFormed(empty);
     expect(empty).toContain('no data');
   });
+
+  it('lays legend entries out without overlap, wrapping rows inside the chart', () => {
+    const names = ['ours spatialHash +contacts', 'Rapier', 'a much longer implementation name here', 'x', 'cannon-es', 'ours sap'];
+    const svg = lineChart({ title: 't', xLabel: 'x', yLabel: 'y', series: names.map((name, i) => ({ name, points: [[1, i + 1]] })) });
+    assertWellFormed(svg);
+    const { width } = size(svg);
+    // Legend swatches: <rect x y width="12" height="10">, each followed by its label.
+    const entries = [...svg.matchAll(/<rect x="([\d.]+)" y="([\d.]+)" width="12" height="10"[^>]*\/>\s*<text[^>]*>([^<]*)<\/text>/g)]
+      .map((m) => ({ x: Number(m[1]), y: Number(m[2]), name: m[3] }));
+    expect(entries.map((e) => e.name)).toEqual(names);
+    for (let i = 1; i < entries.length; i++) {
+      const prev = entries[i - 1], cur = entries[i];
+      if (cur.y === prev.y) expect(cur.x).toBeGreaterThanOrEqual(prev.x + 16 + 6 * prev.name.length);
+      else expect(cur.y).toBeGreaterThan(prev.y);
+    }
+    for (const e of entries) expect(e.x + 16 + 6 * e.name.length).toBeLessThanOrEqual(width);
+    expect(new Set(entries.map((e) => e.y)).size).toBeGreaterThan(1);
+  });
 });
 
 describe('barChart', () => {
