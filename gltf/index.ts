@@ -54,12 +54,22 @@ export interface GltfCharacter {
   animations: GltfAnimation[];
 }
 
+/** Default `poseSamples` of `loadGltfCharacter`. */
+export const DEFAULT_POSE_SAMPLES = 20;
+
 /** Options of `loadGltfCharacter`. */
 export interface GltfCharacterOptions {
   /** Index of the skin in the document (default 0). */
   skin?: number;
   /** Passed to `fitBoneHitboxes`. */
   hitboxes?: HitboxFitOptions;
+  /**
+   * Poses sampled per animation to fit the hitboxes over (default 20; 0 fits the bind pose only).
+   * Skins stretch away from their bind pose when animated: the Fox's bind-pose boxes hold about
+   * 93% of its animated vertices, boxes fitted over 20 poses per animation over 99.9%. Ignored
+   * when `hitboxes.poses` is given or the document has no animations.
+   */
+  poseSamples?: number;
 }
 
 function accessorValues(accessor: Accessor, width: number): Float64Array {
@@ -121,8 +131,10 @@ function jointParents(joints: Node[]): { parents: number[]; rootMatrix: Float64A
  * Reads skin `options.skin` (default 0) of a glTF document into a skeleton definition, a
  * validated skin, fitted hitboxes and the animations that drive its joints. Joints are put
  * parents-first (skin joint indices remapped). Missing inverse bind matrices are identities (glTF
- * default). Throws CollideInputError on a document without that skin or a mesh using it, and on
- * everything `defineSkeleton`, `defineSkin` and `fitBoneHitboxes` reject.
+ * default). Hitboxes are fitted over `poseSamples` poses of every animation (see the option).
+ * Throws CollideInputError on a document without that skin or a mesh using it, on a negative or
+ * fractional `poseSamples`, and on everything `defineSkeleton`, `defineSkin` and
+ * `fitBoneHitboxes` reject.
  */
 export function loadGltfCharacter(doc: Document, options: GltfCharacterOptions = {}): GltfCharacter {
   const skinIndex = options.skin ?? 0;
@@ -145,7 +157,6 @@ export function loadGltfCharacter(doc: Document, options: GltfCharacterOptions =
   if (inverseBind.length !== 16 * n) throw new CollideInputError(`gltf: ${inverseBind.length / 16} inverse bind matrices for ${n} joints`);
   const skeleton = defineSkeleton({ parents, names: joints.map((j) => j.getName()), translation, rotation, scale, inverseBind });
   const skin = defineSkin(skeleton, { ...readPrimitiveSkin(gltfSkin, doc), influences: 4 });
-  const hitboxes = fitBoneHitboxes(skeleton, skin, options.hitboxes);
 
   const jointIndex = new Map(joints.map((j, i) => [j, i]));
   const animations = doc.getRoot().listAnimations().map((anim): GltfAnimation => {
@@ -177,6 +188,15 @@ export function loadGltfCharacter(doc: Document, options: GltfCharacterOptions =
     }
     return { name: anim.getName(), duration, channels };
   });
+  const poseSamples = options.poseSamples ?? DEFAULT_POSE_SAMPLES;
+  if (!Number.isInteger(poseSamples) || poseSamples < 0) {
+    throw new CollideInputError(`gltf: poseSamples must be a non-negative integer, got ${poseSamples}`);
+  }
+  const hitboxOptions = { ...options.hitboxes };
+  if (hitboxOptions.poses === undefined && poseSamples > 0 && animations.length > 0) {
+    hitboxOptions.poses = sampleGltfPoses(skeleton, animations, poseSamples);
+  }
+  const hitboxes = fitBoneHitboxes(skeleton, skin, hitboxOptions);
   return { skeleton, skin, hitboxes, rootMatrix, animations };
 }
 

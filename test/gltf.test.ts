@@ -120,4 +120,14 @@ describe('glTF adapter on the Fox', () => {
     expect(() => loadGltfCharacter(new Document())).toThrow(CollideInputError);
     expect(() => sampleGltfPoses(fox.skeleton, fox.animations, 0)).toThrow(/samplesPerAnimation/);
   });
+
+  it('fits the loaded hitboxes over sampled poses by default (>= 99% coverage), the bind pose alone with poseSamples 0', async () => {
+    const doc = await new NodeIO().read(FOX_PATH);
+    const loaded = playFox(fox.hitboxes);
+    const bindOnly = playFox(loadGltfCharacter(doc, { poseSamples: 0 }).hitboxes);
+    expect(loaded.coverage).toBeGreaterThanOrEqual(0.99);
+    expect(bindOnly.coverage).toBeLessThan(0.99);
+    expect(loaded.singleOutside).toBe(0);
+    for (const bad of [-1, 2.5, NaN]) expect(() => loadGltfCharacter(doc, { poseSamples: bad })).toThrow(/poseSamples must be a non-negative integer/);
+  }, 60_000);
 });
