@@ -1,0 +1,165 @@
+/**
+ * raycastColliders: the nearest collider of a pipeline's world on a ray, for hit detection
+ * (shots, line of sight, picking). It reads the volumes of the last `step`: world shapes as
+ * refitted, mesh trees at their entity's transform, character hitboxes as last updated.
+ *
+ * One pass over the colliders' broad-phase boxes with a slab test (each box contains its shape)
+ * leaves the few whose box the ray enters before the best hit so far; those are cast exactly with
+ * the kernel of their shape (src/raycast.ts, raycastTree for meshes, the hitboxes of a character
+ * one by one). Linear in the collider count: about right for tens of rays per frame over
+ * thousands of colliders; for thousands of rays at characters use raycastHitboxes and its grid.
+ */
+import type { World } from 'bitecs';
+import { OBB_STRIDE } from '../src/layout';
+import { poseFromTranslationQuaternion, POSE_STRIDE, raycastTree, TreeQueryResult } from '../src/obbTree';
+import { RAY_HIT_STRIDE, raycastAabb, raycastCapsule, raycastKdop, raycastObb, raycastSphere } from '../src/raycast';
+import { CollideInputError } from '../src/errors';
+import {
+  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
+} from '../components/collider';
+import { pipelineOf, type CollisionPipeline } from './collisionState';
+
+/** The nearest hit of `raycastColliders` (written in place; entity -1 after a miss). */
+export interface ColliderRayHit {
+  /** Entity hit, or -1. */
+  entity: number;
+  /** Ray parameter of the hit: the point is origin + t·direction (t in units of |direction|). */
+  t: number;
+  /** World point of the hit. */
+  readonly point: Float64Array;
+  /** Unit surface normal at the point, facing the ray (normal·direction <= 0). */
+  readonly normal: Float64Array;
+  /** Character colliders: the hitbox hit (index into the hitbox store; bone and group there), else -1. */
+  hitbox: number;
+  /** Mesh colliders: the mesh triangle hit, else -1. */
+  triangle: number;
+}
+
+/** A reusable hit record for `raycastColliders`. */
+export function createColliderRayHit(): ColliderRayHit {
+  return { entity: -1, t: 0, point: new Float64Array(3), normal: new Float64Array(3), hitbox: -1, triangle: -1 };
+}
+
+const cast = new Float64Array(RAY_HIT_STRIDE);
+const boxEntry = new Float64Array(RAY_HIT_STRIDE);
+const treeResult = new TreeQueryResult();
+const pose = new Float64Array(POSE_STRIDE);
+const quaternion = new Float64Array(4);
+
+/**
+ * Casts the ray origin + t·direction, t in [0, maxT], against every collider whose layer shares
+ * a bit with `mask` (default all), except entity `ignore` (e.g. the shooter; default none).
+ * Returns whether something was hit and writes the nearest hit into `hit`; among hits at the same
+ * t the lowest entity id wins, so the answer does not depend on creation order. A ray starting
+ * inside a solid shape hits it at t = 0 (normal −direction/|direction|). k-DOP colliders are cast
+ * against their k-DOP. Throws CollideInputError for non-finite numbers, a negative or NaN maxT or
+ * a mask outside uint32.
+ */
+export function raycastColliders(
+  target: World | CollisionPipeline,
+  hit: ColliderRayHit,
+  ox: number, oy: number, oz: number,
+  dx: number, dy: number, dz: number,
+  maxT: number,
+  mask = 0xffffffff,
+  ignore = -1,
+): boolean {
+  const p = pipelineOf(target, 'raycastColliders');
+  // v - v is 0 for finite numbers, NaN otherwise (no array or message built on the good path).
+  if (ox - ox + (oy - oy) + (oz - oz) + (dx - dx) + (dy - dy) + (dz - dz) !== 0) {
+    throw new CollideInputError(`raycastColliders: origin and direction must be finite, got ${[ox, oy, oz, dx, dy, dz].join(', ')}`);
+  }
+  if (!(maxT >= 0)) throw new CollideInputError(`raycastColliders: maxT must be >= 0, got ${maxT}`);
+  if (!Number.isInteger(mask) || mask < 0 || mask > 0xffffffff) throw new CollideInputError(`raycastColliders: mask must be a uint32, got ${mask}`);
+  const c = p.collider;
+  hit.entity = -1;
+  hit.hitbox = -1;
+  hit.triangle = -1;
+  let best = maxT;
+  for (let i = 0; i < c.count; i++) {
+    const e = c.ids[i];
+    if (e === ignore || (c.layer[e] & mask) === 0) continue;
+    // The broad-phase box contains the shape: a ray entering it after the best hit cannot do better.
+    if (!raycastAabb(boxEntry, ox, oy, oz, dx, dy, dz, best, c.aabb, 6 * e)) continue;
+    if (boxEntry[0] === best && hit.entity >= 0 && e > hit.entity) continue;
+    const part = castShape(p, c, e, ox, oy, oz, dx, dy, dz, best);
+    if (part === NO_HIT) continue;
+    const t = cast[0];
+    if (t > best || (t === best && hit.entity >= 0 && e > hit.entity)) continue;
+    best = t;
+    hit.entity = e;
+    hit.t = t;
+    for (let k = 0; k < 3; k++) hit.normal[k] = cast[1 + k];
+    hit.hitbox = c.kind[e] === SHAPE_CHARACTER ? part : -1;
+    hit.triangle = c.kind[e] === SHAPE_MESH ? part : -1;
+  }
+  if (hit.entity < 0) return false;
+  hit.point[0] = ox + hit.t * dx;
+  hit.point[1] = oy + hit.t * dy;
+  hit.point[2] = oz + hit.t * dz;
+  return true;
+}
+
+/** castShape's miss; any other return is a hit (the hitbox or triangle index for characters and meshes, else 0). */
+const NO_HIT = -2;
+
+/** Exact cast against collider e (t and normal into `cast`), up to maxT. */
+function castShape(
+  p: CollisionPipeline, c: ColliderStore, e: number,
+  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, maxT: number,
+): number {
+  const o = SHAPE_STRIDE * e;
+  switch (c.kind[e]) {
+    case SHAPE_SPHERE:
+      return raycastSphere(cast, ox, oy, oz, dx, dy, dz, maxT, c.world, o) ? 0 : NO_HIT;
+    case SHAPE_AABB:
+      return raycastAabb(cast, ox, oy, oz, dx, dy, dz, maxT, c.world, o) ? 0 : NO_HIT;
+    case SHAPE_OBB:
+      return raycastObb(cast, ox, oy, oz, dx, dy, dz, maxT, c.world, o) ? 0 : NO_HIT;
+    case SHAPE_CAPSULE:
+      return raycastCapsule(cast, ox, oy, oz, dx, dy, dz, maxT, c.world, o) ? 0 : NO_HIT;
+    case SHAPE_KDOP:
+      return raycastKdop(cast, ox, oy, oz, dx, dy, dz, maxT, c.kdop, c.kdopK * e, c.kdopK) ? 0 : NO_HIT;
+    case SHAPE_MESH:
+      return castMesh(p, c, e, ox, oy, oz, dx, dy, dz, maxT);
+    case SHAPE_CHARACTER:
+      return castCharacter(p, c, e, ox, oy, oz, dx, dy, dz, maxT);
+    default:
+      return NO_HIT;
+  }
+}
+
+function castMesh(
+  p: CollisionPipeline, c: ColliderStore, e: number,
+  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, maxT: number,
+): number {
+  const tree = c.mesh[e];
+  if (tree === undefined) return NO_HIT;
+  const t = p.transform;
+  for (let k = 0; k < 4; k++) quaternion[k] = t.rotation[4 * e + k];
+  poseFromTranslationQuaternion(pose, 0, t.position[3 * e], t.position[3 * e + 1], t.position[3 * e + 2], quaternion);
+  if (!raycastTree(treeResult, tree, pose, 0, ox, oy, oz, dx, dy, dz, maxT)) return NO_HIT;
+  for (let k = 0; k < RAY_HIT_STRIDE; k++) cast[k] = treeResult.hit[k];
+  return treeResult.hit[RAY_HIT_STRIDE];
+}
+
+/** Nearest hitbox of character collider e (its index, or NO_HIT). */
+function castCharacter(
+  p: CollisionPipeline, c: ColliderStore, e: number,
+  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, maxT: number,
+): number {
+  const store = p.characters?.hitboxes;
+  if (store === undefined) return NO_HIT;
+  const ch = c.character[e];
+  const first = store.firstHitbox[ch], end = first + store.hitboxCount[ch];
+  let best = maxT, found = NO_HIT;
+  for (let h = first; h < end; h++) {
+    if (!raycastObb(boxEntry, ox, oy, oz, dx, dy, dz, best, store.world, OBB_STRIDE * h)) continue;
+    // Equal t: the lower hitbox index, as raycastHitboxes keeps the first it finds in store order.
+    if (boxEntry[0] === best && found !== NO_HIT) continue;
+    best = boxEntry[0];
+    found = h;
+    for (let k = 0; k < RAY_HIT_STRIDE; k++) cast[k] = boxEntry[k];
+  }
+  return found;
+}
