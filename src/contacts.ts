@@ -109,12 +109,12 @@ const localSegment = new Float64Array(6);
 const boxEdge = new Float64Array(6);
 const bestPoints = new Float64Array(6);
 
-function separated(out: Floats, oo: number): number {
+export function separated(out: Floats, oo: number): number {
   out[oo + CONTACT_COUNT] = 0;
   return 0;
 }
 
-function writeHeader(
+export function writeHeader(
   out: Floats, oo: number,
   nx: number, ny: number, nz: number,
   depth: number, count: number, featureA: number, featureB: number,
@@ -129,7 +129,7 @@ function writeHeader(
   return count;
 }
 
-function writePoint(out: Floats, oo: number, i: number, x: number, y: number, z: number, depth: number): void {
+export function writePoint(out: Floats, oo: number, i: number, x: number, y: number, z: number, depth: number): void {
   const p = oo + CONTACT_POINTS + CONTACT_POINT_STRIDE * i;
   out[p] = x;
   out[p + 1] = y;
@@ -138,7 +138,7 @@ function writePoint(out: Floats, oo: number, i: number, x: number, y: number, z:
 }
 
 /** Writes point i given in the frame of the box at `box[bo..]` (centre + local coordinates). */
-function writeBoxLocalPoint(
+export function writeBoxLocalPoint(
   out: Floats, oo: number, i: number,
   box: ReadonlyFloats, bo: number,
   x: number, y: number, z: number, depth: number,
@@ -157,12 +157,12 @@ function writeBoxLocalPoint(
  * `candidate` beats `incumbent` by a clear margin (see AXIS_PREFERENCE_*). Written so that an
  * infinite incumbent (no candidate yet) is always beaten.
  */
-function clearlySmaller(candidate: number, incumbent: number, size: number): boolean {
+export function clearlySmaller(candidate: number, incumbent: number, size: number): boolean {
   return candidate < (1 - AXIS_PREFERENCE_DEPTH) * incumbent - AXIS_PREFERENCE_SIZE * size;
 }
 
 /** Box feature id of a point given which axes it is clamped on (bit k) and on which side (bit k = + side). */
-function boxFeature(clamped: number, positive: number): number {
+export function boxFeature(clamped: number, positive: number): number {
   const count = (clamped & 1) + ((clamped >> 1) & 1) + ((clamped >> 2) & 1);
   if (count === 3) return FEATURE_BOX_VERTEX + positive;
   if (count === 2) {
@@ -173,12 +173,12 @@ function boxFeature(clamped: number, positive: number): number {
   return FEATURE_BOX_FACE + 2 * k + ((positive >> k) & 1);
 }
 
-function boxEdgeFeature(k: number, plusNext: number, plusAfter: number): number {
+export function boxEdgeFeature(k: number, plusNext: number, plusAfter: number): number {
   return FEATURE_BOX_EDGE + 4 * k + plusNext + 2 * plusAfter;
 }
 
 /** Capsule feature of a segment parameter: an end cap at t = 0 or 1, the side in between. */
-function capsuleFeature(t: number): number {
+export function capsuleFeature(t: number): number {
   return t <= 0 ? FEATURE_CAPSULE_P0 : t >= 1 ? FEATURE_CAPSULE_P1 : FEATURE_CAPSULE_SIDE;
 }
 
@@ -188,7 +188,7 @@ function capsuleFeature(t: number): number {
  * fallback (fx, fy, fz) when the core points coincide. Shared by every sphere/capsule pair and
  * by the sphere and capsule against a box when the core is outside the box (rb = 0).
  */
-function roundContact(
+export function roundContact(
   out: Floats, oo: number,
   px: number, py: number, pz: number, ra: number,
   dx: number, dy: number, dz: number, rb: number,
@@ -329,7 +329,7 @@ export function contactAabbAabb(out: Floats, oo: number, a: ReadonlyFloats, ao: 
  * Keeps the points of `src` (count points, xyz in the reference frame) with side·x[axis] <= limit,
  * adding the crossing points of the edges that cross the line (Sutherland-Hodgman, one plane).
  */
-function clipPolygon(src: Float64Array, dst: Float64Array, count: number, axis: number, side: number, limit: number): number {
+export function clipPolygon(src: Float64Array, dst: Float64Array, count: number, axis: number, side: number, limit: number): number {
   let n = 0;
   for (let i = 0; i < count; i++) {
     const c = 3 * i, next = 3 * ((i + 1) % count);
@@ -353,11 +353,11 @@ function clipPolygon(src: Float64Array, dst: Float64Array, count: number, axis: 
 }
 
 /**
- * Picks 4 well-spread points of `count` (> 4) in `poly` into `chosen`: the deepest, the farthest
+ * Picks 4 well-spread points of `count` (> 4) in `poly` (depths in `pointDepth`) into `chosen`: the deepest, the farthest
  * from it across the face (coordinates j, l), then the one spanning the largest triangle with
  * those two, then the largest on the other side of their line.
  */
-function reduceToFour(poly: Float64Array, count: number, j: number, l: number): void {
+export function reduceToFour(poly: Float64Array, pointDepth: Float64Array, count: number, j: number, l: number, chosen: Int32Array): void {
   let first = 0;
   for (let i = 1; i < count; i++) if (pointDepth[i] > pointDepth[first]) first = i;
   const x0 = poly[3 * first + j], y0 = poly[3 * first + l];
@@ -471,7 +471,7 @@ function boxFaceContact(
     kept = 1;
   }
   const count = kept > 4 ? 4 : kept;
-  if (kept > 4) reduceToFour(polyA, kept, j, l);
+  if (kept > 4) reduceToFour(polyA, pointDepth, kept, j, l, chosen);
   for (let q = 0; q < count; q++) {
     const i = kept > 4 ? chosen[q] : q;
     writeBoxLocalPoint(out, oo, q, ref, ro, polyA[3 * i], polyA[3 * i + 1], polyA[3 * i + 2], pointDepth[i]);
@@ -756,7 +756,7 @@ function setBoxEdgeLocal(b: ReadonlyFloats, bo: number, k: number, plusNext: boo
 }
 
 /** Writes the manifold header with a normal given in the frame of the box at `b[bo..]`. */
-function writeBoxLocalHeader(
+export function writeBoxLocalHeader(
   out: Floats, oo: number, b: ReadonlyFloats, bo: number,
   nx: number, ny: number, nz: number,
   depth: number, count: number, featureA: number, featureB: number,

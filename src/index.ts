@@ -129,6 +129,14 @@ export {
   contactCapsuleCapsule,
   contactCapsuleObb,
 } from './contacts';
+export {
+  FEATURE_TRIANGLE_VERTEX,
+  FEATURE_TRIANGLE_EDGE,
+  FEATURE_TRIANGLE_FACE,
+  contactSphereTriangle,
+  contactCapsuleTriangle,
+  contactObbTriangle,
+} from './triangleContacts';
 export { sphereSphereToi, obbToi, obbSweptOverlap } from './toi';
 export { responseStop, responseSlide, responseReflect, responseImpulse } from './response';
 export {
