@@ -3,20 +3,28 @@
  * the pipeline like any other collider. The tree is built once by the user and shared by every
  * entity that uses the mesh (`addCollider(world, eid, { shape: 'mesh', tree })`); the collider
  * store keeps a reference per entity. Its local shape is the tree's root box, so refitting and the
- * broad phase treat a mesh as an OBB; the narrow phase asks the tree, exactly, whether any
- * triangle meets the other collider.
+ * broad phase treat a mesh as an OBB; the narrow phase asks the tree, exactly, which triangles
+ * meet the other collider.
  *
  * Trees take rigid poses, so a mesh collider's transform must have scale 1 (setTransform and
- * addCollider and markTransformChanged check it). Mesh pairs report touching and begin / stay /
- * end events; they add no contact manifold (the tree queries return triangles and intersection
+ * addCollider and markTransformChanged check it). A non-sensor pair of a mesh and a sphere,
+ * capsule, OBB or AABB gets one contact manifold (meshPairContact): the per-triangle contacts of
+ * src/triangleContacts.ts merged into the deepest one's normal. Mesh-mesh pairs and sensor pairs
+ * report touching and begin / stay / end events without a manifold (two meshes give intersection
  * segments, not a least-penetration normal). Exact against every kind but k-DOPs: a k-DOP pair is
- * always the conservative k-DOP test, here against the k-DOP of the mesh's root box.
+ * always the conservative k-DOP test, here against the k-DOP of the mesh's root box, no manifold.
  */
 import type { BoundingTree } from '../src/boundingTree';
-import { OBB_STRIDE } from '../src/layout';
+import { grown } from '../src/broadphase/growable';
+import {
+  CONTACT_COUNT, CONTACT_DEPTH, CONTACT_FEATURE_A, CONTACT_NORMAL, CONTACT_POINTS, CONTACT_POINT_STRIDE,
+  CONTACT_STRIDE, reduceToFour, writeHeader, writePoint,
+} from '../src/contacts';
+import { OBB_STRIDE, type Floats } from '../src/layout';
 import { obbFromAabb } from '../src/obb';
 import { collideTrees, overlapTreeCapsule, overlapTreeObb, overlapTreeSphere, poseFromTranslationQuaternion, POSE_STRIDE, TreeQueryResult } from '../src/obbTree';
-import { SHAPE_AABB, SHAPE_CAPSULE, SHAPE_MESH, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore } from '../components/collider';
+import { contactCapsuleTriangle, contactObbTriangle, contactSphereTriangle } from '../src/triangleContacts';
+import { SHAPE_AABB, SHAPE_CAPSULE, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore } from '../components/collider';
 import type { TransformStore } from '../components/transform';
 
 const result = new TreeQueryResult();
@@ -65,5 +73,132 @@ export function meshPairOverlap(c: ColliderStore, t: TransformStore, a: number, 
       return overlapTreeObb(result, tree, poses, 0, obbFromAabb(boxAsObb, 0, w, o), 0, 'first') > 0;
     default:
       return overlapTreeObb(result, tree, poses, 0, w, o, 'first') > 0;
+  }
+}
+
+/**
+ * Triangle contacts whose normal is within this cosine (about 5.7 degrees) of the deepest one's
+ * add their points to the pair's manifold: neighbours on a flat or gently curved surface share the
+ * load; a contact across a crease (a wall met at the same time as the floor) is left out, since
+ * one manifold has one normal.
+ */
+export const MESH_CONTACT_NORMAL_COS = 0.995;
+/**
+ * Points from different triangles closer than this fraction of the mesh's scale are one point
+ * (the deeper kept): a body on an edge or vertex shared by triangles meets each of them there,
+ * at places that differ by the Float32 rounding of the stored shapes (about 6e-8 relative).
+ */
+export const MESH_POINT_MERGE = 1e-6;
+
+// Pooled scratch for meshPairContact: per-triangle manifolds, then the merged points.
+let triangleManifolds = new Float64Array(16 * CONTACT_STRIDE);
+let triangleIds = new Uint32Array(16);
+let mergedPoints = new Float64Array(48);
+let mergedDepths = new Float64Array(16);
+const chosen = new Int32Array(4);
+const worldTriangle = new Float64Array(9);
+/** Tree-order index of each mesh triangle index, per tree (query results hold mesh indices). */
+const treeOrder = new WeakMap<BoundingTree, Uint32Array>();
+
+function treeOrderOf(tree: BoundingTree): Uint32Array {
+  let order = treeOrder.get(tree);
+  if (order === undefined) {
+    order = new Uint32Array(tree.triangleCount);
+    for (let t = 0; t < tree.triangleCount; t++) order[tree.triangleIds[t]] = t;
+    treeOrder.set(tree, order);
+  }
+  return order;
+}
+
+/** Does the pair (mesh, other) get a manifold: the other is a sphere, capsule, OBB or AABB. */
+export function meshManifoldKind(kind: number): boolean {
+  return kind === SHAPE_SPHERE || kind === SHAPE_CAPSULE || kind === SHAPE_OBB || kind === SHAPE_AABB;
+}
+
+/**
+ * Contact manifold of collider `other` (sphere, capsule, OBB or AABB: meshManifoldKind) against
+ * mesh collider `mesh`, normal from `other` to the mesh, written at out[oo]; returns its point
+ * count, 0 when they do not touch. Every triangle the tree finds gets its own contact
+ * (src/triangleContacts.ts, world frame); the deepest gives the normal, the depth and feature A
+ * (of `other`); feature B is that triangle's mesh index. The points are those of every triangle
+ * contact whose normal lies within MESH_CONTACT_NORMAL_COS of it, merged (MESH_POINT_MERGE) and
+ * reduced to 4 well spread (the deepest first), each with its own triangle's depth.
+ *
+ * Approximate where triangles meet: on a smooth or flat mesh a body sliding across an internal
+ * edge can meet that edge with an edge normal ("ghost" contact) when the edge's triangle is the
+ * deepest, and contacts across a crease are dropped rather than given their own normal.
+ */
+export function meshPairContact(c: ColliderStore, t: TransformStore, other: number, mesh: number, out: Floats, oo: number): number {
+  const tree = c.mesh[mesh] as BoundingTree;
+  entityPose(t, mesh, 0);
+  const w = c.world, o = SHAPE_STRIDE * other, kind = c.kind[other];
+  const box = kind === SHAPE_AABB ? obbFromAabb(boxAsObb, 0, w, o) : w;
+  const bo = kind === SHAPE_AABB ? 0 : o;
+  const found = kind === SHAPE_SPHERE ? overlapTreeSphere(result, tree, poses, 0, w, o, 'all')
+    : kind === SHAPE_CAPSULE ? overlapTreeCapsule(result, tree, poses, 0, w, o, 'all')
+      : overlapTreeObb(result, tree, poses, 0, box, bo, 'all');
+  const order = treeOrderOf(tree);
+  triangleManifolds = grown(triangleManifolds, found * CONTACT_STRIDE);
+  triangleIds = grown(triangleIds, found);
+  let m = 0, deepest = -1;
+  for (let i = 0; i < found; i++) {
+    const id = result.triangles[i];
+    worldTriangleOf(tree, order[id]);
+    const mo = m * CONTACT_STRIDE;
+    const count = kind === SHAPE_SPHERE ? contactSphereTriangle(triangleManifolds, mo, w, o, worldTriangle, 0)
+      : kind === SHAPE_CAPSULE ? contactCapsuleTriangle(triangleManifolds, mo, w, o, worldTriangle, 0)
+        : contactObbTriangle(triangleManifolds, mo, box, bo, worldTriangle, 0);
+    if (count === 0) continue;
+    triangleIds[m] = id;
+    if (deepest < 0 || triangleManifolds[mo + CONTACT_DEPTH] > triangleManifolds[deepest * CONTACT_STRIDE + CONTACT_DEPTH]) deepest = m;
+    m++;
+  }
+  if (m === 0) {
+    out[oo + CONTACT_COUNT] = 0;
+    return 0;
+  }
+  const d = deepest * CONTACT_STRIDE;
+  const nx = triangleManifolds[d + CONTACT_NORMAL], ny = triangleManifolds[d + CONTACT_NORMAL + 1], nz = triangleManifolds[d + CONTACT_NORMAL + 2];
+  const depth = triangleManifolds[d + CONTACT_DEPTH];
+  const merge2 = (MESH_POINT_MERGE * tree.scale) ** 2;
+  mergedPoints = grown(mergedPoints, 12 * m);
+  mergedDepths = grown(mergedDepths, 4 * m);
+  let n = 0;
+  for (let i = 0; i < m; i++) {
+    const mo = i * CONTACT_STRIDE;
+    const agreement = nx * triangleManifolds[mo] + ny * triangleManifolds[mo + 1] + nz * triangleManifolds[mo + 2];
+    if (i !== deepest && agreement < MESH_CONTACT_NORMAL_COS) continue;
+    for (let q = 0; q < triangleManifolds[mo + CONTACT_COUNT]; q++) {
+      const p = mo + CONTACT_POINTS + CONTACT_POINT_STRIDE * q;
+      const x = triangleManifolds[p], y = triangleManifolds[p + 1], z = triangleManifolds[p + 2], pd = triangleManifolds[p + 3];
+      let same = -1;
+      for (let k = 0; k < n && same < 0; k++) {
+        const dx = mergedPoints[3 * k] - x, dy = mergedPoints[3 * k + 1] - y, dz = mergedPoints[3 * k + 2] - z;
+        if (dx * dx + dy * dy + dz * dz <= merge2) same = k;
+      }
+      const k = same >= 0 ? same : n++;
+      if (same >= 0 && mergedDepths[k] >= pd) continue;
+      mergedPoints[3 * k] = x; mergedPoints[3 * k + 1] = y; mergedPoints[3 * k + 2] = z;
+      mergedDepths[k] = pd;
+    }
+  }
+  // Spread measured across the normal: in the two world coordinates other than its largest.
+  const ax = Math.abs(nx), ay = Math.abs(ny), az = Math.abs(nz);
+  const major = ax >= ay && ax >= az ? 0 : ay >= az ? 1 : 2;
+  if (n > 4) reduceToFour(mergedPoints, mergedDepths, n, (major + 1) % 3, (major + 2) % 3, chosen);
+  const count = n > 4 ? 4 : n;
+  for (let q = 0; q < count; q++) {
+    const i = n > 4 ? chosen[q] : q;
+    writePoint(out, oo, q, mergedPoints[3 * i], mergedPoints[3 * i + 1], mergedPoints[3 * i + 2], mergedDepths[i]);
+  }
+  return writeHeader(out, oo, nx, ny, nz, depth, count, triangleManifolds[d + CONTACT_FEATURE_A], triangleIds[deepest]);
+}
+
+/** Tree-order triangle t of `tree` moved by the pose at poses[0], into worldTriangle. */
+function worldTriangleOf(tree: BoundingTree, t: number): void {
+  const v = tree.triangles;
+  for (let k = 0; k < 3; k++) {
+    const x = v[9 * t + 3 * k], y = v[9 * t + 3 * k + 1], z = v[9 * t + 3 * k + 2];
+    for (let i = 0; i < 3; i++) worldTriangle[3 * k + i] = poses[i] + poses[3 + i] * x + poses[6 + i] * y + poses[9 + i] * z;
   }
 }

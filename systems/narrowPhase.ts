@@ -9,8 +9,9 @@
  * src/contacts.ts (an AABB is passed as an identity-axes OBB where a kernel wants a box), and the
  * cheaper boolean kernels for sensors. k-DOP colliders are tested k-DOP against k-DOP: the other
  * shape's exact k-DOP is built on the fly (the standard, conservative k-DOP test; no manifold).
- * Mesh colliders ask their bounding tree (meshCollider.ts), characters their bone hitboxes
- * (characterColliders.ts): exact, no manifold.
+ * Mesh colliders ask their bounding tree (meshCollider.ts): exact, with a manifold merged from
+ * per-triangle contacts against a sphere, capsule, OBB or AABB, none against another mesh.
+ * Characters ask their bone hitboxes (characterColliders.ts): exact, no manifold.
  */
 import type { World } from 'bitecs';
 import { aabbOverlap } from '../src/aabb';
@@ -32,7 +33,7 @@ import { resized } from '../components/capacity';
 import { reserveContact } from '../components/contactStore';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { characterPairOverlap } from './characterColliders';
-import { meshPairOverlap } from './meshCollider';
+import { meshManifoldKind, meshPairContact, meshPairOverlap } from './meshCollider';
 
 /**
  * Order in which kinds are passed to the kernels (capsule first, then sphere, AABB, OBB), matching
@@ -238,7 +239,21 @@ export function narrowPhase(world: World): World {
     } else if (ka === SHAPE_KDOP || kb === SHAPE_KDOP) {
       touching = kdopPairOverlap(c, a, b);
     } else if (ka === SHAPE_MESH || kb === SHAPE_MESH) {
-      touching = meshPairOverlap(c, p.transform, a, b);
+      const mesh = ka === SHAPE_MESH ? a : b, other = mesh === a ? b : a;
+      if (c.sensor[a] === 0 && c.sensor[b] === 0 && meshManifoldKind(c.kind[other])) {
+        // The contacts decide, like capsule-box: the normal comes out from `other` to the mesh.
+        reserveContact(contacts, contacts.count);
+        const oo = contacts.count * CONTACT_STRIDE;
+        touching = meshPairContact(c, p.transform, other, mesh, contacts.manifold, oo) > 0;
+        if (touching) {
+          if (mesh === a) flipManifold(contacts.manifold, oo);
+          contacts.a[contacts.count] = a;
+          contacts.b[contacts.count] = b;
+          contacts.count++;
+        }
+      } else {
+        touching = meshPairOverlap(c, p.transform, a, b);
+      }
     } else {
       let lastAxis = -1;
       const obbPair = ka === SHAPE_OBB && kb === SHAPE_OBB;

@@ -5,10 +5,12 @@ import { addEntity, createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import { buildBoundingTree } from '../src/boundingTree';
 import { closestPtPointTriangle } from '../src/closestPoints';
+import { CONTACT_COUNT, CONTACT_DEPTH, CONTACT_FEATURE_B, CONTACT_POINTS, CONTACT_POINT_STRIDE, CONTACT_STRIDE } from '../src/contacts';
 import { CollideInputError } from '../src/errors';
 import { obbContainsPoint, obbCorners } from '../src/obb';
 import { quaternionToMat3 } from '../src/aabb';
 import { triTriOverlap } from '../src/triTri';
+import { SHAPE_STRIDE } from '../components/collider';
 import { addCollider, createCollisionPipeline, markTransformChanged, setTransform } from '../systems/index';
 import { mulberry32, randomQuaternion } from './support/random';
 import { torusKnot } from './support/torusKnot';
@@ -180,5 +182,245 @@ describe('mesh colliders in the pipeline', () => {
     const scaled = addEntity(world);
     setTransform(world, scaled, [0, 0, 0], [0, 0, 0, 1], 2);
     expect(() => addCollider(world, scaled, { shape: 'mesh', tree })).toThrow(/scale/);
+  });
+});
+
+/** A flat floor of n × n unit quads at y = 0, x and z in [-n/2, n/2], two triangles per quad, normal +y. */
+function floorMesh(n: number): { positions: Float64Array; indices: Uint32Array } {
+  const positions = new Float64Array(3 * (n + 1) * (n + 1));
+  for (let i = 0; i <= n; i++) for (let j = 0; j <= n; j++) positions.set([i - n / 2, 0, j - n / 2], 3 * (i * (n + 1) + j));
+  const indices: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const v = (a: number, b: number) => (i + a) * (n + 1) + j + b;
+      indices.push(v(0, 0), v(0, 1), v(1, 0), v(1, 0), v(0, 1), v(1, 1));
+    }
+  }
+  return { positions, indices: Uint32Array.from(indices) };
+}
+
+describe('mesh colliders: contact manifolds', () => {
+  const floor = floorMesh(8);
+  const floorTree = buildBoundingTree(floor.positions, floor.indices);
+  const FLOOR_AT = [0.3, 1, -0.2]; // the floor entity's position: its surface is y = 1
+  const floorWorld = new Float64Array(floor.indices.length * 3);
+  for (let k = 0; k < floor.indices.length; k++) {
+    for (let i = 0; i < 3; i++) floorWorld[3 * k + i] = floor.positions[3 * floor.indices[k] + i] + FLOOR_AT[i];
+  }
+  const closest = new Float64Array(6);
+  const distanceToFloor = (p: number[]) => {
+    let best = Infinity;
+    for (let t = 0; t < floor.indices.length / 3; t++) best = Math.min(best, Math.sqrt(closestPtPointTriangle(closest, 0, p[0], p[1], p[2], floorWorld, 9 * t)));
+    return best;
+  };
+
+  type Manifold = { normal: number[]; depth: number; points: number[][]; depths: number[]; featureB: number };
+  function manifoldOf(collision: ReturnType<typeof createCollisionPipeline>, a: number, b: number): Manifold | undefined {
+    const c = collision.contacts;
+    for (let i = 0; i < c.count; i++) {
+      if (c.a[i] !== Math.min(a, b) || c.b[i] !== Math.max(a, b)) continue;
+      const m = c.manifold, o = i * CONTACT_STRIDE;
+      for (let k = 0; k < 7 + CONTACT_POINT_STRIDE * m[o + CONTACT_COUNT]; k++) expect(Number.isFinite(m[o + k])).toBe(true);
+      const points = [], depths = [];
+      for (let q = 0; q < m[o + CONTACT_COUNT]; q++) {
+        const p = o + CONTACT_POINTS + CONTACT_POINT_STRIDE * q;
+        points.push([m[p], m[p + 1], m[p + 2]]);
+        depths.push(m[p + 3]);
+      }
+      return { normal: [m[o], m[o + 1], m[o + 2]], depth: m[o + CONTACT_DEPTH], points, depths, featureB: m[o + CONTACT_FEATURE_B] };
+    }
+    return undefined;
+  }
+
+  /**
+   * Normal within 1e-6 of `n`, depth within 1e-5 of `depth`, `count` points (or a range), each
+   * within 1e-4 of the body and the floor.
+   */
+  function expectContact(m: Manifold | undefined, n: number[], depth: number, count: number | [number, number], bodyDistance: (p: number[]) => number) {
+    expect(m).toBeDefined();
+    const { normal, points, depths } = m as Manifold;
+    for (let k = 0; k < 3; k++) expect(Math.abs(normal[k] - n[k])).toBeLessThan(1e-6);
+    expect(Math.abs((m as Manifold).depth - depth)).toBeLessThan(1e-5);
+    if (typeof count === 'number') expect(points.length).toBe(count);
+    else {
+      expect(points.length).toBeGreaterThanOrEqual(count[0]);
+      expect(points.length).toBeLessThanOrEqual(count[1]);
+    }
+    points.forEach((p, i) => {
+      expect(bodyDistance(p)).toBeLessThan(1e-4);
+      expect(distanceToFloor(p)).toBeLessThan(1e-4);
+      expect(depths[i]).toBeLessThanOrEqual((m as Manifold).depth + 1e-7);
+    });
+  }
+
+  function scene() {
+    const world = createWorld();
+    const collision = createCollisionPipeline(world);
+    const before = addEntity(world); // an id below the floor's: its manifold's normal points down
+    const level = addEntity(world);
+    addCollider(world, level, { shape: 'mesh', tree: floorTree, isStatic: true });
+    setTransform(world, level, FLOOR_AT, [0, 0, 0, 1]);
+    return { world, collision, before, level };
+  }
+
+  const boxDistance = (centre: number[], q: number[], half: number[]) => (p: number[]) => {
+    const m = quaternionToMat3(new Float64Array(9), 0, q) as Float64Array;
+    let d2 = 0;
+    for (let k = 0; k < 3; k++) {
+      const l = (p[0] - centre[0]) * m[3 * k] + (p[1] - centre[1]) * m[3 * k + 1] + (p[2] - centre[2]) * m[3 * k + 2];
+      d2 += Math.max(0, Math.abs(l) - half[k]) ** 2;
+    }
+    return Math.sqrt(d2);
+  };
+  const sphereDistance = (centre: number[], r: number) => (p: number[]) => Math.max(0, Math.hypot(p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]) - r);
+
+  it('a face-down box, an AABB and a resting sphere get the floor normal, the depth and their points', () => {
+    const { world, collision, before, level } = scene();
+    const half = [0.5, 0.3, 0.4];
+    const boxAt = [0.25, 1 + 0.3 - 1e-4, 0.1]; // straddles four quads: points merged and reduced to 4
+    addCollider(world, before, { shape: 'obb', halfExtents: half });
+    setTransform(world, before, boxAt, [0, 0, 0, 1]);
+    const aabb = addEntity(world);
+    addCollider(world, aabb, { shape: 'aabb', halfExtents: half });
+    const aabbAt = [-2, 1 + 0.3 - 5e-5, 1.5];
+    setTransform(world, aabb, aabbAt, [0, 0, 0, 1]);
+    const sphere = addEntity(world);
+    addCollider(world, sphere, { shape: 'sphere', radius: 0.5 });
+    const sphereAt = [2.1, 1.5 - 3e-5, -1.3];
+    setTransform(world, sphere, sphereAt, [0, 0, 0, 1]);
+    collision.step(world);
+    expectContact(manifoldOf(collision, before, level), [0, -1, 0], 1e-4, 4, boxDistance(boxAt, [0, 0, 0, 1], half));
+    expectContact(manifoldOf(collision, level, aabb), [0, 1, 0], 5e-5, 4, boxDistance(aabbAt, [0, 0, 0, 1], half));
+    expectContact(manifoldOf(collision, level, sphere), [0, 1, 0], 3e-5, 1, sphereDistance(sphereAt, 0.5));
+  });
+
+  // A contact along a line that crosses triangle edges keeps the points where it crosses them (up
+  // to 4): the ends are always among them.
+  const expectSpan = (m: Manifold | undefined, axis: number, lo: number, hi: number) => {
+    const values = (m as Manifold).points.map((p) => p[axis]);
+    expect(Math.abs(Math.min(...values) - lo)).toBeLessThan(1e-5);
+    expect(Math.abs(Math.max(...values) - hi)).toBeLessThan(1e-5);
+  };
+
+  it('a tilted box rests on its lowest edge: points along it, its ends among them', () => {
+    const { world, collision, before, level } = scene();
+    const half = [0.5, 0.5, 0.5];
+    const angle = 0.35, q = [0, 0, Math.sin(angle / 2), Math.cos(angle / 2)];
+    // Lowest point of the box rotated about z: half·(sin + cos) below the centre.
+    const drop = 0.5 * (Math.sin(angle) + Math.cos(angle));
+    const at = [0.2, 1 + drop - 5e-5, 0.35];
+    addCollider(world, before, { shape: 'obb', halfExtents: half });
+    setTransform(world, before, at, q);
+    collision.step(world);
+    const m = manifoldOf(collision, before, level);
+    expectContact(m, [0, -1, 0], 5e-5, [2, 4], boxDistance(at, q, half));
+    expectSpan(m, 2, at[2] - 0.5, at[2] + 0.5);
+  });
+
+  it('a sphere on the edge shared by two triangles gets one point and the floor normal', () => {
+    const { world, collision, before, level } = scene();
+    // Over the diagonal of quad (0, 0): local (0.5, 0.5), where its two triangles meet.
+    const at = [0.5 + FLOOR_AT[0], 1 + 0.25 - 1e-5, 0.5 + FLOOR_AT[2]];
+    addCollider(world, before, { shape: 'sphere', radius: 0.25 });
+    setTransform(world, before, at, [0, 0, 0, 1]);
+    collision.step(world);
+    expectContact(manifoldOf(collision, before, level), [0, -1, 0], 1e-5, 1, sphereDistance(at, 0.25));
+  });
+
+  it('a capsule lying on the floor gets points along it, its ends among them; sensors and mesh pairs get none', () => {
+    const { world, collision, before, level } = scene();
+    addCollider(world, before, { shape: 'capsule', p0: [-1, 0, 0], p1: [1, 0, 0], radius: 0.2 });
+    const at = [0.1, 1.2 - 1e-5, 0.7];
+    setTransform(world, before, at, [0, 0, 0, 1]);
+    const sensor = addEntity(world);
+    addCollider(world, sensor, { shape: 'sphere', radius: 0.5, sensor: true });
+    setTransform(world, sensor, [-2, 1.2, -2], [0, 0, 0, 1]);
+    const other = addEntity(world);
+    addCollider(world, other, { shape: 'mesh', tree: floorTree });
+    setTransform(world, other, [0.1, 1, 0.1], [0, 0, 0, 1]);
+    collision.step(world);
+    const capsule = (p: number[]) => {
+      const x = Math.max(at[0] - 1, Math.min(at[0] + 1, p[0]));
+      return Math.max(0, Math.hypot(p[0] - x, p[1] - at[1], p[2] - at[2]) - 0.2);
+    };
+    const m = manifoldOf(collision, before, level);
+    expectContact(m, [0, -1, 0], 1e-5, [2, 4], capsule);
+    expectSpan(m, 0, at[0] - 1, at[0] + 1);
+    const pairs = collision.touchingPairs;
+    const touching = new Set<string>();
+    for (let i = 0; i < pairs.count; i++) touching.add(`${pairs.first[i]}-${pairs.second[i]}`);
+    expect(touching).toContain(`${level}-${sensor}`);
+    expect(touching).toContain(`${level}-${other}`);
+    expect(manifoldOf(collision, level, sensor)).toBeUndefined();
+    expect(manifoldOf(collision, level, other)).toBeUndefined();
+  });
+
+  it('bodies tumbling through the knot: finite manifolds, points near the body and the mesh, one per touching pair', () => {
+    const rand = mulberry32(5);
+    const world = createWorld();
+    const collision = createCollisionPipeline(world);
+    const level = addEntity(world);
+    addCollider(world, level, { shape: 'mesh', tree, isStatic: true });
+    setTransform(world, level, [0, 0, 0], [0, 0, 0, 1]);
+    const w = worldTriangles([0, 0, 0], [0, 0, 0, 1]);
+    const bodies: Body[] = [];
+    const aabbs = new Set<number>(); // boxes added as AABBs: they ignore the rotation
+    for (let i = 0; i < 40; i++) {
+      const kind = (['sphere', 'obb', 'capsule'] as const)[i % 3];
+      const eid = addEntity(world);
+      const size = 0.3 + 0.7 * rand();
+      if (kind === 'sphere') addCollider(world, eid, { shape: 'sphere', radius: size });
+      else if (kind === 'obb' && i % 2 === 1) addCollider(world, eid, { shape: 'obb', halfExtents: [size, size, size] });
+      else if (kind === 'obb') {
+        addCollider(world, eid, { shape: 'aabb', halfExtents: [size, size, size] });
+        aabbs.add(eid);
+      } else addCollider(world, eid, { shape: 'capsule', p0: [0, -size, 0], p1: [0, size, 0], radius: size / 2 });
+      bodies.push({ eid, kind, size, position: [0, 0, 0], rotation: [0, 0, 0, 1] });
+    }
+    let manifolds = 0;
+    const near = new Float64Array(6);
+    const meshDistance = (p: number[]) => {
+      let best = Infinity;
+      for (let t = 0; t < w.length / 9; t++) best = Math.min(best, closestPtPointTriangle(near, 0, p[0], p[1], p[2], w, 9 * t));
+      return Math.sqrt(best);
+    };
+    for (let frame = 0; frame < 6; frame++) {
+      for (const body of bodies) {
+        body.position = [(rand() - 0.5) * 14, (rand() - 0.5) * 14, (rand() - 0.5) * 4];
+        body.rotation = randomQuaternion(rand);
+        setTransform(world, body.eid, body.position, body.rotation);
+      }
+      collision.step(world);
+      for (const body of bodies) {
+        const m = manifoldOf(collision, level, body.eid);
+        const pairs = collision.touchingPairs;
+        let touching = false;
+        for (let i = 0; i < pairs.count; i++) touching ||= pairs.first[i] === level && pairs.second[i] === body.eid;
+        expect(m !== undefined).toBe(touching);
+        if (!m) continue;
+        manifolds++;
+        expect(Math.abs(Math.hypot(...m.normal) - 1)).toBeLessThan(1e-6);
+        expect(m.points.length).toBeGreaterThan(0);
+        expect(m.points.length).toBeLessThanOrEqual(4);
+        expect(m.featureB).toBeLessThan(knot.triangleCount);
+        // An AABB collider is the world box around its rotated local box: read it from the store.
+        const wo = SHAPE_STRIDE * body.eid, ws = collision.collider.world;
+        const aabbDistance = (p: number[]) => Math.hypot(...[0, 1, 2].map((k) => Math.max(0, ws[wo + k] - p[k], p[k] - ws[wo + 3 + k])));
+        const distance = body.kind === 'sphere' ? sphereDistance(body.position, body.size)
+          : aabbs.has(body.eid) ? aabbDistance
+          : body.kind === 'obb' ? boxDistance(body.position, body.rotation, [body.size, body.size, body.size])
+            : (p: number[]) => {
+              const r = quaternionToMat3(new Float64Array(9), 0, body.rotation) as Float64Array;
+              const t = Math.max(-body.size, Math.min(body.size, (p[0] - body.position[0]) * r[3] + (p[1] - body.position[1]) * r[4] + (p[2] - body.position[2]) * r[5]));
+              return Math.max(0, Math.hypot(p[0] - body.position[0] - t * r[3], p[1] - body.position[1] - t * r[4], p[2] - body.position[2] - t * r[5]) - body.size / 2);
+            };
+        m.points.forEach((p, i) => {
+          expect(m.depths[i]).toBeLessThanOrEqual(m.depth + 1e-6);
+          expect(distance(p)).toBeLessThan(m.depths[i] + 1e-4);
+          expect(meshDistance(p)).toBeLessThan(m.depths[i] + 1e-4);
+        });
+      }
+    }
+    expect(manifolds).toBeGreaterThan(30);
   });
 });
