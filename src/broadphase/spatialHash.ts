@@ -1,10 +1,14 @@
 /**
- * Uniform grid stored as a spatial hash, rebuilt every frame. Each box is entered in every cell
- * it covers; boxes covering more than a set number of cells go to an "oversize" list tested
- * against everything, so one huge box cannot flood the grid. Entries are bucketed by hash with a
- * counting sort into flat arrays (no per-frame allocation). A pair sharing several cells is
- * reported only from the cell holding the lower corner of the two boxes' intersection, which both
- * boxes cover, so no hash set of reported pairs is needed.
+ * Hierarchical grid stored as a spatial hash, rebuilt every frame. Level 0 has cells of the
+ * base size, each level above cells twice as large. Each box goes to the lowest level where it
+ * covers at most `maxCellsPerBox` cells and is entered in every cell it covers there, so boxes of
+ * any mix of sizes cost a few entries each. Pairs of one level meet in a shared cell; a box also
+ * looks up the cells it covers on every coarser level in use, to meet larger boxes. Boxes beyond
+ * the top level (or beyond int32 cell coordinates) go to an "oversize" list tested against
+ * everything. Entries are bucketed by hash with a counting sort into flat arrays (no per-frame
+ * allocation). A pair sharing several cells is reported only from the cell holding the lower
+ * corner of the two boxes' intersection, which both boxes cover, so no hash set of reported pairs
+ * is needed.
  */
 import { aabbOverlap } from '../aabb';
 import { maxProxyId, reportPair, type BroadPhase, type BroadPhaseInput } from './broadPhase';
@@ -18,7 +22,7 @@ export interface SpatialHashOptions {
   cellSize?: number;
   /** Cell edge relative to the median largest box side (default 2): boxes then cover about (1 + 1/2)^3 cells. */
   cellSizeFactor?: number;
-  /** Boxes covering more cells than this are tested against every proxy instead (default 64). */
+  /** Boxes covering more cells than this on a level go up a level (default 64). */
   maxCellsPerBox?: number;
 }
 
@@ -26,6 +30,9 @@ export interface SpatialHashOptions {
 const HASH_X = 73856093;
 const HASH_Y = 19349663;
 const HASH_Z = 83492791;
+const HASH_LEVEL = 2654435761;
+/** Levels of the hierarchy: cells up to 2^20 times the base size; larger boxes are oversize. */
+const LEVELS = 21;
 /** Hash table slots per entry (at least): keeps unrelated cells mostly in separate buckets. */
 const SLOTS_PER_ENTRY = 1;
 /** Boxes sampled for the median box size that sets the cell edge. */
@@ -33,8 +40,8 @@ const CELL_SIZE_SAMPLES = 255;
 /** Cell coordinates must fit int32 to be stored and hashed exactly; farther boxes count as oversize. */
 const MAX_CELL_COORD = 2 ** 31 - 1;
 
-function cellHash(ix: number, iy: number, iz: number, slotMask: number): number {
-  return (Math.imul(ix, HASH_X) ^ Math.imul(iy, HASH_Y) ^ Math.imul(iz, HASH_Z)) & slotMask;
+function cellHash(ix: number, iy: number, iz: number, level: number, slotMask: number): number {
+  return (Math.imul(ix, HASH_X) ^ Math.imul(iy, HASH_Y) ^ Math.imul(iz, HASH_Z) ^ Math.imul(level, HASH_LEVEL)) & slotMask;
 }
 
 /** Creates a spatial-hash broad phase. */
@@ -51,12 +58,18 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
   let frame = 0;
   let oversizeFrame = new Uint32Array(0); // by id: frame in which the box was oversize
   let oversize = new Int32Array(0);
-  // Per box (by input index): first cell on each axis and cell counts; -1 count marks oversize.
+  // Per box (by input index): its level, first cell on each axis and cell counts there; -1 count marks oversize.
+  let boxLevel = new Uint8Array(0);
   let cellLo = new Int32Array(0);
   let cellN = new Int32Array(0);
+  /** Inverse cell size per level (each half the one below: exact, so every use floors alike). */
+  const levelInv = new Float64Array(LEVELS);
+  /** Boxes per level this frame. */
+  const levelBoxes = new Int32Array(LEVELS);
   let bucketStart = new Int32Array(0);
   let entryId = new Int32Array(0);
   let entryCell = new Int32Array(0); // 3 per entry
+  let entryLevel = new Uint8Array(0);
   // Per entry, bit k set when its cell is the box's first cell on axis k. The lower corner of two
   // boxes' intersection lies in cell max(first cell of a, first cell of b) on each axis, so a cell
   // both boxes cover holds that corner exactly when, on every axis, it is the first cell of one of them.
@@ -95,28 +108,38 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
     return spread > 0 && Number.isFinite(spread) ? spread : 1;
   }
 
-  /** Computes each box's cell range and counts the (box, cell) entries, listing oversize boxes aside. */
+  /** Puts each box on its level, computes its cell range there and counts the (box, cell) entries, listing oversize boxes aside. */
   function classify(input: BroadPhaseInput, inv: number): void {
     const { ids, count, boxes } = input;
+    for (let l = 0; l < LEVELS; l++) levelInv[l] = inv * 2 ** -l;
+    levelBoxes.fill(0);
     entries = 0;
     oversizeCount = 0;
     for (let i = 0; i < count; i++) {
       const id = ids[i];
       const o = id * 6;
-      let cells = 1;
-      for (let k = 0; k < 3; k++) {
-        const lo = Math.floor(boxes[o + k] * inv);
-        const hi = Math.floor(boxes[o + 3 + k] * inv);
-        if (!(lo >= -MAX_CELL_COORD && hi <= MAX_CELL_COORD)) cells = Infinity;
-        cellLo[i * 3 + k] = lo;
-        cellN[i * 3 + k] = hi - lo + 1;
-        cells *= hi - lo + 1;
+      let cells = Infinity;
+      let level = 0;
+      for (; level < LEVELS; level++) {
+        const li = levelInv[level];
+        cells = 1;
+        for (let k = 0; k < 3; k++) {
+          const lo = Math.floor(boxes[o + k] * li);
+          const hi = Math.floor(boxes[o + 3 + k] * li);
+          if (!(lo >= -MAX_CELL_COORD && hi <= MAX_CELL_COORD)) cells = Infinity;
+          cellLo[i * 3 + k] = lo;
+          cellN[i * 3 + k] = hi - lo + 1;
+          cells *= hi - lo + 1;
+        }
+        if (cells <= maxCells) break;
       }
       if (cells > maxCells) {
         cellN[i * 3] = -1;
         oversizeFrame[id] = frame;
         oversize[oversizeCount++] = id;
       } else {
+        boxLevel[i] = level;
+        levelBoxes[level]++;
         entries += cells;
       }
     }
@@ -133,10 +156,11 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
       const y0 = cellLo[i * 3 + 1];
       const z0 = cellLo[i * 3 + 2];
       const id = input.ids[i];
+      const level = boxLevel[i];
       for (let a = 0; a < nx; a++) {
         for (let b = 0; b < ny; b++) {
           for (let c = 0; c < nz; c++) {
-            const h = cellHash(x0 + a, y0 + b, z0 + c, slotMask);
+            const h = cellHash(x0 + a, y0 + b, z0 + c, level, slotMask);
             if (pass === 0) {
               bucketStart[h + 1]++;
             } else {
@@ -146,6 +170,7 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
               entryCell[e * 3 + 1] = y0 + b;
               entryCell[e * 3 + 2] = z0 + c;
               entryFirst[e] = (a === 0 ? 1 : 0) | (b === 0 ? 2 : 0) | (c === 0 ? 4 : 0);
+              entryLevel[e] = level;
             }
           }
         }
@@ -156,7 +181,7 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
   function pairsInBuckets(input: BroadPhaseInput, out: PairList, slots: number): void {
     const boxes = input.boxes;
     // Locals, not the closure's reassignable arrays: V8 then keeps them in registers across the loop.
-    const cells = entryCell, first = entryFirst, ids = entryId, ends = bucketStart;
+    const cells = entryCell, first = entryFirst, levels = entryLevel, ids = entryId, ends = bucketStart;
     // After the fill pass ends[h] is the end of bucket h, i.e. the start of h + 1.
     let start = 0;
     for (let h = 0; h < slots; h++) {
@@ -167,17 +192,59 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
         const cy = cells[i * 3 + 1];
         const cz = cells[i * 3 + 2];
         const firstA = first[i];
+        const level = levels[i];
         const ax0 = boxes[a * 6], ay0 = boxes[a * 6 + 1], az0 = boxes[a * 6 + 2];
         const ax1 = boxes[a * 6 + 3], ay1 = boxes[a * 6 + 4], az1 = boxes[a * 6 + 5];
         for (let j = i + 1; j < end; j++) {
           // Same cell, and this cell owns the pair (see entryFirst): each pair is reported once.
-          if ((firstA | first[j]) !== 7 || cells[j * 3] !== cx || cells[j * 3 + 1] !== cy || cells[j * 3 + 2] !== cz) continue;
+          if ((firstA | first[j]) !== 7 || cells[j * 3] !== cx || cells[j * 3 + 1] !== cy || cells[j * 3 + 2] !== cz || levels[j] !== level) continue;
           const b = ids[j] * 6;
           if (boxes[b] > ax1 || boxes[b + 3] < ax0 || boxes[b + 1] > ay1 || boxes[b + 4] < ay0 || boxes[b + 2] > az1 || boxes[b + 5] < az0) continue;
           reportPair(input, out, a, ids[j]);
         }
       }
       start = end;
+    }
+  }
+
+  /**
+   * Pairs of a box with the larger boxes of coarser levels: each box looks up the cells it covers
+   * on every coarser level in use. The lower-corner rule applies as within a level, with the
+   * box's first cells on that level standing in for its entry flags.
+   */
+  function crossLevelPairs(input: BroadPhaseInput, out: PairList, slotMask: number): void {
+    let top = LEVELS - 1;
+    while (top > 0 && levelBoxes[top] === 0) top--;
+    let bottom = 0;
+    while (bottom < top && levelBoxes[bottom] === 0) bottom++;
+    if (bottom === top) return;
+    const { ids, count, boxes } = input;
+    const cells = entryCell, first = entryFirst, levels = entryLevel, bucketIds = entryId, ends = bucketStart;
+    for (let i = 0; i < count; i++) {
+      if (cellN[i * 3] < 0) continue;
+      const a = ids[i], o = a * 6;
+      const ax0 = boxes[o], ay0 = boxes[o + 1], az0 = boxes[o + 2];
+      const ax1 = boxes[o + 3], ay1 = boxes[o + 4], az1 = boxes[o + 5];
+      for (let level = boxLevel[i] + 1; level <= top; level++) {
+        if (levelBoxes[level] === 0) continue;
+        const li = levelInv[level];
+        const x0 = Math.floor(ax0 * li), y0 = Math.floor(ay0 * li), z0 = Math.floor(az0 * li);
+        const x1 = Math.floor(ax1 * li), y1 = Math.floor(ay1 * li), z1 = Math.floor(az1 * li);
+        for (let x = x0; x <= x1; x++) {
+          for (let y = y0; y <= y1; y++) {
+            for (let z = z0; z <= z1; z++) {
+              const firstA = (x === x0 ? 1 : 0) | (y === y0 ? 2 : 0) | (z === z0 ? 4 : 0);
+              const h = cellHash(x, y, z, level, slotMask);
+              for (let e = h > 0 ? ends[h - 1] : 0, end = ends[h]; e < end; e++) {
+                if ((firstA | first[e]) !== 7 || levels[e] !== level || cells[e * 3] !== x || cells[e * 3 + 1] !== y || cells[e * 3 + 2] !== z) continue;
+                const b = bucketIds[e] * 6;
+                if (boxes[b] > ax1 || boxes[b + 3] < ax0 || boxes[b + 1] > ay1 || boxes[b + 4] < ay0 || boxes[b + 2] > az1 || boxes[b + 5] < az0) continue;
+                reportPair(input, out, a, bucketIds[e]);
+              }
+            }
+          }
+        }
+      }
     }
   }
 
@@ -207,6 +274,7 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
       }
       oversizeFrame = grown(oversizeFrame, maxProxyId(input) + 1);
       oversize = grown(oversize, count);
+      boxLevel = grown(boxLevel, count);
       cellLo = grown(cellLo, 3 * count);
       cellN = grown(cellN, 3 * count);
       const inv = 1 / (fixedCell ?? derivedCellSize(input));
@@ -218,11 +286,13 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
       entryId = grown(entryId, entries);
       entryCell = grown(entryCell, 3 * entries);
       entryFirst = grown(entryFirst, entries);
+      entryLevel = grown(entryLevel, entries);
       fillBuckets(input, slots - 1, 0);
       // Prefix sums: bucketStart[h] becomes the start of bucket h; the fill pass advances it to the end.
       for (let h = 1; h <= slots; h++) bucketStart[h] += bucketStart[h - 1];
       fillBuckets(input, slots - 1, 1);
       pairsInBuckets(input, out, slots);
+      crossLevelPairs(input, out, slots - 1);
       oversizePairs(input, out);
       out.sort();
     },

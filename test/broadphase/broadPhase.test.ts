@@ -10,6 +10,7 @@ import { createSpatialHash } from '../../src/broadphase/spatialHash';
 import { createSweepAndPrune } from '../../src/broadphase/sweepAndPrune';
 import { CollideInputError } from '../../src/errors';
 import { makeScene, referencePairs, stepScene, type Scene, type SceneParams } from './scenes';
+import { mulberry32 } from '../support/random';
 
 /** Every algorithm, with option variants that push them into their less common code paths. */
 const ALGORITHMS: { name: string; create: () => BroadPhase }[] = [
@@ -110,6 +111,43 @@ describe.each(ALGORITHMS)('$name', ({ create }) => {
     algorithm.clear();
     algorithm.findPairs(scene, out);
     expect(pairsOf(out)).toEqual(first);
+  });
+});
+
+describe('spatialHash levels', () => {
+  it('finds the pairs of boxes whose sizes span five decades, touching across levels included', () => {
+    const hash = createSpatialHash();
+    const out = new PairList();
+    fc.assert(
+      fc.property(fc.integer(), fc.integer({ min: 2, max: 300 }), fc.boolean(), (seed, count, float32) => {
+        const rand = mulberry32(seed);
+        const n = count;
+        const boxes = float32 ? new Float32Array(6 * n) : new Float64Array(6 * n);
+        for (let i = 0; i < n; i++) {
+          // Sizes log-uniform in [1/64, 1024] on a 1/64 grid, so faces touch exactly.
+          const size = Math.round(64 * 2 ** (16 * rand() - 6)) / 64;
+          for (let k = 0; k < 3; k++) {
+            const lo = Math.round(64 * 200 * rand()) / 64;
+            boxes[6 * i + k] = lo;
+            boxes[6 * i + 3 + k] = lo + size * (0.5 + rand() / 2);
+          }
+          // Every third box set face to face against an earlier one, often of another size.
+          if (i > 0 && i % 3 === 0) {
+            const j = Math.floor(rand() * i), axis = Math.floor(rand() * 3);
+            const width = boxes[6 * i + 3 + axis] - boxes[6 * i + axis];
+            boxes[6 * i + axis] = boxes[6 * j + 3 + axis];
+            boxes[6 * i + 3 + axis] = boxes[6 * i + axis] + width;
+          }
+        }
+        const input = {
+          ids: Int32Array.from({ length: n }, (_, i) => i), count: n, boxes,
+          isStatic: new Uint8Array(n), layer: new Uint32Array(n).fill(1), mask: new Uint32Array(n).fill(1),
+        };
+        hash.findPairs(input, out);
+        expect(pairsOf(out)).toEqual(referencePairs(input));
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
