@@ -327,14 +327,22 @@ export function contactAabbAabb(out: Floats, oo: number, a: ReadonlyFloats, ao: 
 
 /**
  * Keeps the points of `src` (count points, xyz in the reference frame) with side·x[axis] <= limit,
- * adding the crossing points of the edges that cross the line (Sutherland-Hodgman, one plane).
+ * adding the crossing points of the edges that cross the line: clipPolygonPlane with an axis normal.
  */
 export function clipPolygon(src: Float64Array, dst: Float64Array, count: number, axis: number, side: number, limit: number): number {
+  return clipPolygonPlane(src, dst, count, axis === 0 ? side : 0, axis === 1 ? side : 0, axis === 2 ? side : 0, limit);
+}
+
+/**
+ * Keeps the points of `src` (count points, xyz) with n·x <= limit, adding the crossing points of
+ * the edges that cross the plane (Sutherland-Hodgman, one plane).
+ */
+export function clipPolygonPlane(src: Float64Array, dst: Float64Array, count: number, nx: number, ny: number, nz: number, limit: number): number {
   let n = 0;
   for (let i = 0; i < count; i++) {
     const c = 3 * i, next = 3 * ((i + 1) % count);
-    const dc = limit - side * src[c + axis];
-    const dn = limit - side * src[next + axis];
+    const dc = limit - (nx * src[c] + ny * src[c + 1] + nz * src[c + 2]);
+    const dn = limit - (nx * src[next] + ny * src[next + 1] + nz * src[next + 2]);
     if (dc >= 0) {
       dst[3 * n] = src[c];
       dst[3 * n + 1] = src[c + 1];

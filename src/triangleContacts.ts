@@ -4,7 +4,7 @@ import {
 } from './closestPoints';
 import {
   CONTACT_SLACK, COINCIDENT_NORMAL_X, EDGE_AXIS_MIN_SINE, FEATURE_BOX_FACE, FEATURE_CAPSULE_SIDE, FEATURE_SPHERE,
-  PARALLEL_SEGMENT_SINE, boxEdgeFeature, capsuleFeature, clearlySmaller, clipPolygon, reduceToFour, roundContact,
+  PARALLEL_SEGMENT_SINE, boxEdgeFeature, capsuleFeature, clearlySmaller, clipPolygon, clipPolygonPlane, reduceToFour, roundContact,
   separated, writeBoxLocalHeader, writeBoxLocalPoint, writeHeader, writePoint,
 } from './contacts';
 import { OBB_AXES, OBB_HALF, type Floats, type ReadonlyFloats } from './layout';
@@ -261,32 +261,6 @@ function capsuleTrianglePenetration(
   }
   // The segment crosses the triangle, so part of it lies inside the prism.
   return capsuleTriangleFace(out, oo, c, co, tri, to, r, fx, fy, fz, face, true);
-}
-
-/**
- * Keeps the points of `src` (count points, xyz) with n·p <= limit, adding the crossing points of
- * the edges that cross the plane (Sutherland-Hodgman against a general plane; clipPolygon of
- * contacts.ts does the axis-aligned planes of a box face).
- */
-function clipPolygonPlane(src: Float64Array, dst: Float64Array, count: number, nx: number, ny: number, nz: number, limit: number): number {
-  let n = 0;
-  for (let i = 0; i < count; i++) {
-    const c = 3 * i, next = 3 * ((i + 1) % count);
-    const dc = limit - (nx * src[c] + ny * src[c + 1] + nz * src[c + 2]);
-    const dn = limit - (nx * src[next] + ny * src[next + 1] + nz * src[next + 2]);
-    if (dc >= 0) {
-      dst[3 * n] = src[c]; dst[3 * n + 1] = src[c + 1]; dst[3 * n + 2] = src[c + 2];
-      n++;
-    }
-    if (dc >= 0 !== dn >= 0) {
-      const t = dc / (dc - dn);
-      dst[3 * n] = src[c] + t * (src[next] - src[c]);
-      dst[3 * n + 1] = src[c + 1] + t * (src[next + 1] - src[c + 1]);
-      dst[3 * n + 2] = src[c + 2] + t * (src[next + 2] - src[c + 2]);
-      n++;
-    }
-  }
-  return n;
 }
 
 /** Writes the kept points (polyA, pointDepth; box frame), reduced to 4 across coordinates j, l; returns the count. */
