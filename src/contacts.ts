@@ -326,6 +326,19 @@ export function contactAabbAabb(out: Floats, oo: number, a: ReadonlyFloats, ao: 
 }
 
 /**
+ * Clips the polygon `src` (count points, box frame) to the rectangle |x[j]| <= hj, |x[l]| <= hl of
+ * a box face: the side planes of that face. Result in `dst` (`tmp` is scratch); returns its count.
+ */
+export function clipToFaceRectangle(
+  src: Float64Array, count: number, tmp: Float64Array, dst: Float64Array, j: number, hj: number, l: number, hl: number,
+): number {
+  let n = clipPolygon(src, tmp, count, j, 1, hj);
+  n = clipPolygon(tmp, dst, n, j, -1, hj);
+  n = clipPolygon(dst, tmp, n, l, 1, hl);
+  return clipPolygon(tmp, dst, n, l, -1, hl);
+}
+
+/**
  * Keeps the points of `src` (count points, xyz in the reference frame) with side·x[axis] <= limit,
  * adding the crossing points of the edges that cross the line: clipPolygonPlane with an axis normal.
  */
@@ -450,10 +463,7 @@ function boxFaceContact(
   }
   const j = (k + 1) % 3, l = (k + 2) % 3;
   const hj = ref[ro + OBB_HALF + j], hl = ref[ro + OBB_HALF + l], hk = ref[ro + OBB_HALF + k];
-  let n = clipPolygon(incident, polyB, 4, j, 1, hj);
-  n = clipPolygon(polyB, polyA, n, j, -1, hj);
-  n = clipPolygon(polyA, polyB, n, l, 1, hl);
-  n = clipPolygon(polyB, polyA, n, l, -1, hl);
+  const n = clipToFaceRectangle(incident, 4, polyB, polyA, j, hj, l, hl);
   // Keep the points at or below the reference face, compacted in place.
   const slack = CONTACT_SLACK * size;
   let kept = 0;

@@ -4,7 +4,7 @@ import {
 } from './closestPoints';
 import {
   CONTACT_SLACK, COINCIDENT_NORMAL_X, EDGE_AXIS_MIN_SINE, FEATURE_BOX_FACE, FEATURE_CAPSULE_SIDE, FEATURE_SPHERE,
-  PARALLEL_SEGMENT_SINE, boxEdgeFeature, capsuleFeature, clearlySmaller, clipPolygon, clipPolygonPlane, reduceToFour, roundContact,
+  PARALLEL_SEGMENT_SINE, boxEdgeFeature, capsuleFeature, clearlySmaller, clipPolygon, clipPolygonPlane, clipToFaceRectangle, reduceToFour, roundContact,
   separated, writeBoxLocalHeader, writeBoxLocalPoint, writeHeader, writePoint,
 } from './contacts';
 import { OBB_AXES, OBB_HALF, type Floats, type ReadonlyFloats } from './layout';
@@ -439,10 +439,7 @@ function boxFaceTriangleContact(
 ): number {
   const j = (k + 1) % 3, l = (k + 2) % 3;
   const hj = b[bo + OBB_HALF + j], hl = b[bo + OBB_HALF + l], hk = b[bo + OBB_HALF + k];
-  let n = clipPolygon(local, polyB, 3, j, 1, hj);
-  n = clipPolygon(polyB, polyA, n, j, -1, hj);
-  n = clipPolygon(polyA, polyB, n, l, 1, hl);
-  n = clipPolygon(polyB, polyA, n, l, -1, hl);
+  const n = clipToFaceRectangle(local, 3, polyB, polyA, j, hj, l, hl);
   let kept = 0;
   for (let i = 0; i < n; i++) {
     const d = hk - side * polyA[3 * i + k];
