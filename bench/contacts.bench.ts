@@ -6,6 +6,7 @@
 import { CONTACT_STRIDE, contactCapsuleObb, contactObbObb } from '../src/contacts';
 import { OBB_STRIDE } from '../src/layout';
 import { RAY_HIT_STRIDE, raycastObb } from '../src/raycast';
+import { contactObbTriangle } from '../src/triangleContacts';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../test/support/random';
 import { markdownTable, millions, runInterleaved, type BenchCase } from './harness';
 import type { BenchReport } from './run';
@@ -36,6 +37,9 @@ export function run(): BenchReport {
     for (let k = 0; k < 6; k++) capsules[i * 7 + k] = (2 * rand() - 1) * 1.2;
     capsules[i * 7 + 6] = 0.1 + 0.4 * rand();
   }
+  // Triangles around the boxes of `a` (the per-triangle step of mesh manifolds).
+  const triangles = new Float64Array(PAIRS * 9);
+  for (let i = 0; i < PAIRS * 9; i++) triangles[i] = (2 * rand() - 1) * 1.2;
   const field = randomObbs(rand, RAYS, 10);
   const rays = new Float64Array(RAYS * 6);
   for (let i = 0; i < RAYS; i++) {
@@ -76,6 +80,15 @@ export function run(): BenchReport {
         return hits;
       },
     },
+    {
+      name: 'contactObbTriangle (triangles around the box)',
+      ops: PAIRS,
+      run: () => {
+        let points = 0;
+        for (let i = 0; i < PAIRS; i++) points += contactObbTriangle(manifold, 0, a, i * OBB_STRIDE, triangles, 9 * i);
+        return points;
+      },
+    },
   ];
   const results = runInterleaved(cases, { warmupSamples: 10, samples: 40 });
   const contactsPerPair = results[0].checksum / PAIRS;
@@ -87,7 +100,7 @@ export function run(): BenchReport {
         results.map((r) => [r.name, millions(r.opsPerSecond), r.medianMs.toFixed(3), r.p95Ms.toFixed(3), r.ops]),
       ),
       '',
-      `OBB pairs: ${contactsPerPair.toFixed(2)} contact points per pair on average; ray hits: ${results[2].checksum} of ${RAYS}.`,
+      `OBB pairs: ${contactsPerPair.toFixed(2)} contact points per pair on average; ray hits: ${results[2].checksum} of ${RAYS}; box-triangle: ${(results[3].checksum / PAIRS).toFixed(2)} points per pair on average (0 where they miss).`,
     ].join('\n'),
     data: results,
   };
