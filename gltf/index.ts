@@ -138,6 +138,10 @@ function jointParents(joints: Node[]): { parents: number[]; rootMatrix: Float64A
  */
 export function loadGltfCharacter(doc: Document, options: GltfCharacterOptions = {}): GltfCharacter {
   const skinIndex = options.skin ?? 0;
+  const poseSamples = options.poseSamples ?? DEFAULT_POSE_SAMPLES;
+  if (!Number.isInteger(poseSamples) || poseSamples < 0) {
+    throw new CollideInputError(`gltf: poseSamples must be a non-negative integer, got ${poseSamples}`);
+  }
   const gltfSkin = doc.getRoot().listSkins()[skinIndex];
   if (!gltfSkin) throw new CollideInputError(`gltf: the document has no skin ${skinIndex}`);
   const joints = gltfSkin.listJoints();
@@ -188,10 +192,6 @@ export function loadGltfCharacter(doc: Document, options: GltfCharacterOptions =
     }
     return { name: anim.getName(), duration, channels };
   });
-  const poseSamples = options.poseSamples ?? DEFAULT_POSE_SAMPLES;
-  if (!Number.isInteger(poseSamples) || poseSamples < 0) {
-    throw new CollideInputError(`gltf: poseSamples must be a non-negative integer, got ${poseSamples}`);
-  }
   const hitboxOptions = { ...options.hitboxes };
   if (hitboxOptions.poses === undefined && poseSamples > 0 && animations.length > 0) {
     hitboxOptions.poses = sampleGltfPoses(skeleton, animations, poseSamples);

@@ -87,6 +87,14 @@ export function poseFromTranslationQuaternion(out: Floats, o: number, tx: number
   return quaternionToMat3(out, o + 3, q);
 }
 
+/** Writes `count` points of src (xyz from so) moved by the pose at pose[po] to out[oo..]. */
+export function transformByPose(out: Floats, oo: number, pose: ReadonlyFloats, po: number, src: ReadonlyFloats, so: number, count: number): void {
+  for (let k = 0; k < 3 * count; k += 3) {
+    const x = src[so + k], y = src[so + k + 1], z = src[so + k + 2];
+    for (let i = 0; i < 3; i++) out[oo + k + i] = pose[po + i] + pose[po + 3 + i] * x + pose[po + 6 + i] * y + pose[po + 9 + i] * z;
+  }
+}
+
 // ---- relative transforms (state = T (3), R columns (9), the POSE layout) ----
 
 /** out = pose A^-1 · pose B: B's frame in A's frame. */
@@ -229,13 +237,7 @@ function bodyTriangle(tree: BoundingTree, t: number): number {
   const o = 9 * t;
   if (bodyStamps[t] === stamp) return o;
   bodyStamps[t] = stamp;
-  const p = tree.triangles, m = rootState;
-  for (let k = o; k < o + 9; k += 3) {
-    const x = p[k], y = p[k + 1], z = p[k + 2];
-    bodyTriangles[k] = m[0] + m[3] * x + m[6] * y + m[9] * z;
-    bodyTriangles[k + 1] = m[1] + m[4] * x + m[7] * y + m[10] * z;
-    bodyTriangles[k + 2] = m[2] + m[5] * x + m[8] * y + m[11] * z;
-  }
+  transformByPose(bodyTriangles, o, rootState, 0, tree.triangles, o, 3);
   return o;
 }
 
@@ -245,10 +247,7 @@ function pushSegment(result: TreeQueryResult, index: number, kind: number, pose:
   result.kinds[index] = kind;
   const out = result.segments, o = TREE_CONTACT_STRIDE * index;
   if (kind !== TRI_TRI_SEGMENT) return;
-  for (let k = 0; k < 6; k += 3) {
-    const x = segment[k], y = segment[k + 1], z = segment[k + 2];
-    for (let i = 0; i < 3; i++) out[o + k + i] = pose[po + i] + pose[po + 3 + i] * x + pose[po + 6 + i] * y + pose[po + 9 + i] * z;
-  }
+  transformByPose(out, o, pose, po, segment, 0, 2);
 }
 
 /**

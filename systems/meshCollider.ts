@@ -22,7 +22,7 @@ import {
 } from '../src/contacts';
 import { OBB_STRIDE, type Floats } from '../src/layout';
 import { obbFromAabb } from '../src/obb';
-import { collideTrees, overlapTreeCapsule, overlapTreeObb, overlapTreeSphere, poseFromTranslationQuaternion, POSE_STRIDE, TreeQueryResult } from '../src/obbTree';
+import { collideTrees, overlapTreeCapsule, overlapTreeObb, overlapTreeSphere, poseFromTranslationQuaternion, POSE_STRIDE, transformByPose, TreeQueryResult } from '../src/obbTree';
 import { contactCapsuleTriangle, contactObbTriangle, contactSphereTriangle } from '../src/triangleContacts';
 import { SHAPE_AABB, SHAPE_CAPSULE, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore } from '../components/collider';
 import type { TransformStore } from '../components/transform';
@@ -37,15 +37,15 @@ export function meshLocalShape(out: Float32Array, o: number, tree: BoundingTree)
   for (let k = 0; k < OBB_STRIDE; k++) out[o + k] = tree.nodes[k];
 }
 
-/** Rigid pose of entity `eid` (its transform's position and rotation) at poses[po]. */
-function entityPose(t: TransformStore, eid: number, po: number): void {
+/** Rigid pose (obbTree's POSE layout) of entity `eid`, its transform's position and rotation, at out[o]. */
+export function entityPose(out: Floats, o: number, t: TransformStore, eid: number): void {
   for (let k = 0; k < 4; k++) quaternion[k] = t.rotation[4 * eid + k];
-  poseFromTranslationQuaternion(poses, po, t.position[3 * eid], t.position[3 * eid + 1], t.position[3 * eid + 2], quaternion);
+  poseFromTranslationQuaternion(out, o, t.position[3 * eid], t.position[3 * eid + 1], t.position[3 * eid + 2], quaternion);
 }
 
 /** Does any triangle of mesh collider `mesh` meet the world box at box[bo] (touching counts)? */
 export function meshOverlapsObb(c: ColliderStore, t: TransformStore, mesh: number, box: ArrayLike<number>, bo: number): boolean {
-  entityPose(t, mesh, 0);
+  entityPose(poses, 0, t, mesh);
   return overlapTreeObb(result, c.mesh[mesh] as BoundingTree, poses, 0, box, bo, 'first') > 0;
 }
 
@@ -58,12 +58,12 @@ export function meshPairOverlap(c: ColliderStore, t: TransformStore, a: number, 
   const mesh = c.kind[a] === SHAPE_MESH ? a : b;
   const other = mesh === a ? b : a;
   const tree = c.mesh[mesh] as BoundingTree;
-  entityPose(t, mesh, 0);
+  entityPose(poses, 0, t, mesh);
   const w = c.world;
   const o = SHAPE_STRIDE * other;
   switch (c.kind[other]) {
     case SHAPE_MESH:
-      entityPose(t, other, POSE_STRIDE);
+      entityPose(poses, POSE_STRIDE, t, other);
       return collideTrees(result, tree, poses, 0, c.mesh[other] as BoundingTree, poses, POSE_STRIDE, 'first') > 0;
     case SHAPE_SPHERE:
       return overlapTreeSphere(result, tree, poses, 0, w, o, 'first') > 0;
@@ -130,7 +130,7 @@ export function meshManifoldKind(kind: number): boolean {
  */
 export function meshPairContact(c: ColliderStore, t: TransformStore, other: number, mesh: number, out: Floats, oo: number): number {
   const tree = c.mesh[mesh] as BoundingTree;
-  entityPose(t, mesh, 0);
+  entityPose(poses, 0, t, mesh);
   const w = c.world, o = SHAPE_STRIDE * other, kind = c.kind[other];
   const box = kind === SHAPE_AABB ? obbFromAabb(boxAsObb, 0, w, o) : w;
   const bo = kind === SHAPE_AABB ? 0 : o;
@@ -196,9 +196,5 @@ export function meshPairContact(c: ColliderStore, t: TransformStore, other: numb
 
 /** Tree-order triangle t of `tree` moved by the pose at poses[0], into worldTriangle. */
 function worldTriangleOf(tree: BoundingTree, t: number): void {
-  const v = tree.triangles;
-  for (let k = 0; k < 3; k++) {
-    const x = v[9 * t + 3 * k], y = v[9 * t + 3 * k + 1], z = v[9 * t + 3 * k + 2];
-    for (let i = 0; i < 3; i++) worldTriangle[3 * k + i] = poses[i] + poses[3 + i] * x + poses[6 + i] * y + poses[9 + i] * z;
-  }
+  transformByPose(worldTriangle, 0, poses, 0, tree.triangles, 9 * t, 3);
 }

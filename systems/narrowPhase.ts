@@ -30,7 +30,7 @@ import {
   SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
 } from '../components/collider';
 import { resized } from '../components/capacity';
-import { reserveContact } from '../components/contactStore';
+import { reserveContact, type ContactStore } from '../components/contactStore';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { characterPairOverlap } from './characterColliders';
 import { meshManifoldKind, meshPairContact, meshPairOverlap } from './meshCollider';
@@ -145,6 +145,20 @@ function collide(c: ColliderStore, x: number, y: number, manifold: boolean, out:
   }
 }
 
+/** Offset of the next contact slot (storage grown to hold it), where a kernel writes its manifold. */
+function nextContact(contacts: ContactStore): number {
+  reserveContact(contacts, contacts.count);
+  return contacts.count * CONTACT_STRIDE;
+}
+
+/** Keeps the manifold written at the next slot as pair (a, b), flipped first when the kernel took them as (b, a). */
+function keepContact(contacts: ContactStore, a: number, b: number, flip: boolean): void {
+  if (flip) flipManifold(contacts.manifold, contacts.count * CONTACT_STRIDE);
+  contacts.a[contacts.count] = a;
+  contacts.b[contacts.count] = b;
+  contacts.count++;
+}
+
 /** Turns a manifold computed for (y, x) into the one for (x, y): reversed normal, swapped features. */
 function flipManifold(out: Floats, oo: number): void {
   for (let k = 0; k < 3; k++) out[oo + CONTACT_NORMAL + k] = -out[oo + CONTACT_NORMAL + k];
@@ -242,15 +256,9 @@ export function narrowPhase(world: World): World {
       const mesh = ka === SHAPE_MESH ? a : b, other = mesh === a ? b : a;
       if (c.sensor[a] === 0 && c.sensor[b] === 0 && meshManifoldKind(c.kind[other])) {
         // The contacts decide, like capsule-box: the normal comes out from `other` to the mesh.
-        reserveContact(contacts, contacts.count);
-        const oo = contacts.count * CONTACT_STRIDE;
+        const oo = nextContact(contacts);
         touching = meshPairContact(c, p.transform, other, mesh, contacts.manifold, oo) > 0;
-        if (touching) {
-          if (mesh === a) flipManifold(contacts.manifold, oo);
-          contacts.a[contacts.count] = a;
-          contacts.b[contacts.count] = b;
-          contacts.count++;
-        }
+        if (touching) keepContact(contacts, a, b, mesh === a);
       } else {
         touching = meshPairOverlap(c, p.transform, a, b);
       }
@@ -267,15 +275,9 @@ export function narrowPhase(world: World): World {
       const x = swap ? b : a, y = swap ? a : b;
       const manifold = c.sensor[a] === 0 && c.sensor[b] === 0;
       if (manifold) {
-        reserveContact(contacts, contacts.count);
-        const oo = contacts.count * CONTACT_STRIDE;
+        const oo = nextContact(contacts);
         touching = collide(c, x, y, true, contacts.manifold, oo, lastAxis) > 0;
-        if (touching) {
-          if (swap) flipManifold(contacts.manifold, oo);
-          contacts.a[contacts.count] = a;
-          contacts.b[contacts.count] = b;
-          contacts.count++;
-        }
+        if (touching) keepContact(contacts, a, b, swap);
       } else {
         touching = collide(c, x, y, false, booleanManifold, 0, lastAxis) > 0;
       }

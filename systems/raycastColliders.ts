@@ -11,13 +11,14 @@
  */
 import type { World } from 'bitecs';
 import { OBB_STRIDE } from '../src/layout';
-import { poseFromTranslationQuaternion, POSE_STRIDE, raycastTree, TreeQueryResult } from '../src/obbTree';
+import { POSE_STRIDE, raycastTree, TreeQueryResult } from '../src/obbTree';
 import { RAY_HIT_STRIDE, raycastAabb, raycastCapsule, raycastKdop, raycastObb, raycastSphere } from '../src/raycast';
 import { CollideInputError } from '../src/errors';
 import {
   SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
+import { entityPose } from './meshCollider';
 
 /** The nearest hit of `raycastColliders` (written in place; entity -1 after a miss). */
 export interface ColliderRayHit {
@@ -44,7 +45,6 @@ const cast = new Float64Array(RAY_HIT_STRIDE);
 const boxEntry = new Float64Array(RAY_HIT_STRIDE);
 const treeResult = new TreeQueryResult();
 const pose = new Float64Array(POSE_STRIDE);
-const quaternion = new Float64Array(4);
 
 /**
  * Casts the ray origin + t·direction, t in [0, maxT], against every collider whose layer shares
@@ -135,9 +135,7 @@ function castMesh(
 ): number {
   const tree = c.mesh[e];
   if (tree === undefined) return NO_HIT;
-  const t = p.transform;
-  for (let k = 0; k < 4; k++) quaternion[k] = t.rotation[4 * e + k];
-  poseFromTranslationQuaternion(pose, 0, t.position[3 * e], t.position[3 * e + 1], t.position[3 * e + 2], quaternion);
+  entityPose(pose, 0, p.transform, e);
   if (!raycastTree(treeResult, tree, pose, 0, ox, oy, oz, dx, dy, dz, maxT)) return NO_HIT;
   for (let k = 0; k < RAY_HIT_STRIDE; k++) cast[k] = treeResult.hit[k];
   return treeResult.hit[RAY_HIT_STRIDE];
