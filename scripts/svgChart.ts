@@ -86,12 +86,15 @@ export function axisScale(min: number, max: number, p0: number, p1: number, log:
   const from = fromZero ? Math.min(0, min) : min;
   let to = max > from ? max : from + 1;
   let step = niceStep(to - from, 5);
-  // A span too small for a power-of-ten step (denormal data) reads as a flat line on a unit axis.
-  if (!(step > 0 && Number.isFinite(step))) {
+  let lo = Math.floor(from / step) * step, hi = Math.ceil(to / step) * step;
+  // A span too small for a power-of-ten step (denormal data) or below the values' own resolution
+  // (a few ulps apart: both ends round to one tick) reads as a flat line on a unit axis.
+  if (!(step > 0 && Number.isFinite(step)) || !(hi > lo)) {
     to = from + 1;
     step = niceStep(1, 5);
+    lo = Math.floor(from / step) * step;
+    hi = Math.ceil(to / step) * step;
   }
-  const lo = Math.floor(from / step) * step, hi = Math.ceil(to / step) * step;
   const ticks: number[] = [];
   for (let k = 0; lo + k * step <= hi + step * 1e-9; k++) ticks.push(Number((lo + k * step).toPrecision(12)));
   return { log, ticks, map: (v) => p0 + ((v - lo) / (hi - lo)) * (p1 - p0) };

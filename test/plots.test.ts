@@ -132,6 +132,20 @@ describe('lineChart', () => {
     }
   });
 
+  it('keeps points a few ulps apart inside the axes instead of dividing by a zero span', () => {
+    const near = 1000 + 2 ** -40; // 1000 and the double just above it
+    for (const xLog of [false, true]) {
+      const svg = lineChart({ title: 't', xLabel: 'x', yLabel: 'y', xLog, series: [{ name: 's', points: [[1000, near], [near, 1000]] }] });
+      assertWellFormed(svg);
+      const dots = circles(svg).get('s')!;
+      expect(dots.length).toBe(2);
+      for (const [cx, cy] of dots) {
+        expect(Number.isFinite(cx) && Number.isFinite(cy)).toBe(true);
+        expect(cx).toBeGreaterThanOrEqual(MARGIN.left - 0.05);
+      }
+    }
+  });
+
   it('places points by plain interpolation between the axis ends on a linear chart', () => {
     const svg = lineChart({ title: 't', xLabel: 'x', yLabel: 'y', series: [{ name: 's', points: [[10, 0], [20, 5], [30, 10]] }] });
     const dots = circles(svg).get('s')!;
