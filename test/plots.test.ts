@@ -133,9 +133,13 @@ describe('lineChart', () => {
   });
 
   it('keeps points a few ulps apart inside the axes instead of dividing by a zero span', () => {
-    const near = 1000 + 2 ** -40; // 1000 and the double just above it
-    for (const xLog of [false, true]) {
-      const svg = lineChart({ title: 't', xLabel: 'x', yLabel: 'y', xLog, series: [{ name: 's', points: [[1000, near], [near, 1000]] }] });
+    const near = 1000.0000000000001; // the double just above 1000
+    const cases: Series[] = [
+      { name: 's', points: [[1000, 1], [near, 2]] },
+      { name: 's', points: [[1, 1000], [2, near]] },
+    ];
+    for (const series of cases) {
+      const svg = lineChart({ title: 't', xLabel: 'x', yLabel: 'y', series: [series] });
       assertWellFormed(svg);
       const dots = circles(svg).get('s')!;
       expect(dots.length).toBe(2);
