@@ -225,6 +225,13 @@ export const HITBOXES_PER_CLUSTER = 8;
 const EXTENT_STRIDE = 12;
 
 /**
+ * Hitbox and bone indices stay below this (2^24, checked when adding), so `updateHitboxes` can
+ * mask them with MAX_INDEX - 1: the JIT then knows every offset (index · 16 + k) fits in an int32
+ * and drops the overflow check of each array access (10% of the update, measured).
+ */
+const MAX_INDEX = 2 ** 24;
+
+/**
  * Hitboxes of many characters, struct-of-arrays, parallel to a SkeletonStore (same character
  * indices). Per hitbox: global `bone`, `character`, hit `group`, `local` box (bone space),
  * `extent` (the local box as centre and half-extent vectors h_k·u_k, 12 numbers, so the update is
@@ -305,6 +312,9 @@ export function addCharacterHitboxes(store: HitboxStore, skeleton: SkeletonStore
   }
   const first = store.count;
   const end = first + fitted.count;
+  if (end > MAX_INDEX || skeleton.boneCount > MAX_INDEX) {
+    throw new CollideInputError(`addCharacterHitboxes: at most ${MAX_INDEX} hitboxes and bones per store, character ${c} would make ${end} hitboxes of ${skeleton.boneCount} bones`);
+  }
   const clusterEnd = store.clusterCount + clustersOf(fitted.count);
   store.bone = grown(store.bone, end);
   store.character = grown(store.character, end);
@@ -421,31 +431,35 @@ function obliqueWorldBox(world: Float32Array, wo: number): number {
 export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firstCharacter = 0, count = store.characterCount - firstCharacter): void {
   const { bone, extent: x, world, sphere, characterAabb, clusterAabb, firstHitbox, hitboxCount, firstCluster } = store;
   const m = skeleton.world;
+  // Strides are literals (16 per matrix, EXTENT_STRIDE 12, OBB_STRIDE 15, SPHERE_STRIDE 4,
+  // AABB_STRIDE 6) and module constants locals: imported bindings are live, so the JIT would
+  // reload and check them at every use, and multiply by an unknown factor with an overflow check.
+  const orthogonal = ORTHOGONAL_AXES_RELATIVE, rounding = ROUNDING_MARGIN_RELATIVE, radiusScale = 1 + ROUNDING_MARGIN_RELATIVE;
+  const perCluster = HITBOXES_PER_CLUSTER, indexMask = MAX_INDEX - 1;
   for (let c = firstCharacter; c < firstCharacter + count; c++) {
     let minX = Infinity, minY = Infinity, minZ = Infinity;
     let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
     const end = firstHitbox[c] + hitboxCount[c];
-    for (let h0 = firstHitbox[c], k = firstCluster[c]; h0 < end; h0 += HITBOXES_PER_CLUSTER, k++) {
+    for (let h0 = firstHitbox[c], a = 6 * firstCluster[c]; h0 < end; h0 += perCluster, a += 6) {
       let cMinX = Infinity, cMinY = Infinity, cMinZ = Infinity;
       let cMaxX = -Infinity, cMaxY = -Infinity, cMaxZ = -Infinity;
-      const clusterEnd = Math.min(end, h0 + HITBOXES_PER_CLUSTER);
+      const clusterEnd = end < h0 + perCluster ? end : h0 + perCluster;
       for (let h = h0; h < clusterEnd; h++) {
-        const mo = 16 * bone[h];
+        const hm = h & indexMask;
+        const mo = 16 * (bone[hm] & indexMask), xo = 12 * hm, wo = 15 * hm, so = 4 * hm;
         const m00 = m[mo], m10 = m[mo + 1], m20 = m[mo + 2];
         const m01 = m[mo + 4], m11 = m[mo + 5], m21 = m[mo + 6];
         const m02 = m[mo + 8], m12 = m[mo + 9], m22 = m[mo + 10];
-        const xo = EXTENT_STRIDE * h;
-        const cx = x[xo], cy = x[xo + 1], cz = x[xo + 2];
-        let u = x[xo + 3], v = x[xo + 4], w = x[xo + 5];
+        let u = x[xo], v = x[xo + 1], w = x[xo + 2];
+        const wx = m00 * u + m01 * v + m02 * w + m[mo + 12];
+        const wy = m10 * u + m11 * v + m12 * w + m[mo + 13];
+        const wz = m20 * u + m21 * v + m22 * w + m[mo + 14];
+        u = x[xo + 3]; v = x[xo + 4]; w = x[xo + 5];
         const a0x = m00 * u + m01 * v + m02 * w, a0y = m10 * u + m11 * v + m12 * w, a0z = m20 * u + m21 * v + m22 * w;
         u = x[xo + 6]; v = x[xo + 7]; w = x[xo + 8];
         const a1x = m00 * u + m01 * v + m02 * w, a1y = m10 * u + m11 * v + m12 * w, a1z = m20 * u + m21 * v + m22 * w;
         u = x[xo + 9]; v = x[xo + 10]; w = x[xo + 11];
         const a2x = m00 * u + m01 * v + m02 * w, a2y = m10 * u + m11 * v + m12 * w, a2z = m20 * u + m21 * v + m22 * w;
-        const wx = m00 * cx + m01 * cy + m02 * cz + m[mo + 12];
-        const wy = m10 * cx + m11 * cy + m12 * cz + m[mo + 13];
-        const wz = m20 * cx + m21 * cy + m22 * cz + m[mo + 14];
-        const wo = OBB_STRIDE * h, so = SPHERE_STRIDE * h;
         world[wo] = wx; world[wo + 1] = wy; world[wo + 2] = wz;
         sphere[so] = wx; sphere[so + 1] = wy; sphere[so + 2] = wz;
         const l0 = a0x * a0x + a0y * a0y + a0z * a0z;
@@ -455,8 +469,8 @@ export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firs
         const d02 = a0x * a2x + a0y * a2y + a0z * a2z;
         const d12 = a1x * a2x + a1y * a2y + a1z * a2z;
         let rx: number, ry: number, rz: number;
-        if (l0 > 0 && l1 > 0 && l2 > 0 && d01 * d01 <= ORTHOGONAL_AXES_RELATIVE * l0 * l1
-          && d02 * d02 <= ORTHOGONAL_AXES_RELATIVE * l0 * l2 && d12 * d12 <= ORTHOGONAL_AXES_RELATIVE * l1 * l2) {
+        if (l0 > 0 && l1 > 0 && l2 > 0 && d01 * d01 <= orthogonal * l0 * l1
+          && d02 * d02 <= orthogonal * l0 * l2 && d12 * d12 <= orthogonal * l1 * l2) {
           const H0 = Math.sqrt(l0), H1 = Math.sqrt(l1), H2 = Math.sqrt(l2);
           const r0 = 1 / H0, r1 = 1 / H1;
           const e0x = a0x * r0, e0y = a0y * r0, e0z = a0z * r0;
@@ -466,7 +480,7 @@ export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firs
           // e0 × e1 = ±a2/|a2|: the cross product keeps the frame right-handed under a mirroring bone.
           world[wo + 9] = e0y * e1z - e0z * e1y; world[wo + 10] = e0z * e1x - e0x * e1z; world[wo + 11] = e0x * e1y - e0y * e1x;
           world[wo + 12] = H0; world[wo + 13] = H1; world[wo + 14] = H2;
-          sphere[so + 3] = Math.sqrt(l0 + l1 + l2) * (1 + ROUNDING_MARGIN_RELATIVE);
+          sphere[so + 3] = Math.sqrt(l0 + l1 + l2) * radiusScale;
           rx = Math.abs(a0x) + Math.abs(a1x) + Math.abs(a2x);
           ry = Math.abs(a0y) + Math.abs(a1y) + Math.abs(a2y);
           rz = Math.abs(a0z) + Math.abs(a1z) + Math.abs(a2z);
@@ -474,7 +488,7 @@ export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firs
           mapped[0] = a0x; mapped[1] = a0y; mapped[2] = a0z;
           mapped[3] = a1x; mapped[4] = a1y; mapped[5] = a1z;
           mapped[6] = a2x; mapped[7] = a2y; mapped[8] = a2z;
-          sphere[so + 3] = obliqueWorldBox(world, wo) * (1 + ROUNDING_MARGIN_RELATIVE);
+          sphere[so + 3] = obliqueWorldBox(world, wo) * radiusScale;
           rx = reach[0]; ry = reach[1]; rz = reach[2];
         }
         if (wx - rx < cMinX) cMinX = wx - rx;
@@ -486,12 +500,11 @@ export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firs
       }
       // Per axis: a stored corner coordinate moves with that coordinate of the centre and with the box size.
       const size = Math.max(cMaxX - cMinX, cMaxY - cMinY, cMaxZ - cMinZ);
-      const mx = ROUNDING_MARGIN_RELATIVE * (Math.max(-cMinX, cMaxX) + size);
-      const my = ROUNDING_MARGIN_RELATIVE * (Math.max(-cMinY, cMaxY) + size);
-      const mz = ROUNDING_MARGIN_RELATIVE * (Math.max(-cMinZ, cMaxZ) + size);
+      const mx = rounding * (Math.max(-cMinX, cMaxX) + size);
+      const my = rounding * (Math.max(-cMinY, cMaxY) + size);
+      const mz = rounding * (Math.max(-cMinZ, cMaxZ) + size);
       cMinX -= mx; cMinY -= my; cMinZ -= mz;
       cMaxX += mx; cMaxY += my; cMaxZ += mz;
-      const a = AABB_STRIDE * k;
       clusterAabb[a] = cMinX; clusterAabb[a + 1] = cMinY; clusterAabb[a + 2] = cMinZ;
       clusterAabb[a + 3] = cMaxX; clusterAabb[a + 4] = cMaxY; clusterAabb[a + 5] = cMaxZ;
       if (cMinX < minX) minX = cMinX;
@@ -501,7 +514,7 @@ export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firs
       if (cMaxY > maxY) maxY = cMaxY;
       if (cMaxZ > maxZ) maxZ = cMaxZ;
     }
-    const a = AABB_STRIDE * c;
+    const a = 6 * c;
     characterAabb[a] = minX; characterAabb[a + 1] = minY; characterAabb[a + 2] = minZ;
     characterAabb[a + 3] = maxX; characterAabb[a + 4] = maxY; characterAabb[a + 5] = maxZ;
   }
@@ -731,21 +744,24 @@ export function raycastHitboxes(
   const normal = hit.normal;
   let bestT = maxT, bestHitbox = -1;
   // Everything stays in locals of this one function: module-level doubles would be boxed on every write.
+  // Strides are literals (AABB_STRIDE 6, SPHERE_STRIDE 4, OBB_STRIDE 15) and the cluster size a
+  // local, as in updateHitboxes: imported bindings are live, reloaded and checked at every use (8%).
+  const perCluster = HITBOXES_PER_CLUSTER;
   for (let k = (iz * ny + iy) * nx + ix; ;) {
     for (let i = cellStart[k], e = cellStart[k + 1]; i < e; i++) {
       const c = cellItems[i];
       if (stamp[c] === ray) continue;
       stamp[c] = ray;
-      if (!rayMeetsAabb(characterAabb, AABB_STRIDE * c, ox, oy, oz, invX, invY, invZ, fx, fy, fz, bestT)) continue;
+      if (!rayMeetsAabb(characterAabb, 6 * c, ox, oy, oz, invX, invY, invZ, fx, fy, fz, bestT)) continue;
       const end = firstHitbox[c] + hitboxCount[c];
-      for (let h0 = firstHitbox[c], a = AABB_STRIDE * firstCluster[c]; h0 < end; h0 += HITBOXES_PER_CLUSTER, a += AABB_STRIDE) {
+      for (let h0 = firstHitbox[c], a = 6 * firstCluster[c]; h0 < end; h0 += perCluster, a += 6) {
         if (!rayMeetsAabb(clusterAabb, a, ox, oy, oz, invX, invY, invZ, fx, fy, fz, bestT)) continue;
-        const clusterEnd = end < h0 + HITBOXES_PER_CLUSTER ? end : h0 + HITBOXES_PER_CLUSTER;
+        const clusterEnd = end < h0 + perCluster ? end : h0 + perCluster;
         for (let h = h0; h < clusterEnd; h++) {
           // Bounding-sphere pre-test: most boxes of a cluster the ray passes are missed here, and
           // boxes behind the best hit too (sphere entry t = (−b − √(b² − dd·c2))/dd > bestT, without
           // the root). The sphere's margin keeps its entry strictly before the box's, far above rounding.
-          const so = SPHERE_STRIDE * h;
+          const so = 4 * h;
           const mx = ox - sphere[so], my = oy - sphere[so + 1], mz = oz - sphere[so + 2];
           const r = sphere[so + 3];
           const b = mx * dx + my * dy + mz * dz;
@@ -755,7 +771,7 @@ export function raycastHitboxes(
             const e = -b - dd * bestT;
             if (b > 0 || disc < 0 || (e > 0 && e * e > disc)) continue;
           }
-          if (!raycastObb(castOut, ox, oy, oz, dx, dy, dz, bestT, world, OBB_STRIDE * h)) continue;
+          if (!raycastObb(castOut, ox, oy, oz, dx, dy, dz, bestT, world, 15 * h)) continue;
           if (castOut[0] < bestT || bestHitbox < 0) {
             bestT = castOut[0];
             bestHitbox = h;
