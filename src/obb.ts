@@ -90,14 +90,20 @@ export function obbTransform(
   t: ReadonlyFloats,
   scale = 1,
 ): Floats {
+  // Matrix entries in locals, not re-read per product: this runs per moving box per frame.
   const r = quaternionToMat3(rotation, 0, q);
+  const r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3], r4 = r[4], r5 = r[5], r6 = r[6], r7 = r[7], r8 = r[8];
   const cx = local[lo], cy = local[lo + 1], cz = local[lo + 2];
-  for (let i = 0; i < 3; i++) out[oo + i] = t[i] + scale * (r[i] * cx + r[3 + i] * cy + r[6 + i] * cz);
+  out[oo] = t[0] + scale * (r0 * cx + r3 * cy + r6 * cz);
+  out[oo + 1] = t[1] + scale * (r1 * cx + r4 * cy + r7 * cz);
+  out[oo + 2] = t[2] + scale * (r2 * cx + r5 * cy + r8 * cz);
   for (let k = 0; k < 3; k++) {
     const a = lo + OBB_AXES + 3 * k;
-    const x = local[a], y = local[a + 1], z = local[a + 2];
+    const ux = local[a], uy = local[a + 1], uz = local[a + 2];
     const b = oo + OBB_AXES + 3 * k;
-    for (let i = 0; i < 3; i++) out[b + i] = r[i] * x + r[3 + i] * y + r[6 + i] * z;
+    out[b] = r0 * ux + r3 * uy + r6 * uz;
+    out[b + 1] = r1 * ux + r4 * uy + r7 * uz;
+    out[b + 2] = r2 * ux + r5 * uy + r8 * uz;
   }
   const s = Math.abs(scale);
   out[oo + OBB_HALF] = s * local[lo + OBB_HALF];

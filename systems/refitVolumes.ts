@@ -8,7 +8,7 @@
  * never make the broad phase miss a pair the narrow phase would report.
  */
 import type { World } from 'bitecs';
-import { aabbFromSphere, aabbTransform, aabbTransformCenterRadiusMat3 } from '../src/aabb';
+import { aabbFromSphere, aabbTransform } from '../src/aabb';
 import { kdopRefit } from '../src/kdop';
 import { FLOAT32_RELATIVE_STEP } from '../src/float32';
 import { OBB_AXES, OBB_HALF } from '../src/layout';
@@ -22,7 +22,6 @@ import { pipelineOf } from './collisionState';
 const rotation = new Float64Array(4);
 const translation = new Float64Array(3);
 const tightBox = new Float64Array(6);
-const centreRadius = new Float64Array(6);
 const endpoint = new Float64Array(4);
 
 /** Refits one collider: world shape from the local one, then its tight world box into `tightBox`. */
@@ -43,16 +42,13 @@ function refitCollider(c: ColliderStore, eid: number, scale: number): void {
     case SHAPE_OBB:
     case SHAPE_MESH: {
       obbTransform(world, o, local, o, rotation, translation, scale);
-      // Arvo on the stored box: centre and axes as rounded, half-extents as a centred local box.
+      // Arvo's radius of the stored (rounded) box, around its stored centre.
+      const h0 = world[o + OBB_HALF], h1 = world[o + OBB_HALF + 1], h2 = world[o + OBB_HALF + 2];
+      const a = o + OBB_AXES;
       for (let k = 0; k < 3; k++) {
-        centreRadius[k] = 0;
-        centreRadius[3 + k] = world[o + OBB_HALF + k];
-        endpoint[k] = world[o + k];
-      }
-      aabbTransformCenterRadiusMat3(centreRadius, 0, centreRadius, 0, world, endpoint, 1, o + OBB_AXES);
-      for (let k = 0; k < 3; k++) {
-        tightBox[k] = centreRadius[k] - centreRadius[3 + k];
-        tightBox[3 + k] = centreRadius[k] + centreRadius[3 + k];
+        const radius = Math.abs(world[a + k]) * h0 + Math.abs(world[a + 3 + k]) * h1 + Math.abs(world[a + 6 + k]) * h2;
+        tightBox[k] = world[o + k] - radius;
+        tightBox[3 + k] = world[o + k] + radius;
       }
       break;
     }

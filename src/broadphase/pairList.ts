@@ -1,14 +1,18 @@
 /**
  * Growable pooled storage of id pairs (a, b): parallel Uint32 arrays that double when full and are
  * reused across frames, so steady-state frames allocate nothing. Sorting is an LSD radix sort on
- * the 24-bit ids (b first, then a, each as two 12-bit digits; digits that are zero for every pair
- * are skipped), linear in the pair count and allocation-free.
+ * the 24-bit ids (b first, then a, each in as few digits as the pair count affords), linear in
+ * the pair count and allocation-free.
  */
 import { grown } from './growable';
 
-const DIGIT_BITS = 12;
-const DIGIT_RADIX = 1 << DIGIT_BITS;
-const DIGIT_MASK = DIGIT_RADIX - 1;
+/**
+ * Digit widths: a pass clears and prefix-sums 2^digitBits buckets, so digits are at most about
+ * 4 pairs' worth of buckets wide (at least MIN_DIGIT_BITS, at most MAX_DIGIT_BITS); ids are then
+ * usually one digit each (ids are entity ids, dense from 0).
+ */
+const MIN_DIGIT_BITS = 12;
+const MAX_DIGIT_BITS = 16;
 /** Below this many pairs, insertion sort beats the radix passes' fixed cost of clearing buckets. */
 const INSERTION_SORT_MAX = 48;
 
@@ -22,7 +26,7 @@ export class PairList {
   count = 0;
   private scratchFirst: Uint32Array;
   private scratchSecond: Uint32Array;
-  private readonly buckets = new Uint32Array(DIGIT_RADIX);
+  private readonly buckets = new Uint32Array(1 << MAX_DIGIT_BITS);
 
   /** Creates an empty list with room for `capacity` pairs (grows on demand). */
   constructor(capacity = 64) {
@@ -69,39 +73,38 @@ export class PairList {
     }
     this.scratchFirst = grown(this.scratchFirst, n);
     this.scratchSecond = grown(this.scratchSecond, n);
-    let orA = 0;
-    let orB = 0;
-    for (let i = 0; i < n; i++) {
-      orA |= this.first[i];
-      orB |= this.second[i];
-    }
+    let orAll = 0;
+    for (let i = 0; i < n; i++) orAll |= this.first[i] | this.second[i];
+    // Fewest passes whose bucket arrays stay small next to the pair count.
+    const bits = 32 - Math.clz32(orAll);
+    const maxDigitBits = Math.min(MAX_DIGIT_BITS, Math.max(MIN_DIGIT_BITS, 31 - Math.clz32(4 * n)));
+    const digitBits = Math.ceil(bits / Math.ceil(bits / maxDigitBits));
     // Least significant key first: b's digits, then a's; stability of each pass makes it lexicographic.
-    this.radixPass(false, 0, orB);
-    this.radixPass(false, DIGIT_BITS, orB);
-    this.radixPass(true, 0, orA);
-    this.radixPass(true, DIGIT_BITS, orA);
+    for (let shift = 0; shift < bits; shift += digitBits) this.radixPass(false, shift, digitBits);
+    for (let shift = 0; shift < bits; shift += digitBits) this.radixPass(true, shift, digitBits);
   }
 
-  /** One stable counting-sort pass on one 12-bit digit of a or b; skipped when that digit is 0 everywhere. */
-  private radixPass(byFirst: boolean, shift: number, orOfKeys: number): void {
-    if (((orOfKeys >>> shift) & DIGIT_MASK) === 0) return;
+  /** One stable counting-sort pass on the `digitBits`-bit digit of a or b at `shift`. */
+  private radixPass(byFirst: boolean, shift: number, digitBits: number): void {
     const n = this.count;
+    const radix = 1 << digitBits;
+    const mask = radix - 1;
     const buckets = this.buckets;
     const srcA = this.first;
     const srcB = this.second;
     const dstA = this.scratchFirst;
     const dstB = this.scratchSecond;
     const keys = byFirst ? srcA : srcB;
-    buckets.fill(0);
-    for (let i = 0; i < n; i++) buckets[(keys[i] >>> shift) & DIGIT_MASK]++;
+    buckets.fill(0, 0, radix);
+    for (let i = 0; i < n; i++) buckets[(keys[i] >>> shift) & mask]++;
     let sum = 0;
-    for (let d = 0; d < DIGIT_RADIX; d++) {
+    for (let d = 0; d < radix; d++) {
       const c = buckets[d];
       buckets[d] = sum;
       sum += c;
     }
     for (let i = 0; i < n; i++) {
-      const j = buckets[(keys[i] >>> shift) & DIGIT_MASK]++;
+      const j = buckets[(keys[i] >>> shift) & mask]++;
       dstA[j] = srcA[i];
       dstB[j] = srcB[i];
     }

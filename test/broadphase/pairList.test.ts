@@ -25,6 +25,28 @@ describe('PairList', () => {
     );
   });
 
+  it('sorts large lists, whose digits widen up to 16 bits, for ids of every width', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 24 }), fc.integer({ min: 49, max: 40000 }), fc.integer(), (idBits, count, seed) => {
+        let s = seed | 0;
+        const next = () => (s = (Math.imul(s, 1664525) + 1013904223) | 0) >>> (32 - idBits);
+        const list = new PairList(1);
+        const expected: number[] = [];
+        for (let i = 0; i < count; i++) {
+          const a = next(), b = next();
+          list.push(a, b);
+          expected.push(a * ID_LIMIT + b);
+        }
+        list.sort();
+        expected.sort((x, y) => x - y);
+        let mismatches = 0;
+        for (let i = 0; i < count; i++) if (list.a(i) * ID_LIMIT + list.b(i) !== expected[i]) mismatches++;
+        expect(mismatches).toBe(0);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('keeps its storage across clear() and grows by doubling', () => {
     const list = new PairList(4);
     for (let i = 0; i < 5; i++) list.push(i, i + 1);
