@@ -110,35 +110,39 @@ function readOptions(options: BoundingTreeOptions): Required<BoundingTreeOptions
 }
 
 /**
- * Per-triangle build record: centroid (3), then the triangle's surface moments about the mesh
- * reference point — area, area × mean (3), area × second moment (xx, xy, xz, yy, yz, zz) — then its
- * mesh triangle index. A node's area-weighted covariance and mean are sums of its triangles'
- * records, so no level re-walks the vertices; one contiguous record per triangle keeps a
- * partition swap to two short copies.
+ * A triangle's surface moments about the mesh reference point: area, area × centroid (3), area ×
+ * second moment (xx, xy, xz, yy, yz, zz). A node's area-weighted mean and covariance are sums of
+ * its triangles' moments, so no level re-walks the vertices. The 'mean' split needs only the
+ * first four, so other builds keep (and swap) no more than they read.
  */
-const REC_CENTROID = 0;
-const REC_MOMENTS = 3;
-const MOMENT_COUNT = 10;
-const REC_ID = 13;
-const REC_STRIDE = 14;
-/** Range sums: the 10 moments, then the plain sum of centroids (for the 'centroid' split rule). */
-const SUM_CENTROIDS = MOMENT_COUNT;
+const COVARIANCE_MOMENTS = 10;
+const MEAN_MOMENTS = 4;
+/** Range sums: the moments, then the corners' min and max. */
+const SUM_MIN = COVARIANCE_MOMENTS;
+const SUM_MAX = SUM_MIN + 3;
+const SUM_COUNT = SUM_MAX + 3;
 
 /**
  * Build scratch kept between builds and grown on demand (it stays as large as the largest mesh
  * built): fresh megabytes cost first-touch page faults (about 1 ms per 2.4 MB on the benchmark
- * machine), so only the arrays the tree keeps are new.
+ * machine), so only the arrays the tree keeps are new, each at its final size.
  */
 const scratch = {
-  records: new Float64Array(0),
+  /** Per tree-order triangle, permuted with the triangles: centroid (3) and moments. */
+  centroids: new Float64Array(0),
+  moments: new Float64Array(0),
+  /** Per node: absolute (mesh-frame) volume, left child, first triangle, triangle count. */
+  boxes: new Float64Array(0),
+  children: new Int32Array(0),
+  firstTriangle: new Int32Array(0),
+  nodeTriangleCount: new Int32Array(0),
   /** Pending nodes and their depths (the explicit build stack). */
   stack: new Int32Array(0),
   stackLevels: new Int32Array(0),
-  /** Median split: keys, permutation and copies to apply it through. */
+  /** Median split: keys, permutation, and a copy of the run's per-triangle data to apply it through. */
   keys: new Float64Array(0),
   tags: new Int32Array(0),
-  tris: new Float64Array(0),
-  records2: new Float64Array(0),
+  copy: new Float64Array(0),
   /** Sphere nodes: per mesh vertex, the last node that gathered it, and the gathered points. */
   vertexStamp: new Int32Array(0),
   points: new Float64Array(0),
@@ -149,20 +153,26 @@ function atLeast<T extends Float64Array | Int32Array>(a: T, n: number): T {
   return (a.length >= n ? a : new (a.constructor as new (n: number) => T)(n));
 }
 
-/** Build-time state: triangles and their records, permuted together in place as nodes split. */
+/** Build-time state: triangles and their per-triangle data, permuted together in place as nodes split. */
 class Builder {
-  /** Triangles in tree order (9 numbers each), permuted with `records`. */
+  /** Triangles in tree order (9 numbers each): the tree's own array. */
   readonly tris: Float64Array;
-  readonly records: Float64Array;
-  /** Absolute (mesh-frame) volume of every node, converted to parent-relative at the end. */
+  /** Mesh triangle index per tree-order triangle: the tree's own array. */
+  readonly ids: Uint32Array;
+  readonly centroids: Float64Array;
+  readonly moments: Float64Array;
+  /** Moments kept per triangle: all ten for the covariance fit, four for the 'mean' split, else none. */
+  readonly momentCount: number;
+  /** Whether range sums include the corners' AABB (AABB boxes, sphere split axes). */
+  private readonly boxedSums: boolean;
   readonly boxes: Float64Array;
-  private readonly sums = new Float64Array(MOMENT_COUNT + 3);
+  /** Largest |coordinate| of any corner. */
+  readonly maxAbs: number;
+  private readonly sums = new Float64Array(SUM_COUNT);
   /** Node whose range `sums` holds (-1: none), so a split reuses its fit's pass. */
   private summedNode = -1;
   private readonly axes = new Float64Array(9);
   private readonly ball = new Float64Array(4);
-  private readonly box = new Float64Array(OBB_STRIDE);
-  private readonly minMax = new Float64Array(6);
   private readonly order = new Int32Array(3);
   private readonly extents = new Float64Array(3);
   private readonly mean = new Float64Array(3);
@@ -177,22 +187,32 @@ class Builder {
     readonly options: Required<BoundingTreeOptions>,
   ) {
     const n = indices.length / 3;
-    this.tris = new Float64Array(9 * n);
-    this.records = scratch.records = atLeast(scratch.records, REC_STRIDE * n);
+    this.momentCount = options.kind === 'obb' && options.fit === 'covariance' ? COVARIANCE_MOMENTS : options.split === 'mean' ? MEAN_MOMENTS : 0;
+    this.boxedSums = options.kind !== 'obb';
+    const tris = this.tris = new Float64Array(9 * n);
+    const ids = this.ids = new Uint32Array(n);
+    this.centroids = scratch.centroids = atLeast(scratch.centroids, 3 * n);
+    this.moments = scratch.moments = atLeast(scratch.moments, this.momentCount * n);
+    this.boxes = scratch.boxes = atLeast(scratch.boxes, OBB_STRIDE * maxNodes);
+    let maxAbs = 0;
     for (let t = 0; t < n; t++) {
       for (let k = 0; k < 3; k++) {
         const v = 3 * indices[3 * t + k];
-        for (let c = 0; c < 3; c++) this.tris[9 * t + 3 * k + c] = positions[v + c];
+        for (let c = 0; c < 3; c++) {
+          const x = positions[v + c];
+          tris[9 * t + 3 * k + c] = x;
+          maxAbs = Math.max(maxAbs, Math.abs(x));
+        }
       }
+      ids[t] = t;
     }
-    for (let c = 0; c < 3; c++) this.reference[c] = this.tris[c];
+    this.maxAbs = maxAbs;
+    for (let c = 0; c < 3; c++) this.reference[c] = tris[c];
     for (let t = 0; t < n; t++) this.measure(t);
-    this.boxes = new Float64Array(maxNodes * OBB_STRIDE);
     if (options.split === 'median') {
       scratch.keys = atLeast(scratch.keys, n);
       scratch.tags = atLeast(scratch.tags, n);
-      scratch.tris = atLeast(scratch.tris, 9 * n);
-      scratch.records2 = atLeast(scratch.records2, REC_STRIDE * n);
+      scratch.copy = atLeast(scratch.copy, (13 + this.momentCount) * n);
     }
     if (options.kind === 'sphere') {
       const vertexCount = Math.floor(positions.length / 3);
@@ -203,54 +223,65 @@ class Builder {
   }
 
   /**
-   * Record of triangle t: centroid, area and moments. The one-triangle closed form of the
-   * surface covariance, (1/12) Σ dᵢdᵢᵀ over the corners' offsets dᵢ from the centroid (the
-   * 9·m·mᵀ + ppᵀ + qqᵀ + rrᵀ formula of triangleMoments with the mean taken out), in a few
-   * multiplications instead of the general accumulator: every triangle of the mesh is measured.
+   * Centroid and moments of triangle t. The one-triangle closed form of the surface covariance,
+   * (1/12) Σ dᵢdᵢᵀ over the corners' offsets dᵢ from the centroid (the 9·m·mᵀ + ppᵀ + qqᵀ + rrᵀ
+   * formula of triangleMoments with the mean taken out), in a few multiplications instead of the
+   * general accumulator: every triangle of the mesh is measured.
    */
   private measure(t: number): void {
-    const p = this.tris, q = 9 * t, r = this.records, o = REC_STRIDE * t, ref = this.reference;
+    const p = this.tris, q = 9 * t, ref = this.reference, m = this.moments, w = this.momentCount * t;
     const px = p[q], py = p[q + 1], pz = p[q + 2];
     const ux = p[q + 3] - px, uy = p[q + 4] - py, uz = p[q + 5] - pz;
     const vx = p[q + 6] - px, vy = p[q + 7] - py, vz = p[q + 8] - pz;
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    const area = 0.5 * Math.sqrt(nx * nx + ny * ny + nz * nz);
     // Centroid as p plus a small offset, so large coordinates do not swamp the triangle's size.
     const gx = (ux + vx) / 3, gy = (uy + vy) / 3, gz = (uz + vz) / 3;
-    r[o + REC_CENTROID] = px + gx; r[o + REC_CENTROID + 1] = py + gy; r[o + REC_CENTROID + 2] = pz + gz;
+    const g = this.centroids;
+    g[3 * t] = px + gx; g[3 * t + 1] = py + gy; g[3 * t + 2] = pz + gz;
+    if (this.momentCount === 0) return;
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const area = 0.5 * Math.sqrt(nx * nx + ny * ny + nz * nz);
     const x = px - ref[0] + gx, y = py - ref[1] + gy, z = pz - ref[2] + gz;
+    m[w] = area;
+    m[w + 1] = area * x; m[w + 2] = area * y; m[w + 3] = area * z;
+    if (this.momentCount === MEAN_MOMENTS) return;
     // Corner offsets from the centroid: −g, u − g, v − g.
     const bx = ux - gx, by = uy - gy, bz = uz - gz, cx = vx - gx, cy = vy - gy, cz = vz - gz;
     const k = area / 12;
-    const w = o + REC_MOMENTS;
-    r[w] = area;
-    r[w + 1] = area * x; r[w + 2] = area * y; r[w + 3] = area * z;
-    r[w + 4] = area * x * x + k * (gx * gx + bx * bx + cx * cx);
-    r[w + 5] = area * x * y + k * (gx * gy + bx * by + cx * cy);
-    r[w + 6] = area * x * z + k * (gx * gz + bx * bz + cx * cz);
-    r[w + 7] = area * y * y + k * (gy * gy + by * by + cy * cy);
-    r[w + 8] = area * y * z + k * (gy * gz + by * bz + cy * cz);
-    r[w + 9] = area * z * z + k * (gz * gz + bz * bz + cz * cz);
-    r[o + REC_ID] = t;
+    m[w + 4] = area * x * x + k * (gx * gx + bx * bx + cx * cx);
+    m[w + 5] = area * x * y + k * (gx * gy + bx * by + cx * cy);
+    m[w + 6] = area * x * z + k * (gx * gz + bx * bz + cx * cz);
+    m[w + 7] = area * y * y + k * (gy * gy + by * by + cy * cy);
+    m[w + 8] = area * y * z + k * (gy * gz + by * bz + cy * cz);
+    m[w + 9] = area * z * z + k * (gz * gz + bz * bz + cz * cz);
   }
 
-  /** Sums the records of node `node`'s triangles first .. first + count - 1 into `sums`. */
+  /**
+   * Sums over node `node`'s triangles first .. first + count - 1 into `sums`: the kept moments and,
+   * for AABB and sphere builds, the corners' min and max. One pass per array, each with its
+   * accumulators in locals.
+   */
   private sumRange(node: number, first: number, count: number): void {
-    const r = this.records, s = this.sums;
-    let a = 0, x = 0, y = 0, z = 0, xx = 0, xy = 0, xz = 0, yy = 0, yz = 0, zz = 0, cx = 0, cy = 0, cz = 0;
-    for (let q = REC_STRIDE * first, end = REC_STRIDE * (first + count); q < end; q += REC_STRIDE) {
-      cx += r[q]; cy += r[q + 1]; cz += r[q + 2];
-      a += r[q + 3]; x += r[q + 4]; y += r[q + 5]; z += r[q + 6];
-      xx += r[q + 7]; xy += r[q + 8]; xz += r[q + 9]; yy += r[q + 10]; yz += r[q + 11]; zz += r[q + 12];
+    const s = this.sums, end = first + count;
+    const m = this.moments, mc = this.momentCount;
+    if (mc === COVARIANCE_MOMENTS) {
+      let a = 0, x = 0, y = 0, z = 0, xx = 0, xy = 0, xz = 0, yy = 0, yz = 0, zz = 0;
+      for (let q = mc * first; q < mc * end; q += mc) {
+        a += m[q]; x += m[q + 1]; y += m[q + 2]; z += m[q + 3];
+        xx += m[q + 4]; xy += m[q + 5]; xz += m[q + 6]; yy += m[q + 7]; yz += m[q + 8]; zz += m[q + 9];
+      }
+      s[0] = a; s[1] = x; s[2] = y; s[3] = z; s[4] = xx; s[5] = xy; s[6] = xz; s[7] = yy; s[8] = yz; s[9] = zz;
+    } else if (mc === MEAN_MOMENTS) {
+      let a = 0, x = 0, y = 0, z = 0;
+      for (let q = mc * first; q < mc * end; q += mc) { a += m[q]; x += m[q + 1]; y += m[q + 2]; z += m[q + 3]; }
+      s[0] = a; s[1] = x; s[2] = y; s[3] = z;
     }
-    s[0] = a; s[1] = x; s[2] = y; s[3] = z; s[4] = xx; s[5] = xy; s[6] = xz; s[7] = yy; s[8] = yz; s[9] = zz;
-    s[SUM_CENTROIDS] = cx; s[SUM_CENTROIDS + 1] = cy; s[SUM_CENTROIDS + 2] = cz;
+    if (this.boxedSums) aabbOfTrustedPoints(s, SUM_MIN, this.tris, 3 * count, 9 * first);
     this.summedNode = node;
   }
 
   /**
    * Area-weighted covariance box of node `node` (triangles first .. first + count - 1) from the
-   * summed records; false when their total area is zero (left to fitObbTriangles' point fallback).
+   * summed moments; false when their total area is zero (left to fitObbTriangles' point fallback).
    */
   private fitCovariance(node: number, first: number, count: number): boolean {
     this.sumRange(node, first, count);
@@ -270,7 +301,13 @@ class Builder {
     const out = this.boxes, o = node * OBB_STRIDE;
     const pointCount = 3 * count, pointOffset = 9 * first;
     if (this.options.kind === 'aabb') {
-      this.aabb(out, o, first, count);
+      this.sumRange(node, first, count);
+      const s = this.sums;
+      for (let c = 0; c < 3; c++) {
+        out[o + OBB_CENTER + c] = 0.5 * (s[SUM_MIN + c] + s[SUM_MAX + c]);
+        out[o + OBB_HALF + c] = 0.5 * (s[SUM_MAX + c] - s[SUM_MIN + c]);
+      }
+      for (let i = 0; i < 9; i++) out[o + OBB_AXES + i] = IDENTITY[i];
       return;
     }
     if (this.options.kind === 'sphere') {
@@ -291,28 +328,15 @@ class Builder {
   }
 
   /**
-   * The AABB of triangles first .. first + count - 1 as a box with identity axes at out[o]: the
-   * same numbers obbFromAxes gives along the identity, without its projections.
-   */
-  private aabb(out: Float64Array, o: number, first: number, count: number): void {
-    const b = aabbOfTrustedPoints(this.minMax, 0, this.tris, 3 * count, 9 * first);
-    for (let c = 0; c < 3; c++) {
-      out[o + OBB_CENTER + c] = 0.5 * (b[c] + b[c + 3]);
-      out[o + OBB_HALF + c] = 0.5 * (b[c + 3] - b[c]);
-    }
-    for (let i = 0; i < 9; i++) out[o + OBB_AXES + i] = IDENTITY[i];
-  }
-
-  /**
    * Copies the distinct mesh vertices of triangles first .. first + count - 1 into `scratch.points`
    * and returns how many: on a shared-vertex mesh about a sixth of the corners, which is what the
    * minimal-sphere search costs in.
    */
   private gatherVertices(node: number, first: number, count: number): number {
-    const stamp = scratch.vertexStamp, out = scratch.points, r = this.records, positions = this.positions, indices = this.indices;
+    const stamp = scratch.vertexStamp, out = scratch.points, ids = this.ids, positions = this.positions, indices = this.indices;
     let n = 0;
     for (let t = first; t < first + count; t++) {
-      const id = r[REC_STRIDE * t + REC_ID];
+      const id = ids[t];
       for (let k = 0; k < 3; k++) {
         const v = indices[3 * id + k];
         if (stamp[v] === node) continue;
@@ -324,46 +348,33 @@ class Builder {
   }
 
   /**
-   * The smallest box around one triangle: the minimum-area rectangle of a convex polygon has a side
-   * on one of its edges, so trying the three edges (with the normal as third axis) is exact and
-   * cheaper than the covariance. Returns false for a zero-area triangle (no normal).
+   * The smallest box around one triangle, with its longest edge as first axis and its normal as
+   * third: a rectangle holding a triangle has at least twice its area, and the rectangle on the
+   * longest edge has exactly that (the opposite corner projects inside that edge, the angles at
+   * its ends being acute). Returns false for a zero-area triangle (no normal).
    */
   private fitSingleTriangle(o: number, t: number): boolean {
     const p = this.tris, q = 9 * t, axes = this.axes;
-    const ux = p[q + 3] - p[q], uy = p[q + 4] - p[q + 1], uz = p[q + 5] - p[q + 2];
-    const vx = p[q + 6] - p[q], vy = p[q + 7] - p[q + 1], vz = p[q + 8] - p[q + 2];
-    let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    // Edges 0→1, 1→2, 2→0; the longest (the first on ties) becomes the first axis.
+    const e0x = p[q + 3] - p[q], e0y = p[q + 4] - p[q + 1], e0z = p[q + 5] - p[q + 2];
+    const e1x = p[q + 6] - p[q + 3], e1y = p[q + 7] - p[q + 4], e1z = p[q + 8] - p[q + 5];
+    const e2x = p[q] - p[q + 6], e2y = p[q + 1] - p[q + 7], e2z = p[q + 2] - p[q + 8];
+    let nx = e2y * e0z - e2z * e0y, ny = e2z * e0x - e2x * e0z, nz = e2x * e0y - e2y * e0x;
     // sqrt of the sum of squares, not Math.hypot (several times slower in V8): squares of mesh
     // coordinates are far from overflow.
     const nLen = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (!(nLen > 0)) return false;
     nx /= nLen; ny /= nLen; nz /= nLen;
-    let bestArea = Infinity;
-    for (let e = 0; e < 3; e++) {
-      const a = q + 3 * e, b = q + 3 * ((e + 1) % 3);
-      let ex = p[b] - p[a], ey = p[b + 1] - p[a + 1], ez = p[b + 2] - p[a + 2];
-      const len = Math.sqrt(ex * ex + ey * ey + ez * ez);
-      if (!(len > 0)) continue;
-      ex /= len; ey /= len; ez /= len;
-      // Second axis n × e, so (e, n × e, n) is right-handed.
-      const wx = ny * ez - nz * ey, wy = nz * ex - nx * ez, wz = nx * ey - ny * ex;
-      let min0 = Infinity, max0 = -Infinity, min1 = Infinity, max1 = -Infinity;
-      for (let k = q; k < q + 9; k += 3) {
-        const x = p[k], y = p[k + 1], z = p[k + 2];
-        const d0 = x * ex + y * ey + z * ez, d1 = x * wx + y * wy + z * wz;
-        if (d0 < min0) min0 = d0;
-        if (d0 > max0) max0 = d0;
-        if (d1 < min1) min1 = d1;
-        if (d1 > max1) max1 = d1;
-      }
-      const area = (max0 - min0) * (max1 - min1);
-      if (area < bestArea) {
-        bestArea = area;
-        axes[0] = ex; axes[1] = ey; axes[2] = ez;
-        axes[3] = wx; axes[4] = wy; axes[5] = wz;
-        axes[6] = nx; axes[7] = ny; axes[8] = nz;
-      }
-    }
+    const l0 = e0x * e0x + e0y * e0y + e0z * e0z, l1 = e1x * e1x + e1y * e1y + e1z * e1z, l2 = e2x * e2x + e2y * e2y + e2z * e2z;
+    let ex = e0x, ey = e0y, ez = e0z, len = l0;
+    if (l1 > len) { ex = e1x; ey = e1y; ez = e1z; len = l1; }
+    if (l2 > len) { ex = e2x; ey = e2y; ez = e2z; len = l2; }
+    len = Math.sqrt(len);
+    ex /= len; ey /= len; ez /= len;
+    // Second axis n × e, so (e, n × e, n) is right-handed.
+    axes[0] = ex; axes[1] = ey; axes[2] = ez;
+    axes[3] = ny * ez - nz * ey; axes[4] = nz * ex - nx * ez; axes[5] = nx * ey - ny * ex;
+    axes[6] = nx; axes[7] = ny; axes[8] = nz;
     obbFromAxes(this.boxes, o, axes, 0, p, 3, q);
     return true;
   }
@@ -374,9 +385,12 @@ class Builder {
    * a side empty moves on to the next axis, and identical centroids split by position.
    */
   split(node: number, first: number, count: number): number {
-    this.sortAxesByExtent(node, first, count);
+    if (this.options.split !== 'median' || this.boxedSums) {
+      if (this.summedNode !== node) this.sumRange(node, first, count);
+    }
+    this.sortAxesByExtent(node);
     if (this.options.split === 'median') return this.splitMedian(node, first, count);
-    this.splitPoint(node, first, count);
+    this.splitPoint(first, count);
     const mean = this.mean;
     for (let k = 0; k < 3; k++) {
       const a = this.order[k];
@@ -393,17 +407,18 @@ class Builder {
     return this.boxes[node * OBB_STRIDE + OBB_AXES + 3 * a + c];
   }
 
-  /** Fills `order` with axis numbers by decreasing extent (a sphere node uses its points' AABB extents). */
-  private sortAxesByExtent(node: number, first: number, count: number): void {
-    const h = this.extents, order = this.order;
-    let o = node * OBB_STRIDE;
-    let boxes = this.boxes;
+  /**
+   * Fills `order` with axis numbers by decreasing extent: the node box's half-extents, or for a
+   * sphere node its corners' AABB from the range sums.
+   */
+  private sortAxesByExtent(node: number): void {
+    const h = this.extents, order = this.order, s = this.sums;
     if (this.options.kind === 'sphere') {
-      this.aabb(this.box, 0, first, count);
-      boxes = this.box;
-      o = 0;
+      for (let c = 0; c < 3; c++) h[c] = s[SUM_MAX + c] - s[SUM_MIN + c];
+    } else {
+      const o = node * OBB_STRIDE + OBB_HALF;
+      for (let c = 0; c < 3; c++) h[c] = this.boxes[o + c];
     }
-    h[0] = boxes[o + OBB_HALF]; h[1] = boxes[o + OBB_HALF + 1]; h[2] = boxes[o + OBB_HALF + 2];
     order[0] = 0; order[1] = 1; order[2] = 2;
     for (let i = 1; i < 3; i++) {
       for (let j = i; j > 0 && h[order[j]] > h[order[j - 1]]; j--) {
@@ -413,18 +428,20 @@ class Builder {
   }
 
   /**
-   * The split point of the mean rules into `mean`: area-weighted surface mean ('mean') or plain
-   * centroid mean, from the range sums (the OBB fit's when it made them).
+   * The split point of the mean rules into `mean`: area-weighted surface mean ('mean', from the
+   * range sums) or plain centroid mean.
    */
-  private splitPoint(node: number, first: number, count: number): void {
-    if (this.summedNode !== node) this.sumRange(node, first, count);
+  private splitPoint(first: number, count: number): void {
     const s = this.sums, a = s[0], mean = this.mean;
     if (this.options.split === 'mean' && a > 0) {
       for (let c = 0; c < 3; c++) mean[c] = this.reference[c] + s[1 + c] / a;
-    } else {
-      // The centroid rule, and the fallback when only zero-area triangles remain.
-      for (let c = 0; c < 3; c++) mean[c] = s[SUM_CENTROIDS + c] / count;
+      return;
     }
+    // The centroid rule, and the fallback when only zero-area triangles remain.
+    const g = this.centroids;
+    let x = 0, y = 0, z = 0;
+    for (let q = 3 * first, end = 3 * (first + count); q < end; q += 3) { x += g[q]; y += g[q + 1]; z += g[q + 2]; }
+    mean[0] = x / count; mean[1] = y / count; mean[2] = z / count;
   }
 
   /**
@@ -432,21 +449,24 @@ class Builder {
    * many there are.
    */
   private partition(first: number, count: number, ax: number, ay: number, az: number, at: number): number {
-    const r = this.records;
+    const g = this.centroids;
     let i = first, j = first + count - 1;
     for (;;) {
-      while (i <= j && r[REC_STRIDE * i] * ax + r[REC_STRIDE * i + 1] * ay + r[REC_STRIDE * i + 2] * az < at) i++;
-      while (i <= j && !(r[REC_STRIDE * j] * ax + r[REC_STRIDE * j + 1] * ay + r[REC_STRIDE * j + 2] * az < at)) j--;
+      while (i <= j && g[3 * i] * ax + g[3 * i + 1] * ay + g[3 * i + 2] * az < at) i++;
+      while (i <= j && !(g[3 * j] * ax + g[3 * j + 1] * ay + g[3 * j + 2] * az < at)) j--;
       if (i >= j) return i - first;
       this.swap(i, j);
     }
   }
 
+  /** Exchanges tree-order triangles i and j with all their per-triangle data. */
   private swap(i: number, j: number): void {
-    const p = this.tris;
-    for (let a = 9 * i, b = 9 * j, end = a + 9; a < end; a++, b++) { const s = p[a]; p[a] = p[b]; p[b] = s; }
-    const r = this.records;
-    for (let a = REC_STRIDE * i, b = REC_STRIDE * j, end = a + REC_STRIDE; a < end; a++, b++) { const s = r[a]; r[a] = r[b]; r[b] = s; }
+    swapRuns(this.tris, 9 * i, 9 * j, 9);
+    swapRuns(this.centroids, 3 * i, 3 * j, 3);
+    const mc = this.momentCount;
+    swapRuns(this.moments, mc * i, mc * j, mc);
+    const ids = this.ids, s = ids[i];
+    ids[i] = ids[j]; ids[j] = s;
   }
 
   /** Median split along the longest axis (always balanced, so no fallback is needed). */
@@ -454,57 +474,55 @@ class Builder {
     const a = this.order[0];
     const ax = this.axisComponent(node, a, 0), ay = this.axisComponent(node, a, 1), az = this.axisComponent(node, a, 2);
     const half = count >> 1;
-    const keys = scratch.keys, tags = scratch.tags, r = this.records;
+    const keys = scratch.keys, tags = scratch.tags, g = this.centroids;
     for (let i = 0; i < count; i++) {
-      const q = REC_STRIDE * (first + i);
-      keys[i] = r[q] * ax + r[q + 1] * ay + r[q + 2] * az;
+      const q = 3 * (first + i);
+      keys[i] = g[q] * ax + g[q + 1] * ay + g[q + 2] * az;
       tags[i] = i;
     }
     selectByKey(keys, tags, 0, count, half);
-    // Apply the permutation through the scratch copies.
+    // Apply the permutation through a copy of the run (triangles, centroids, moments and ids).
+    const mc = this.momentCount, copy = scratch.copy;
+    const cOff = 9 * count, mOff = 12 * count, idOff = (12 + mc) * count;
+    copy.set(this.tris.subarray(9 * first, 9 * (first + count)), 0);
+    copy.set(g.subarray(3 * first, 3 * (first + count)), cOff);
+    copy.set(this.moments.subarray(mc * first, mc * (first + count)), mOff);
+    for (let i = 0; i < count; i++) copy[idOff + i] = this.ids[first + i];
     for (let i = 0; i < count; i++) {
-      const s = first + tags[i];
-      scratch.tris.set(this.tris.subarray(9 * s, 9 * s + 9), 9 * i);
-      scratch.records2.set(r.subarray(REC_STRIDE * s, REC_STRIDE * s + REC_STRIDE), REC_STRIDE * i);
+      const s = tags[i], d = first + i;
+      for (let k = 0; k < 9; k++) this.tris[9 * d + k] = copy[9 * s + k];
+      for (let k = 0; k < 3; k++) g[3 * d + k] = copy[cOff + 3 * s + k];
+      for (let k = 0; k < mc; k++) this.moments[mc * d + k] = copy[mOff + mc * s + k];
+      this.ids[d] = copy[idOff + s];
     }
-    this.tris.set(scratch.tris.subarray(0, 9 * count), 9 * first);
-    r.set(scratch.records2.subarray(0, REC_STRIDE * count), REC_STRIDE * first);
     return half;
-  }
-
-  /** Mesh triangle index of each tree-order triangle. */
-  triangleIds(): Uint32Array {
-    const n = this.tris.length / 9, ids = new Uint32Array(n);
-    for (let t = 0; t < n; t++) ids[t] = this.records[REC_STRIDE * t + REC_ID];
-    return ids;
   }
 }
 
-const relative = new Float64Array(OBB_STRIDE);
+/** Exchanges a[i .. i + n) and a[j .. j + n). */
+function swapRuns(a: Float64Array, i: number, j: number, n: number): void {
+  for (let k = 0; k < n; k++) {
+    const s = a[i + k]; a[i + k] = a[j + k]; a[j + k] = s;
+  }
+}
 
 /**
- * Rewrites node `child`'s absolute box in `boxes` into the frame of its parent's absolute box.
+ * Writes into out[c] node `child`'s absolute box (boxes[c]) expressed in the frame of its parent's
+ * absolute box (boxes[p]); p, c and out indices are node numbers.
  */
-function toParentFrame(boxes: Float64Array, parent: number, child: number): void {
+function toParentFrame(out: Float64Array, boxes: Float64Array, parent: number, child: number): void {
   const p = parent * OBB_STRIDE, c = child * OBB_STRIDE;
   const dx = boxes[c] - boxes[p], dy = boxes[c + 1] - boxes[p + 1], dz = boxes[c + 2] - boxes[p + 2];
   for (let i = 0; i < 3; i++) {
     const ui = p + OBB_AXES + 3 * i;
     const ux = boxes[ui], uy = boxes[ui + 1], uz = boxes[ui + 2];
-    relative[OBB_CENTER + i] = ux * dx + uy * dy + uz * dz;
+    out[c + OBB_CENTER + i] = ux * dx + uy * dy + uz * dz;
     for (let j = 0; j < 3; j++) {
       const vj = c + OBB_AXES + 3 * j;
-      relative[OBB_AXES + 3 * j + i] = ux * boxes[vj] + uy * boxes[vj + 1] + uz * boxes[vj + 2];
+      out[c + OBB_AXES + 3 * j + i] = ux * boxes[vj] + uy * boxes[vj + 1] + uz * boxes[vj + 2];
     }
-    relative[OBB_HALF + i] = boxes[c + OBB_HALF + i];
+    out[c + OBB_HALF + i] = boxes[c + OBB_HALF + i];
   }
-  // A plain loop: TypedArray#set is a builtin call, dearer than 15 moves at this size.
-  for (let k = 0; k < OBB_STRIDE; k++) boxes[c + k] = relative[k];
-}
-
-/** The first n entries of a node array (the array itself when it has exactly n). */
-function firstEntries<T extends Float64Array | Int32Array>(a: T, n: number): T {
-  return (a.length === n ? a : a.slice(0, n)) as T;
 }
 
 /**
@@ -514,7 +532,7 @@ function firstEntries<T extends Float64Array | Int32Array>(a: T, n: number): T {
  * their centroids along the node's longest axis at `options.split`, falling back to the other
  * axes by decreasing extent when a side would be empty; a node with at most
  * `options.maxLeafTriangles` triangles is a leaf. Zero-area triangles are allowed. Work arrays
- * (about 112 bytes per triangle) are kept by the module for the next build.
+ * (up to about 300 bytes per triangle) are kept by the module for the next build.
  * Throws CollideInputError on an empty mesh, an index count not a multiple of 3, indices out of
  * range, non-finite referenced vertices or bad options.
  */
@@ -524,12 +542,13 @@ export function buildBoundingTree(positions: ReadonlyFloats, indices: ReadonlyFl
   const triangleCount = indices.length / 3;
   const maxNodes = 2 * triangleCount - 1;
   const builder = new Builder(positions, indices, maxNodes, opts);
-  const children = new Int32Array(maxNodes).fill(-1);
-  const firstTriangle = new Int32Array(maxNodes);
-  const nodeTriangleCount = new Int32Array(maxNodes);
+  const children = scratch.children = atLeast(scratch.children, maxNodes);
+  const firstTriangle = scratch.firstTriangle = atLeast(scratch.firstTriangle, maxNodes);
+  const nodeTriangleCount = scratch.nodeTriangleCount = atLeast(scratch.nodeTriangleCount, maxNodes);
   // The stack never holds more than one node per level plus one.
   const pending = scratch.stack = atLeast(scratch.stack, triangleCount + 1);
   const levels = scratch.stackLevels = atLeast(scratch.stackLevels, triangleCount + 1);
+  firstTriangle[0] = 0;
   nodeTriangleCount[0] = triangleCount;
   pending[0] = 0;
   levels[0] = 0;
@@ -539,6 +558,7 @@ export function buildBoundingTree(positions: ReadonlyFloats, indices: ReadonlyFl
     const node = pending[pendingCount];
     const first = firstTriangle[node], count = nodeTriangleCount[node];
     builder.fit(node, first, count);
+    children[node] = -1;
     if (count <= opts.maxLeafTriangles) continue;
     const left = builder.split(node, first, count);
     const l = nodeCount;
@@ -557,31 +577,30 @@ export function buildBoundingTree(positions: ReadonlyFloats, indices: ReadonlyFl
   }
 
   const boxes = builder.boxes;
+  const nodes = new Float64Array(nodeCount * TREE_NODE_STRIDE);
   const sizes = new Float64Array(nodeCount);
-  for (let i = nodeCount - 1; i >= 0; i--) {
+  for (let k = 0; k < OBB_STRIDE; k++) nodes[k] = boxes[k];
+  for (let i = 0; i < nodeCount; i++) {
     const h = i * OBB_STRIDE + OBB_HALF;
     sizes[i] = Math.sqrt(boxes[h] * boxes[h] + boxes[h + 1] * boxes[h + 1] + boxes[h + 2] * boxes[h + 2]);
-    // Children have larger indices, so theirs are already converted and node i is still absolute.
     const c = children[i];
     if (c >= 0) {
-      toParentFrame(boxes, i, c);
-      toParentFrame(boxes, i, c + 1);
+      toParentFrame(nodes, boxes, i, c);
+      toParentFrame(nodes, boxes, i, c + 1);
     }
   }
-  let maxAbs = 0;
-  for (let i = 0; i < builder.tris.length; i++) maxAbs = Math.max(maxAbs, Math.abs(builder.tris[i]));
   return {
     kind: opts.kind,
     nodeCount,
     triangleCount,
     depth,
-    nodes: firstEntries(boxes, nodeCount * TREE_NODE_STRIDE),
-    children: firstEntries(children, nodeCount),
-    firstTriangle: firstEntries(firstTriangle, nodeCount),
-    nodeTriangleCount: firstEntries(nodeTriangleCount, nodeCount),
+    nodes,
+    children: children.slice(0, nodeCount),
+    firstTriangle: firstTriangle.slice(0, nodeCount),
+    nodeTriangleCount: nodeTriangleCount.slice(0, nodeCount),
     sizes,
     triangles: builder.tris,
-    triangleIds: builder.triangleIds(),
-    scale: maxAbs + sizes[0],
+    triangleIds: builder.ids,
+    scale: builder.maxAbs + sizes[0],
   };
 }
