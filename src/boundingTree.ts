@@ -532,7 +532,8 @@ function toParentFrame(out: Float64Array, boxes: Float64Array, parent: number, c
  * their centroids along the node's longest axis at `options.split`, falling back to the other
  * axes by decreasing extent when a side would be empty; a node with at most
  * `options.maxLeafTriangles` triangles is a leaf. Zero-area triangles are allowed. Work arrays
- * (up to about 300 bytes per triangle) are kept by the module for the next build.
+ * (about 400 bytes per triangle, 600 with the median split) are kept by the module for the next
+ * build.
  * Throws CollideInputError on an empty mesh, an index count not a multiple of 3, indices out of
  * range, non-finite referenced vertices or bad options.
  */
