@@ -128,6 +128,3 @@ export function run(): BenchReport {
   ].join('\n');
   return { name: 'obbLayout', markdown, data: { boxes: BOXES, pairs: first.length, results } };
 }
-
-const isMain = import.meta.url === `file://${process.argv[1]}`;
-if (isMain) console.log(run().markdown);

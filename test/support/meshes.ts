@@ -3,8 +3,9 @@
  * Node-only (reads files), so it lives with the tests, never in src/.
  */
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
+import { packageRoot } from './packageRoot';
 
 export interface TestMesh {
   name: string;
@@ -38,7 +39,7 @@ export function loadTeapot(): TestMesh {
   return fromCells('teapot', t.positions, t.cells);
 }
 
-export const FOX_PATH = fileURLToPath(new URL('../fixtures/Fox.glb', import.meta.url));
+export const FOX_PATH = join(packageRoot(import.meta.url), 'test', 'fixtures', 'Fox.glb');
 
 /** The Fox's bind-pose mesh (non-indexed triangles in the file; indices made explicit here). */
 export async function loadFox(): Promise<TestMesh> {
