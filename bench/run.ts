@@ -8,6 +8,7 @@
  * Run from sources (tsx), every call across our files goes through an ES-module import binding
  * that V8 checks at each use: about 8% slower on the pipeline frame, a cost users never pay.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -49,30 +50,38 @@ function replaceSection(readme: string, name: string, markdown: string): string 
   return `${readme.slice(0, i + start.length)}\n${markdown}\n${readme.slice(j)}`;
 }
 
-async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
-  const names = wanted.length > 0 ? wanted : Object.keys(BENCHMARKS);
+/** Runs one benchmark in this process and merges its table and data into README and latest.json. */
+async function runOne(name: string): Promise<void> {
+  const load = BENCHMARKS[name];
+  if (!load) throw new Error(`unknown benchmark ${name}; known: ${Object.keys(BENCHMARKS).join(', ')}`);
   const machine = `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}`;
+  console.log(`\n## ${name}`);
+  const report = await (await load()).run();
+  console.log(report.markdown);
   let previous: Record<string, unknown> = {};
   try {
     previous = JSON.parse(readFileSync(resultsPath, 'utf8')) as Record<string, unknown>;
   } catch {
     // First run: nothing to merge with.
   }
-  const results: Record<string, unknown> = { ...previous, machine, date: new Date().toISOString() };
-  let readme = readFileSync(readmePath, 'utf8');
-  for (const name of names) {
-    const load = BENCHMARKS[name];
-    if (!load) throw new Error(`unknown benchmark ${name}; known: ${Object.keys(BENCHMARKS).join(', ')}`);
-    console.log(`\n## ${name}`);
-    const report = await (await load()).run();
-    console.log(report.markdown);
-    results[report.name] = report.data;
-    readme = replaceSection(readme, report.name, `_${machine}_\n\n${report.markdown}`);
-  }
+  const results = { ...previous, machine, date: new Date().toISOString(), [report.name]: report.data };
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
   writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(readmePath, readme);
+  writeFileSync(readmePath, replaceSection(readFileSync(readmePath, 'utf8'), report.name, `_${machine}_\n\n${report.markdown}`));
+}
+
+/**
+ * Each benchmark runs in a fresh process, one after the other: V8 specialises shared kernels to
+ * the types they have seen, so a benchmark run after others would pay for their calls (the SAT
+ * fed Float64 boxes by one and Float32 by the next dispatches on every load).
+ */
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  if (wanted.length === 1) return runOne(wanted[0]);
+  for (const name of wanted.length > 0 ? wanted : Object.keys(BENCHMARKS)) {
+    const child = spawnSync(process.execPath, [process.argv[1], name], { stdio: 'inherit' });
+    if (child.status !== 0) throw new Error(`benchmark ${name} failed (exit ${child.status ?? child.signal})`);
+  }
 }
 
 await main();
