@@ -5,6 +5,7 @@
  * the pair count and allocation-free.
  */
 import { grown } from './growable';
+import { radixScatterPass } from './radixPass';
 
 /**
  * Digit widths: a pass clears and prefix-sums 2^digitBits buckets, so digits are at most about
@@ -86,31 +87,12 @@ export class PairList {
 
   /** One stable counting-sort pass on the `digitBits`-bit digit of a or b at `shift`. */
   private radixPass(byFirst: boolean, shift: number, digitBits: number): void {
-    const n = this.count;
-    const radix = 1 << digitBits;
-    const mask = radix - 1;
-    const buckets = this.buckets;
     const srcA = this.first;
     const srcB = this.second;
-    const dstA = this.scratchFirst;
-    const dstB = this.scratchSecond;
-    const keys = byFirst ? srcA : srcB;
-    buckets.fill(0, 0, radix);
-    for (let i = 0; i < n; i++) buckets[(keys[i] >>> shift) & mask]++;
-    let sum = 0;
-    for (let d = 0; d < radix; d++) {
-      const c = buckets[d];
-      buckets[d] = sum;
-      sum += c;
-    }
-    for (let i = 0; i < n; i++) {
-      const j = buckets[(keys[i] >>> shift) & mask]++;
-      dstA[j] = srcA[i];
-      dstB[j] = srcB[i];
-    }
+    radixScatterPass(byFirst ? srcA : srcB, shift, digitBits, this.count, this.buckets, srcA, srcB, this.scratchFirst, this.scratchSecond);
     // Swap roles so the sorted run becomes the public arrays without copying.
-    this.first = dstA;
-    this.second = dstB;
+    this.first = this.scratchFirst;
+    this.second = this.scratchSecond;
     this.scratchFirst = srcA;
     this.scratchSecond = srcB;
   }
