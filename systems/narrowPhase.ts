@@ -167,18 +167,16 @@ function flipManifold(out: Floats, oo: number): void {
   out[oo + CONTACT_FEATURE_B] = f;
 }
 
-/** Copies this frame's touching pairs (and generations) to last frame's, before they are recomputed. */
+/** This frame's touching pairs (and generations) become last frame's, before they are recomputed: storage swaps, nothing is copied. */
 function keepPreviousTouching(p: CollisionPipeline): void {
   const s = p.scratch;
-  const cur = p.touchingPairs;
-  const prev = s.previousTouching;
-  prev.clear();
-  for (let i = 0; i < cur.count; i++) prev.push(cur.first[i], cur.second[i]);
-  s.previousGenA = resized(s.previousGenA, s.touchingGenA.length);
-  s.previousGenB = resized(s.previousGenB, s.touchingGenB.length);
-  s.previousGenA.set(s.touchingGenA.subarray(0, cur.count));
-  s.previousGenB.set(s.touchingGenB.subarray(0, cur.count));
-  cur.clear();
+  s.previousTouching.swapContents(p.touchingPairs);
+  p.touchingPairs.clear();
+  const genA = s.previousGenA, genB = s.previousGenB;
+  s.previousGenA = s.touchingGenA;
+  s.previousGenB = s.touchingGenB;
+  s.touchingGenA = genA;
+  s.touchingGenB = genB;
 }
 
 /** Appends a touching pair with its entities' current generations. */

@@ -60,6 +60,17 @@ export class PairList {
     this.count = i + 1;
   }
 
+  /** Exchanges contents (pairs and storage) with `other` in O(1): a frame's list becomes last frame's without copying. */
+  swapContents(other: PairList): void {
+    const first = this.first, second = this.second, count = this.count;
+    this.first = other.first;
+    this.second = other.second;
+    this.count = other.count;
+    other.first = first;
+    other.second = second;
+    other.count = count;
+  }
+
   /** Empties the list, keeping its storage. */
   clear(): void {
     this.count = 0;
