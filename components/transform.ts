@@ -23,6 +23,11 @@ export interface TransformStore {
   scale: Float32Array;
   /** 1 while the entity waits in `changedIds` for the next refit. */
   changed: Uint8Array;
+  /**
+   * 1 while the entity has this store as a bitecs component (cleared by the pipeline's removal
+   * observer), so per-frame writes skip bitecs's hasComponent lookup.
+   */
+  present: Uint8Array;
   /** Ids of entities changed since the last refit; the first `changedCount` are valid. */
   changedIds: Uint32Array;
   changedCount: number;
@@ -38,6 +43,7 @@ export function createTransformStore(): TransformStore {
     rotation: new Float32Array(4 * n),
     scale: new Float32Array(n),
     changed: new Uint8Array(n),
+    present: new Uint8Array(n),
     changedIds: new Uint32Array(n),
     changedCount: 0,
     capacity: n,
@@ -63,6 +69,7 @@ export function growTransformStore(store: TransformStore, eid: number): void {
   store.rotation = resized(store.rotation, 4 * n);
   store.scale = resized(store.scale, n);
   store.changed = resized(store.changed, n);
+  store.present = resized(store.present, n);
   store.changedIds = resized(store.changedIds, n);
   store.capacity = n;
   resetTransform(store, old, n);

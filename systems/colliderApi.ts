@@ -3,7 +3,7 @@
  * validated here (CollideInputError naming the entity and the field), so systems can trust their
  * stores. Each function takes the world (which must have a pipeline) or the pipeline itself.
  */
-import { addComponent, entityExists, hasComponent, removeComponent, type World } from 'bitecs';
+import { addComponent, entityExists, removeComponent, type World } from 'bitecs';
 import type { BoundingTree } from '../src/boundingTree';
 import { quaternionToMat3 } from '../src/aabb';
 import { CollideInputError, assertExtents, assertFiniteValues, assertNonEmptyPoints } from '../src/errors';
@@ -92,6 +92,13 @@ function prepareEntity(p: CollisionPipeline, eid: number, caller: string): void 
   if (!entityExists(p.world, eid)) throw new CollideInputError(`${caller}: entity ${eid} does not exist in the world`);
   growTransformStore(p.transform, eid);
   growColliderStore(p.collider, eid);
+}
+
+/** Makes the transform store a component of `eid` once (the removal observer clears `present`). */
+function addTransformComponent(p: CollisionPipeline, eid: number): void {
+  if (p.transform.present[eid] === 1) return;
+  addComponent(p.world, eid, p.transform);
+  p.transform.present[eid] = 1;
 }
 
 /** Writes the validated local shape of `desc` for `eid`; returns its kind. */
@@ -221,7 +228,7 @@ export function addCollider(target: World | CollisionPipeline, eid: number, desc
   c.mask[eid] = mask;
   c.sensor[eid] = desc.sensor ? 1 : 0;
   c.isStatic[eid] = desc.isStatic ? 1 : 0;
-  if (!hasComponent(p.world, eid, p.transform)) addComponent(p.world, eid, p.transform);
+  addTransformComponent(p, eid);
   if (c.slot[eid] < 0) {
     c.generation[eid]++;
     insertColliderId(c, eid);
@@ -259,7 +266,7 @@ export function setTransform(
   t.rotation[o4 + 2] = rotation[2] / norm;
   t.rotation[o4 + 3] = rotation[3] / norm;
   t.scale[eid] = scale;
-  if (!hasComponent(p.world, eid, t)) addComponent(p.world, eid, t);
+  addTransformComponent(p, eid);
   markChanged(t, eid);
 }
 

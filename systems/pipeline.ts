@@ -99,7 +99,14 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     },
   };
   // removeCollider and bitecs removeEntity both end up here, so the store never holds a dead collider.
-  unobserve = observe(world, onRemove(collider), (eid: number) => deleteColliderId(collider, eid));
+  const unobserveCollider = observe(world, onRemove(collider), (eid: number) => deleteColliderId(collider, eid));
+  const unobserveTransform = observe(world, onRemove(pipeline.transform), (eid: number) => {
+    pipeline.transform.present[eid] = 0;
+  });
+  unobserve = () => {
+    unobserveCollider();
+    unobserveTransform();
+  };
   Object.defineProperty(world, COLLISION_PIPELINE, { value: pipeline, configurable: true, enumerable: false, writable: false });
   return pipeline;
 }

@@ -28,6 +28,27 @@ describe('stores', () => {
     }
   });
 
+  it('a removed entity loses its Transform component, and its recycled id gets it back from setTransform', () => {
+    const world = createWorld();
+    const p = createCollisionPipeline(world);
+    const removed: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const e = addEntity(world);
+      setTransform(world, e, [round, 0, 0]);
+      expect(hasComponent(world, e, p.transform)).toBe(true);
+      removeEntity(world, e);
+      expect(hasComponent(world, e, p.transform)).toBe(false);
+      removed.push(e);
+    }
+    // bitecs hands removed ids out again: each must get the component anew.
+    for (let k = 0; k < 3; k++) {
+      const e = addEntity(world);
+      setTransform(world, e, [0, k, 0]);
+      expect(hasComponent(world, e, p.transform)).toBe(true);
+    }
+    expect(removed.length).toBe(3);
+  });
+
   it('are per world: two worlds with pipelines do not share colliders', () => {
     const w1 = createWorld(), w2 = createWorld();
     const p1 = createCollisionPipeline(w1), p2 = createCollisionPipeline(w2);
