@@ -136,7 +136,17 @@ export {
   contactSphereTriangle,
   contactCapsuleTriangle,
   contactObbTriangle,
+  OVER_FACE_SLACK,
 } from './triangleContacts';
+export {
+  EDGE_FLAGS_BACK,
+  EDGE_FLAGS_ALL_ACTIVE,
+  DEFAULT_FLAT_EDGE_ANGLE,
+  computeEdgeFlags,
+  setMeshEdges,
+  meshEdgeFlags,
+  type MeshEdgeOptions,
+} from './meshEdges';
 export { sphereSphereToi, obbToi, obbSweptOverlap } from './toi';
 export { responseStop, responseSlide, responseReflect, responseImpulse } from './response';
 export {

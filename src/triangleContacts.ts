@@ -8,6 +8,7 @@ import {
   separated, writeBoxLocalHeader, writeBoxLocalPoint, writeHeader, writePoint,
 } from './contacts';
 import { OBB_AXES, OBB_HALF, type Floats, type ReadonlyFloats } from './layout';
+import { EDGE_FLAGS_ALL_ACTIVE, EDGE_FLAGS_BACK } from './meshEdges';
 import { RAY_HIT_STRIDE, raycastTriangle } from './raycast';
 
 /**
@@ -22,6 +23,23 @@ import { RAY_HIT_STRIDE, raycastTriangle } from './raycast';
  * edge (the closest points already do so; the box test drops the plane axis), and a sphere or
  * capsule core lying on it gets the fallback normal +x (COINCIDENT_NORMAL_X). No NaN either way.
  * Nothing here allocates.
+ *
+ * Inside a mesh, the last argument `active` (src/meshEdges.ts: the edges and vertices where the
+ * surface really bends, per side) removes "ghost" normals. When the contact would take its normal
+ * from an inactive edge or vertex (on the side the normal says the shape is: the front when
+ * normal · face normal <= 0), the face normal on that side replaces it, with the penetration
+ * along it as depth:
+ * - sphere: the centre measured to the plane, kept only when the centre lies over the triangle
+ *   (OVER_FACE_SLACK); else the triangle gives no contact (returns 0), the neighbour the centre
+ *   lies over having it exactly;
+ * - capsule, segment not crossing: the part of the segment over the face when it lies parallel,
+ *   else its closest point measured to the plane, kept as for a sphere; crossing: the plane axis
+ *   (the segment crosses the face, so it is always over it);
+ * - box: the SAT's plane axis (it did not separate them; its points are clipped to the triangle),
+ *   for an inactive edge axis, or a box-face axis whose triangle feature is inactive (the deepest
+ *   vertex along it, the edge when two tie, the face, always active, when three do).
+ * Zero-area triangles have no face normal and keep their contacts. The default
+ * (EDGE_FLAGS_ALL_ACTIVE) is the plain per-triangle contact.
  */
 
 /** Triangle feature ids: vertices 0..2 (a, b, c), edges 3..5 (ab, bc, ca), the face 6. */
@@ -40,8 +58,15 @@ const polyA = new Float64Array(24);
 const polyB = new Float64Array(24);
 const pointDepth = new Float64Array(8);
 const chosen = new Int32Array(4);
-// Triangle plane: unit normal (0 for a zero-area triangle), written by `trianglePlane`.
-let planeX = 0, planeY = 0, planeZ = 0;
+// Triangle plane: unit normal (0 for a zero-area triangle) and squared longest edge, written by `trianglePlane`.
+let planeX = 0, planeY = 0, planeZ = 0, longestEdge2 = 0;
+
+/**
+ * A sphere or capsule contact moved off an inactive feature keeps its triangle only when the point
+ * measured lies over the triangle, up to this fraction of the magnitudes involved (coordinates,
+ * radius, edge): exactly over a shared edge, rounding may put it just outside both triangles.
+ */
+export const OVER_FACE_SLACK = 1e-7;
 
 /** Sets plane* to the unit normal of (b − a) × (c − a), or to 0 for a zero-area triangle; returns whether it has one. */
 function trianglePlane(t: ReadonlyFloats, o: number): boolean {
@@ -51,6 +76,7 @@ function trianglePlane(t: ReadonlyFloats, o: number): boolean {
   const nx = aby * acz - abz * acy, ny = abz * acx - abx * acz, nz = abx * acy - aby * acx;
   const n2 = nx * nx + ny * ny + nz * nz;
   const longest2 = Math.max(abx * abx + aby * aby + abz * abz, acx * acx + acy * acy + acz * acz, bcx * bcx + bcy * bcy + bcz * bcz);
+  longestEdge2 = longest2;
   if (n2 === 0 || n2 <= ZERO_AREA_TRIANGLE_RATIO * ZERO_AREA_TRIANGLE_RATIO * longest2 * longest2) {
     planeX = planeY = planeZ = 0;
     return false;
@@ -70,6 +96,24 @@ function weightsFeature(u: number, v: number, w: number): number {
   return FEATURE_TRIANGLE_EDGE + (w === 0 ? 0 : u === 0 ? 1 : 2);
 }
 
+/**
+ * Is triangle feature f (vertex or edge, 0..5) active in mask `active` on the side given by wn,
+ * the normal (from the shape to the triangle) dotted with the face normal? Front when wn <= 0.
+ */
+function featureActive(active: number, f: number, wn: number): boolean {
+  return ((active >> (wn <= 0 ? f : f + EDGE_FLAGS_BACK)) & 1) !== 0;
+}
+
+/**
+ * Does the shape point (qx, qy, qz), whose closest triangle point lies (vx, vy, vz) from it, lie
+ * over the triangle (OVER_FACE_SLACK), i.e. is v along the plane normal (vn = v · normal)?
+ */
+function overFace(qx: number, qy: number, qz: number, r: number, vx: number, vy: number, vz: number, vn: number): boolean {
+  const ox = vx - vn * planeX, oy = vy - vn * planeY, oz = vz - vn * planeZ;
+  const size = OVER_FACE_SLACK * (Math.max(Math.abs(qx), Math.abs(qy), Math.abs(qz)) + r + Math.sqrt(longestEdge2));
+  return ox * ox + oy * oy + oz * oz <= size * size;
+}
+
 /** Copies edge e (vertex e to vertex e + 1) of tri[to..] into edgeSeg. */
 function setEdge(tri: ReadonlyFloats, to: number, e: number): void {
   const p = to + 3 * e, q = to + 3 * ((e + 1) % 3);
@@ -82,17 +126,27 @@ function setEdge(tri: ReadonlyFloats, to: number, e: number): void {
 /**
  * Sphere A [cx, cy, cz, r] against triangle B: the normal runs from the centre to its closest
  * triangle point. A centre on the triangle gets −(triangle normal), i.e. the sphere is pushed out
- * of the front face ((b − a) × (c − a) side).
+ * of the front face ((b − a) × (c − a) side). An inactive closest edge or vertex (`active`): the
+ * normal runs from the centre to the plane instead.
  */
-export function contactSphereTriangle(out: Floats, oo: number, s: ReadonlyFloats, so: number, tri: ReadonlyFloats, to: number): number {
+export function contactSphereTriangle(
+  out: Floats, oo: number, s: ReadonlyFloats, so: number, tri: ReadonlyFloats, to: number, active: number = EDGE_FLAGS_ALL_ACTIVE,
+): number {
   const sx = s[so], sy = s[so + 1], sz = s[so + 2];
   closestPtPointTriangle(onTriangle, 0, sx, sy, sz, tri, to);
   const flat = trianglePlane(tri, to);
+  let dx = onTriangle[0] - sx, dy = onTriangle[1] - sy, dz = onTriangle[2] - sz;
+  let feature = weightsFeature(onTriangle[3], onTriangle[4], onTriangle[5]);
+  const dn = dx * planeX + dy * planeY + dz * planeZ;
+  if (flat && feature !== FEATURE_TRIANGLE_FACE && !featureActive(active, feature, dn)) {
+    if (!overFace(sx, sy, sz, s[so + 3], dx, dy, dz, dn)) return separated(out, oo);
+    dx = dn * planeX; dy = dn * planeY; dz = dn * planeZ;
+    feature = FEATURE_TRIANGLE_FACE;
+  }
   return roundContact(
-    out, oo, sx, sy, sz, s[so + 3],
-    onTriangle[0] - sx, onTriangle[1] - sy, onTriangle[2] - sz, 0,
+    out, oo, sx, sy, sz, s[so + 3], dx, dy, dz, 0,
     flat ? -planeX : COINCIDENT_NORMAL_X, flat ? -planeY : 0, flat ? -planeZ : 0,
-    FEATURE_SPHERE, weightsFeature(onTriangle[3], onTriangle[4], onTriangle[5]),
+    FEATURE_SPHERE, feature,
   );
 }
 
@@ -151,9 +205,13 @@ function capsuleTriangleFace(
  * closest points of segment and triangle (over the two ends and the three edges) give a
  * round contact, with two points when the segment lies parallel over the face. A segment that
  * crosses it: depth = r + the least penetration over the segment-triangle SAT axes (the plane
- * normal and the segment × each edge), exact since the capsule is the segment grown by r.
+ * normal and the segment × each edge), exact since the capsule is the segment grown by r. An
+ * inactive edge or vertex (`active`) gives way to the face: the closest segment point measured to
+ * the plane (two points when the segment lies parallel over the face), or, crossing, the plane axis.
  */
-export function contactCapsuleTriangle(out: Floats, oo: number, c: ReadonlyFloats, co: number, tri: ReadonlyFloats, to: number): number {
+export function contactCapsuleTriangle(
+  out: Floats, oo: number, c: ReadonlyFloats, co: number, tri: ReadonlyFloats, to: number, active: number = EDGE_FLAGS_ALL_ACTIVE,
+): number {
   const r = c[co + 6];
   const flat = trianglePlane(tri, to);
   const px = c[co], py = c[co + 1], pz = c[co + 2];
@@ -184,25 +242,37 @@ export function contactCapsuleTriangle(out: Floats, oo: number, c: ReadonlyFloat
       }
     }
     if (best2 > 0) {
-      const dist = Math.sqrt(best2);
-      if (r - dist < 0) return separated(out, oo);
-      const wx = (best[3] - best[0]) / dist, wy = (best[4] - best[1]) / dist, wz = (best[5] - best[2]) / dist;
-      if (feature === FEATURE_TRIANGLE_FACE && flat) {
-        const count = capsuleTriangleFace(out, oo, c, co, tri, to, r, wx, wy, wz, r - dist, false);
+      if (r - Math.sqrt(best2) < 0) return separated(out, oo);
+      let vx = best[3] - best[0], vy = best[4] - best[1], vz = best[5] - best[2];
+      const vn = vx * planeX + vy * planeY + vz * planeZ;
+      const replaced = flat && feature !== FEATURE_TRIANGLE_FACE && !featureActive(active, feature, vn);
+      const over = replaced && overFace(best[0], best[1], best[2], r, vx, vy, vz, vn);
+      if (replaced) {
+        vx = vn * planeX; vy = vn * planeY; vz = vn * planeZ;
+        feature = FEATURE_TRIANGLE_FACE;
+      }
+      const dist = Math.sqrt(vx * vx + vy * vy + vz * vz);
+      if (feature === FEATURE_TRIANGLE_FACE && flat && dist > 0) {
+        const count = capsuleTriangleFace(out, oo, c, co, tri, to, r, vx / dist, vy / dist, vz / dist, r - dist, false);
         if (count > 0) return count;
       }
+      if (replaced && !over) return separated(out, oo);
+      // A zero distance only after the replacement: the segment point lies in the plane.
       return roundContact(
-        out, oo, best[0], best[1], best[2], r, best[3] - best[0], best[4] - best[1], best[5] - best[2], 0,
-        COINCIDENT_NORMAL_X, 0, 0, capsuleFeature(bestT), feature,
+        out, oo, best[0], best[1], best[2], r, vx, vy, vz, 0,
+        -planeX, -planeY, -planeZ, capsuleFeature(bestT), feature,
       );
     }
   }
-  return capsuleTrianglePenetration(out, oo, c, co, tri, to, r, flat);
+  return capsuleTrianglePenetration(out, oo, c, co, tri, to, r, flat, active);
 }
 
-/** The segment of capsule c meets triangle tri: least penetration over the segment-triangle SAT axes. */
+/**
+ * The segment of capsule c meets triangle tri: least penetration over the segment-triangle SAT
+ * axes, an inactive edge's (`active`) left to the plane axis.
+ */
 function capsuleTrianglePenetration(
-  out: Floats, oo: number, c: ReadonlyFloats, co: number, tri: ReadonlyFloats, to: number, r: number, flat: boolean,
+  out: Floats, oo: number, c: ReadonlyFloats, co: number, tri: ReadonlyFloats, to: number, r: number, flat: boolean, active: number,
 ): number {
   const px = c[co], py = c[co + 1], pz = c[co + 2];
   const dx = c[co + 3] - px, dy = c[co + 4] - py, dz = c[co + 5] - pz;
@@ -249,7 +319,7 @@ function capsuleTrianglePenetration(
     // Segment collinear with a zero-area triangle: no axis; any perpendicular is as good.
     return roundContact(out, oo, px, py, pz, r, 0, 0, 0, 0, COINCIDENT_NORMAL_X, 0, 0, FEATURE_CAPSULE_SIDE, FEATURE_TRIANGLE_EDGE);
   }
-  if (clearlySmaller(edge, face, size)) {
+  if (clearlySmaller(edge, face, size) && (!flat || featureActive(active, FEATURE_TRIANGLE_EDGE + edgeIndex, wx * planeX + wy * planeY + wz * planeZ))) {
     setEdge(tri, to, edgeIndex);
     closestPtSegmentSegment(closest, 0, c, co, edgeSeg, 0);
     writePoint(
@@ -305,9 +375,13 @@ function boxTriangleAxis(lx: number, ly: number, lz: number, h0: number, h1: num
  * plane (features: box face, triangle face). Box-face axis: the triangle is clipped against that
  * face's side planes, points on the triangle at or below the face (box face, triangle face). Edge
  * axis: one point midway between the closest points of the two edges. At most 4 points (the
- * deepest, then the widest spread); depth = penetration along the axis.
+ * deepest, then the widest spread); depth = penetration along the axis. An edge axis of an
+ * inactive edge, or a box-face axis met by an inactive triangle feature (`active`), gives way to
+ * the plane axis.
  */
-export function contactObbTriangle(out: Floats, oo: number, b: ReadonlyFloats, bo: number, tri: ReadonlyFloats, to: number): number {
+export function contactObbTriangle(
+  out: Floats, oo: number, b: ReadonlyFloats, bo: number, tri: ReadonlyFloats, to: number, active: number = EDGE_FLAGS_ALL_ACTIVE,
+): number {
   const ax = bo + OBB_AXES;
   const h0 = b[bo + OBB_HALF], h1 = b[bo + OBB_HALF + 1], h2 = b[bo + OBB_HALF + 2];
   for (let v = 0; v < 3; v++) {
@@ -331,6 +405,7 @@ export function contactObbTriangle(out: Floats, oo: number, b: ReadonlyFloats, b
     if (boxTriangleAxis(planeX, planeY, planeZ, h0, h1, h2) < 0) return separated(out, oo);
     face = axisDepth; fx = axisX; fy = axisY; fz = axisZ;
   }
+  const planeDepth = face, px = fx, py = fy, pz = fz;
   for (let k = 0; k < 3; k++) {
     if (boxTriangleAxis(k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0, h0, h1, h2) < 0) return separated(out, oo);
     if (clearlySmaller(axisDepth, face, size)) {
@@ -360,10 +435,33 @@ export function contactObbTriangle(out: Floats, oo: number, b: ReadonlyFloats, b
       }
     }
   }
-  if (clearlySmaller(edge, face, size)) return boxTriangleEdgeContact(out, oo, b, bo, edgeK, edgeE, wx, wy, wz, edge);
   const slack = CONTACT_SLACK * size;
-  if (boxAxis >= 0) return boxFaceTriangleContact(out, oo, b, bo, boxAxis, fx + fy + fz > 0 ? 1 : -1, face, slack);
-  return triangleFaceBoxContact(out, oo, b, bo, fx, fy, fz, face, slack);
+  // A zero-area triangle has no plane axis, so it keeps the others whatever `active` says.
+  if (clearlySmaller(edge, face, size) && (!flat || featureActive(active, FEATURE_TRIANGLE_EDGE + edgeE, wx * planeX + wy * planeY + wz * planeZ))) {
+    return boxTriangleEdgeContact(out, oo, b, bo, edgeK, edgeE, wx, wy, wz, edge);
+  }
+  const side = fx + fy + fz > 0 ? 1 : -1;
+  if (boxAxis >= 0 && (!flat || boxFaceFeatureActive(active, boxAxis, side, slack))) return boxFaceTriangleContact(out, oo, b, bo, boxAxis, side, face, slack);
+  return triangleFaceBoxContact(out, oo, b, bo, px, py, pz, planeDepth, slack);
+}
+
+/**
+ * Is the triangle feature that meets box face (axis k, `side`) active (`active`, on the side
+ * the face normal is)? That feature is the deepest local vertex along side · u_k, the edge of two
+ * within `slack` of it, or the face (always active) when all three are.
+ */
+function boxFaceFeatureActive(active: number, k: number, side: number, slack: number): boolean {
+  let low = Infinity;
+  for (let v = 0; v < 3; v++) low = Math.min(low, side * local[3 * v + k]);
+  let deep = 0, count = 0;
+  for (let v = 0; v < 3; v++) {
+    if (side * local[3 * v + k] > low + slack) continue;
+    deep += v;
+    count++;
+  }
+  // One vertex: deep is its index. Two, by index sum: 1 → edge ab, 3 → bc, 2 → ca.
+  const feature = count === 1 ? FEATURE_TRIANGLE_VERTEX + deep : count === 2 ? FEATURE_TRIANGLE_EDGE + (deep === 2 ? 2 : deep >> 1) : FEATURE_TRIANGLE_FACE;
+  return feature === FEATURE_TRIANGLE_FACE || featureActive(active, feature, side * (k === 0 ? planeX : k === 1 ? planeY : planeZ));
 }
 
 /**

@@ -22,6 +22,7 @@ import {
 } from '../src/contacts';
 import { OBB_STRIDE, type Floats } from '../src/layout';
 import { obbFromAabb } from '../src/obb';
+import { meshEdgeFlags } from '../src/meshEdges';
 import { collideTrees, overlapTreeCapsule, overlapTreeObb, overlapTreeSphere, poseFromTranslationQuaternion, POSE_STRIDE, transformByPose, TreeQueryResult } from '../src/obbTree';
 import { contactCapsuleTriangle, contactObbTriangle, contactSphereTriangle } from '../src/triangleContacts';
 import { SHAPE_AABB, SHAPE_CAPSULE, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore } from '../components/collider';
@@ -138,16 +139,18 @@ export function meshPairContact(c: ColliderStore, t: TransformStore, other: numb
     : kind === SHAPE_CAPSULE ? overlapTreeCapsule(result, tree, poses, 0, w, o, 'all')
       : overlapTreeObb(result, tree, poses, 0, box, bo, 'all');
   const order = treeOrderOf(tree);
+  const edges = meshEdgeFlags(tree);
   triangleManifolds = grown(triangleManifolds, found * CONTACT_STRIDE);
   triangleIds = grown(triangleIds, found);
   let m = 0, deepest = -1;
   for (let i = 0; i < found; i++) {
     const id = result.triangles[i];
-    worldTriangleOf(tree, order[id]);
+    const t = order[id];
+    worldTriangleOf(tree, t);
     const mo = m * CONTACT_STRIDE;
-    const count = kind === SHAPE_SPHERE ? contactSphereTriangle(triangleManifolds, mo, w, o, worldTriangle, 0)
-      : kind === SHAPE_CAPSULE ? contactCapsuleTriangle(triangleManifolds, mo, w, o, worldTriangle, 0)
-        : contactObbTriangle(triangleManifolds, mo, box, bo, worldTriangle, 0);
+    const count = kind === SHAPE_SPHERE ? contactSphereTriangle(triangleManifolds, mo, w, o, worldTriangle, 0, edges[t])
+      : kind === SHAPE_CAPSULE ? contactCapsuleTriangle(triangleManifolds, mo, w, o, worldTriangle, 0, edges[t])
+        : contactObbTriangle(triangleManifolds, mo, box, bo, worldTriangle, 0, edges[t]);
     if (count === 0) continue;
     triangleIds[m] = id;
     if (deepest < 0 || triangleManifolds[mo + CONTACT_DEPTH] > triangleManifolds[deepest * CONTACT_STRIDE + CONTACT_DEPTH]) deepest = m;
