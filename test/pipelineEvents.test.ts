@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PairList } from '../src/broadphase/pairList';
 import { addCollider, removeCollider, setTransform } from '../systems/colliderApi';
-import type { CollisionPipeline } from '../systems/collisionState';
+import type { BroadPhaseName, CollisionPipeline } from '../systems/collisionState';
 import { createCollisionPipeline } from '../systems/pipeline';
 import { touching } from '../systems/touching';
 import { advanceScene, randomBody, randomScene, referencePairs, referenceShape, type Body, type RefShape } from './support/pipelineScene';
@@ -128,11 +128,11 @@ interface ChurnStats {
  * frame; events and stale pairs are checked every frame, the pair set against the reference every
  * `referenceEvery` frames.
  */
-function runChurn(frames: number, referenceEvery: number): ChurnStats {
+function runChurn(frames: number, referenceEvery: number, broadPhase: BroadPhaseName): ChurnStats {
   const rand = mulberry32(99);
   const options = { count: 150, kinds: ['obb', 'sphere', 'capsule', 'aabb'] as const, size: 18 };
   const world: World = createWorld();
-  const p = createCollisionPipeline(world, { broadPhase: 'sap' });
+  const p = createCollisionPipeline(world, { broadPhase });
   let live: Live[] = randomScene(rand, options).map((body) => {
     const eid = addEntity(world);
     addCollider(world, eid, body.desc);
@@ -184,14 +184,14 @@ function runChurn(frames: number, referenceEvery: number): ChurnStats {
 }
 
 describe('churn', () => {
-  it('10% of colliders removed and re-added per frame for 200 frames: no stale pairs, balanced events, exact every frame', () => {
-    const stats = runChurn(200, 1);
+  it.each(['sap', 'spatialHash'] as const)('%s: a tenth of the colliders removed and re-added per frame for 200 frames: no stale pairs, balanced events, exact every frame', (broadPhase) => {
+    const stats = runChurn(200, 1, broadPhase);
     expect(stats.begins).toBeGreaterThan(500);
     expect(stats.reused).toBeGreaterThan(100); // recycled ids were exercised
   });
 
   it('2,000 frames of churn: events balanced every frame, exact every 25th, heap stable after warm-up', () => {
-    const stats = runChurn(2000, 25);
+    const stats = runChurn(2000, 25, 'spatialHash');
     expect(stats.reused).toBeGreaterThan(1000);
     expect(stats.heapAt500, 'run vitest with --expose-gc (vitest.config.ts execArgv)').toBeGreaterThan(0);
     // Pools grow to their working size early; afterwards the heap may only wobble (< 2 MB).
