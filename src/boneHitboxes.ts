@@ -699,7 +699,9 @@ function rayMeetsAabb(box: Float32Array, bo: number, ox: number, oy: number, oz:
  * along the ray (3D DDA) in order and stops once the best hit is nearer than the next cell;
  * inside a cell, each new character's AABB, then its cluster AABBs, then each box's bounding
  * sphere, then the box itself (raycastObb; the raycast.ts conventions apply) are tested, each
- * test clipped to the best hit so far. The grid must have been built from the store's current
+ * test clipped to the best hit so far. Several boxes hit at the same nearest t (an origin inside
+ * overlapping boxes, a ray through a shared face) resolve to the lowest hitbox index, whatever
+ * the order the walk meets them in. The grid must have been built from the store's current
  * boxes. `ignoreCharacter` (a character index, e.g. the shooter whose own boxes the shot starts
  * in) is skipped. Allocation-free.
  */
@@ -737,8 +739,15 @@ export function raycastHitboxes(
   const dd = dx * dx + dy * dy + dz * dz;
   const invX = 1 / dx, invY = 1 / dy, invZ = 1 / dz;
   const fx = invX >= 0 ? 0 : 3, fy = invY >= 0 ? 0 : 3, fz = invZ >= 0 ? 0 : 3;
-  const ray = ++grid.rayId;
   const { cellStart, cellItems, stamp } = grid;
+  // Stamps are Int32: past 2^31 − 1 rays (an hour at 10,000 rays a frame) an id would no longer
+  // read back equal, so the ignored character would be hit. Clearing restarts the ids below any
+  // stamp left (stamps start at 0, ids at 1).
+  if (grid.rayId === 0x7fffffff) {
+    stamp.fill(0);
+    grid.rayId = 0;
+  }
+  const ray = ++grid.rayId;
   const { characterAabb, clusterAabb, sphere, world, firstHitbox, hitboxCount, firstCluster } = store;
   if (ignoreCharacter >= 0 && ignoreCharacter < store.characterCount) stamp[ignoreCharacter] = ray;
   const normal = hit.normal;
@@ -772,7 +781,8 @@ export function raycastHitboxes(
             if (b > 0 || disc < 0 || (e > 0 && e * e > disc)) continue;
           }
           if (!raycastObb(castOut, ox, oy, oz, dx, dy, dz, bestT, world, 15 * h)) continue;
-          if (castOut[0] < bestT || bestHitbox < 0) {
+          // raycastObb was clipped to bestT, so a hit that is not nearer ties: the lower index wins.
+          if (castOut[0] < bestT || bestHitbox < 0 || h < bestHitbox) {
             bestT = castOut[0];
             bestHitbox = h;
             normal[0] = castOut[1]; normal[1] = castOut[2]; normal[2] = castOut[3];
@@ -781,7 +791,9 @@ export function raycastHitboxes(
       }
     }
     const exit = nextX < nextY ? (nextX < nextZ ? nextX : nextZ) : (nextY < nextZ ? nextY : nextZ);
-    if ((bestHitbox >= 0 && bestT <= exit) || exit > t1) break;
+    // A character first met in a later cell is entered at or after `exit`: one entered exactly
+    // there could tie with the best hit, so the walk goes on while bestT equals exit.
+    if ((bestHitbox >= 0 && bestT < exit) || exit > t1) break;
     if (nextX === exit) {
       ix += sx;
       if (ix < 0 || ix >= nx) break;

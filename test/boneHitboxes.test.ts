@@ -218,9 +218,9 @@ describe('raycastHitboxes', () => {
         expect(found).toBe(bestBox >= 0);
         if (!found) continue;
         hits++;
-        expect(hit.t).toBeCloseTo(best, 9);
-        expect(raycastObb(out, ox, oy, oz, dx, dy, dz, maxT, store.world, 15 * hit.hitbox)).toBe(true);
-        expect(out[0]).toBeCloseTo(best, 9);
+        // Same t to the bit, and ties (equal t) resolved to the lowest hitbox index, as here.
+        expect(hit.t).toBe(best);
+        expect(hit.hitbox).toBe(bestBox);
         expect(hit.character).toBe(store.character[hit.hitbox]);
         expect(hit.entity).toBe(1000 + hit.character);
         expect(hit.bone).toBe(store.bone[hit.hitbox]);
@@ -247,5 +247,30 @@ describe('raycastHitboxes', () => {
     expect(raycastHitboxes(hit, store, grid, -5, 1, 0, 1, 0, 0, 6)).toBe(true);
     expect(hit.normal[0]).toBeLessThan(0);
     expect(() => createCharacterRayGrid(0)).toThrow(CollideInputError);
+  });
+
+  it('keeps ignoring the shooter after 2^31 rays (Int32 ray stamps wrap)', () => {
+    const skeletons = createSkeletonStore();
+    const store = createHitboxStore();
+    const fitted = fitBoneHitboxes(def, skin);
+    for (let c = 0; c < 2; c++) {
+      addCharacter(skeletons, def, c);
+      addCharacterHitboxes(store, skeletons, c, fitted);
+      skeletons.characterMatrix[16 * c + 12] = 2 * c;
+    }
+    computeWorldMatrices(skeletons);
+    updateHitboxes(store, skeletons);
+    const grid = createCharacterRayGrid();
+    buildCharacterRayGrid(grid, store);
+    const hit = createHitboxRayHit();
+    // From inside character 0's chest towards character 1, 2 m away along x.
+    const chest = store.world.subarray(0, 3);
+    for (const id of [0, 2 ** 31 - 2, 2 ** 31 - 1]) {
+      grid.rayId = id;
+      for (let r = 0; r < 3; r++) {
+        expect(raycastHitboxes(hit, store, grid, chest[0], chest[1], chest[2], 1, 0, 0, 10, 0)).toBe(true);
+        expect(hit.character).toBe(1);
+      }
+    }
   });
 });

@@ -100,9 +100,12 @@ describe('updateHitboxes against obbTransform of the local box by the bone world
   });
 });
 
-const RAY_KINDS = ['random', 'inside a box', 'parallel to a box face, grazing', 'axis-aligned along an AABB face', 'through a box corner', 'miss (away or too short)'];
+const RAY_KINDS = [
+  'random', 'inside a box', 'parallel to a box face, grazing', 'axis-aligned along an AABB face', 'through a box corner',
+  'miss (away or too short)', 'zero direction or zero length', 'in a coordinate plane (one zero component)',
+];
 
-/** Brute force: the nearest hit over every hitbox; ties keep the first. */
+/** Brute force: the nearest hit over every hitbox; ties keep the first (the lowest index). */
 function bruteForce(store: HitboxStore, o: number[], d: number[], maxT: number, out: Float64Array, ignore: number): [number, number] {
   let best = Infinity, bestBox = -1;
   for (let h = 0; h < store.count; h++) {
@@ -128,7 +131,7 @@ describe('raycastHitboxes against a brute force over all hitboxes', () => {
         grid.cellScale = cellScale;
         buildCharacterRayGrid(grid, store);
         const w = store.world;
-        for (let r = 0; r < 120; r++) {
+        for (let r = 0; r < 20 * RAY_KINDS.length; r++) {
           const kind = r % RAY_KINDS.length;
           const h = Math.floor(rand() * store.count);
           const bo = 15 * h;
@@ -168,13 +171,25 @@ describe('raycastHitboxes against a brute force over all hitboxes', () => {
             const corner = [0, 1, 2].map((i) => w[bo + i] + [0, 1, 2].reduce((s, k) => s + sign[k] * half(k) * axis(k)[i], 0));
             d = [corner[0] - o[0], corner[1] - o[1], corner[2] - o[2]];
             maxT = 2;
-          } else {
+          } else if (kind === 5) {
             o = [offset + (rand() - 0.5) * 12, 5, offset + (rand() - 0.5) * 12];
             d = rand() < 0.5 ? [rand() - 0.5, 1, rand() - 0.5] : [rand() - 0.5, -1, rand() - 0.5];
             maxT = rand() < 0.5 ? 0.5 : 10;
+          } else if (kind === 6) {
+            // A point query: inside a box (or its bounding sphere's margin) with d = 0 or maxT = 0.
+            const f = [0, 1, 2].map(() => (rand() - 0.5) * 2.2);
+            o = [0, 1, 2].map((i) => w[bo + i] + [0, 1, 2].reduce((s, k) => s + f[k] * half(k) * axis(k)[i], 0));
+            const still = rand() < 0.5;
+            d = still ? [0, 0, 0] : [rand() - 0.5, rand() - 0.5, rand() - 0.5];
+            maxT = still ? 50 : 0;
+          } else {
+            // Aimed at a box centre from up to 3 m away, one direction component exactly zero.
+            const flat = Math.floor(rand() * 3);
+            o = [0, 1, 2].map((i) => (i === flat ? w[bo + i] : w[bo + i] + (rand() - 0.5) * 6));
+            d = [0, 1, 2].map((i) => (i === flat ? 0 : w[bo + i] - o[i]));
           }
-          // Every fourth ray ignores a character (a shooter's own), whose boxes the brute force skips too.
-          const ignore = r % 4 === 3 ? Math.floor(rand() * store.characterCount) : -1;
+          // Every third ray ignores a character (a shooter's own), whose boxes the brute force skips too.
+          const ignore = r % 3 === 2 ? Math.floor(rand() * store.characterCount) : -1;
           const [best, bestBox] = bruteForce(store, o, d, maxT, out, ignore);
           const found = raycastHitboxes(hit, store, grid, o[0], o[1], o[2], d[0], d[1], d[2], maxT, ignore);
           casesByKind[kind]++;
@@ -182,10 +197,8 @@ describe('raycastHitboxes against a brute force over all hitboxes', () => {
           if (!found) continue;
           hitsByKind[kind]++;
           expect(hit.t).toBe(best);
-          // Ties (several boxes entered at the same t, e.g. an origin inside overlapping boxes) may pick any of them.
-          expect(raycastObb(out, o[0], o[1], o[2], d[0], d[1], d[2], maxT, w, 15 * hit.hitbox)).toBe(true);
-          expect(out[0]).toBe(best);
-          if (hit.hitbox !== bestBox) expect(bruteForce(store, o, d, best, out, ignore)[0]).toBe(best);
+          // Ties (several boxes entered at the same t, e.g. an origin inside overlapping boxes) go to the lowest index, as in the brute force.
+          expect(hit.hitbox).toBe(bestBox);
           expect(hit.character).not.toBe(ignore);
           expect(hit.character).toBe(store.character[hit.hitbox]);
           expect(hit.entity).toBe(500 + hit.character);
@@ -198,7 +211,7 @@ describe('raycastHitboxes against a brute force over all hitboxes', () => {
     // Every kind was exercised, and every kind except the misses produced hits.
     for (let k = 0; k < RAY_KINDS.length; k++) expect(casesByKind[k], RAY_KINDS[k]).toBe(24 * 20);
     // Random rays hit 100-130 times over seeds (measured), so their bar is lower than the aimed kinds'.
-    for (let k = 0; k < RAY_KINDS.length - 1; k++) expect(hitsByKind[k], RAY_KINDS[k]).toBeGreaterThan(k === 3 ? 20 : k === 0 ? 60 : 100);
+    for (let k = 0; k < RAY_KINDS.length; k++) if (k !== 5) expect(hitsByKind[k], RAY_KINDS[k]).toBeGreaterThan(k === 3 ? 20 : k === 0 ? 60 : 100);
     expect(hitsByKind[1], 'inside a box').toBeGreaterThan(24 * 20 * 0.9);
   });
 });
