@@ -655,11 +655,12 @@ function boxEdgeContact(
   return writeHeader(out, oo, nx, ny, nz, depth, 1, featureA, featureB);
 }
 
-// Fallback normal for round shapes whose cores meet: written by `perpendicularTo`.
-let perpX = COINCIDENT_NORMAL_X, perpY = 0, perpZ = 0;
+// Fallback normal for round shapes whose cores meet: written by `perpendicularTo`. A typed array,
+// as doubles written to module-level `let`s are boxed (one allocation per write).
+const perp = new Float64Array(3);
 
 /**
- * Sets perpX/Y/Z to a unit vector perpendicular to (dx, dy, dz) (crossing it with the world axis
+ * Sets `perp` to a unit vector perpendicular to (dx, dy, dz) (crossing it with the world axis
  * it is least aligned with), or to the coincident normal for a zero vector.
  */
 function perpendicularTo(dx: number, dy: number, dz: number): void {
@@ -674,13 +675,13 @@ function perpendicularTo(dx: number, dy: number, dz: number): void {
   }
   const len = Math.sqrt(px * px + py * py + pz * pz);
   if (len > 0) {
-    perpX = px / len;
-    perpY = py / len;
-    perpZ = pz / len;
+    perp[0] = px / len;
+    perp[1] = py / len;
+    perp[2] = pz / len;
   } else {
-    perpX = COINCIDENT_NORMAL_X;
-    perpY = 0;
-    perpZ = 0;
+    perp[0] = COINCIDENT_NORMAL_X;
+    perp[1] = 0;
+    perp[2] = 0;
   }
 }
 
@@ -696,7 +697,7 @@ export function contactCapsuleSphere(out: Floats, oo: number, c: ReadonlyFloats,
     out, oo,
     closest[0], closest[1], closest[2], c[co + 6],
     sx - closest[0], sy - closest[1], sz - closest[2], s[so + 3],
-    perpX, perpY, perpZ,
+    perp[0], perp[1], perp[2],
     capsuleFeature(closest[3]), FEATURE_SPHERE,
   );
 }
@@ -723,18 +724,18 @@ export function contactCapsuleCapsule(out: Floats, oo: number, a: ReadonlyFloats
     perpendicularTo(uu >= vv ? ux : vx, uu >= vv ? uy : vy, uu >= vv ? uz : vz);
   } else {
     const len = Math.sqrt(cross2);
-    perpX = cx / len;
-    perpY = cy / len;
-    perpZ = cz / len;
+    perp[0] = cx / len;
+    perp[1] = cy / len;
+    perp[2] = cz / len;
   }
   // Orient the fallback from A toward B (midpoint to midpoint).
   const mx = b[bo] + b[bo + 3] - a[ao] - a[ao + 3], my = b[bo + 1] + b[bo + 4] - a[ao + 1] - a[ao + 4], mz = b[bo + 2] + b[bo + 5] - a[ao + 2] - a[ao + 5];
-  if (perpX * mx + perpY * my + perpZ * mz < 0) {
-    perpX = -perpX;
-    perpY = -perpY;
-    perpZ = -perpZ;
+  if (perp[0] * mx + perp[1] * my + perp[2] * mz < 0) {
+    perp[0] = -perp[0];
+    perp[1] = -perp[1];
+    perp[2] = -perp[2];
   }
-  const count = roundContact(out, oo, px, py, pz, ra, dx, dy, dz, rb, perpX, perpY, perpZ, capsuleFeature(s), capsuleFeature(t));
+  const count = roundContact(out, oo, px, py, pz, ra, dx, dy, dz, rb, perp[0], perp[1], perp[2], capsuleFeature(s), capsuleFeature(t));
   if (count === 0 || !parallel || uu === 0 || vv === 0) return count;
   // Overlap of the parallel segments, as parameters on A.
   const s0 = ((b[bo] - a[ao]) * ux + (b[bo + 1] - a[ao + 1]) * uy + (b[bo + 2] - a[ao + 2]) * uz) / uu;

@@ -79,12 +79,15 @@ export function ballEntry(mx: number, my: number, mz: number, vx: number, vy: nu
 }
 
 // Running state of a slab clip (AABB, OBB, k-DOP): the ray's parameter interval inside every slab
-// seen so far, which slab bounds its start, and whether the origin lies in all of them.
-let slabEnterT = -Infinity;
-let slabExitT = Infinity;
-let slabEnterIndex = -1;
-let slabEnterSign = 0;
-let slabOriginInside = true;
+// seen so far, which slab bounds its start (index and outward sign), and whether the origin lies in
+// all of them (1 or 0). In a typed array: a double written to a module-level `let` is boxed, which
+// allocated on every slab and made ray casts collect garbage.
+const slab = new Float64Array(5);
+const ENTER_T = 0;
+const EXIT_T = 1;
+const ENTER_INDEX = 2;
+const ENTER_SIGN = 3;
+const ORIGIN_INSIDE = 4;
 
 /**
  * Starts a slab clip. Slab clipping is shared with the time of impact of moving boxes, where
@@ -92,11 +95,11 @@ let slabOriginInside = true;
  * @internal
  */
 export function beginSlabs(): void {
-  slabEnterT = -Infinity;
-  slabExitT = Infinity;
-  slabEnterIndex = -1;
-  slabEnterSign = 0;
-  slabOriginInside = true;
+  slab[ENTER_T] = -Infinity;
+  slab[EXIT_T] = Infinity;
+  slab[ENTER_INDEX] = -1;
+  slab[ENTER_SIGN] = 0;
+  slab[ORIGIN_INSIDE] = 1;
 }
 
 /**
@@ -108,7 +111,7 @@ export function beginSlabs(): void {
  */
 export function clipSlab(index: number, po: number, pd: number, lo: number, hi: number): boolean {
   const outside = po < lo || po > hi;
-  if (outside) slabOriginInside = false;
+  if (outside) slab[ORIGIN_INSIDE] = 0;
   if (pd === 0) return !outside;
   let near = (lo - po) / pd;
   let far = (hi - po) / pd;
@@ -120,28 +123,29 @@ export function clipSlab(index: number, po: number, pd: number, lo: number, hi: 
     far = swap;
     sign = 1;
   }
-  if (near > slabEnterT) {
-    slabEnterT = near;
-    slabEnterIndex = index;
-    slabEnterSign = sign;
+  if (near > slab[ENTER_T]) {
+    slab[ENTER_T] = near;
+    slab[ENTER_INDEX] = index;
+    slab[ENTER_SIGN] = sign;
   }
-  if (far < slabExitT) slabExitT = far;
-  return slabEnterT <= slabExitT;
+  if (far < slab[EXIT_T]) slab[EXIT_T] = far;
+  return slab[ENTER_T] <= slab[EXIT_T];
 }
 
 /**
  * Ends a slab clip: writes t (and the inside normal when the origin is inside) and reports a hit.
- * The caller writes the entering slab's normal when `slabOriginInside` is false.
+ * The caller writes the entering slab's normal (slab ENTER_INDEX, ENTER_SIGN) when the origin was outside.
  * @internal
  */
 export function finishSlabs(out: Floats, dx: number, dy: number, dz: number, maxT: number): boolean {
   if (maxT < 0) return false;
-  if (slabOriginInside) {
+  if (slab[ORIGIN_INSIDE] === 1) {
     writeInsideHit(out, dx, dy, dz);
     return true;
   }
-  if (slabEnterT < 0 || slabEnterT > maxT || slabEnterT > slabExitT) return false;
-  out[0] = slabEnterT;
+  const t = slab[ENTER_T];
+  if (t < 0 || t > maxT || t > slab[EXIT_T]) return false;
+  out[0] = t;
   return true;
 }
 
@@ -181,11 +185,11 @@ export function raycastAabb(
   if (!clipSlab(1, oy, dy, box[bo + 1], box[bo + 4])) return false;
   if (!clipSlab(2, oz, dz, box[bo + 2], box[bo + 5])) return false;
   if (!finishSlabs(out, dx, dy, dz, maxT)) return false;
-  if (!slabOriginInside) {
+  if (slab[ORIGIN_INSIDE] === 0) {
     out[1] = 0;
     out[2] = 0;
     out[3] = 0;
-    out[1 + slabEnterIndex] = slabEnterSign;
+    out[1 + slab[ENTER_INDEX]] = slab[ENTER_SIGN];
   }
   return true;
 }
@@ -211,11 +215,11 @@ export function raycastObb(
     if (!clipSlab(k, rx * ux + ry * uy + rz * uz, dx * ux + dy * uy + dz * uz, -h, h)) return false;
   }
   if (!finishSlabs(out, dx, dy, dz, maxT)) return false;
-  if (!slabOriginInside) {
-    const a = bo + OBB_AXES + 3 * slabEnterIndex;
-    out[1] = slabEnterSign * box[a];
-    out[2] = slabEnterSign * box[a + 1];
-    out[3] = slabEnterSign * box[a + 2];
+  if (slab[ORIGIN_INSIDE] === 0) {
+    const a = bo + OBB_AXES + 3 * slab[ENTER_INDEX], sign = slab[ENTER_SIGN];
+    out[1] = sign * box[a];
+    out[2] = sign * box[a + 1];
+    out[3] = sign * box[a + 2];
   }
   return true;
 }
@@ -243,9 +247,9 @@ export function raycastKdop(
     if (!clipSlab(i, po, pd, kdop[ko + i], kdop[ko + half + i])) return false;
   }
   if (!finishSlabs(out, dx, dy, dz, maxT)) return false;
-  if (!slabOriginInside) {
-    const i = 3 * slabEnterIndex;
-    writeHit(out, slabEnterT, slabEnterSign * dirs[i], slabEnterSign * dirs[i + 1], slabEnterSign * dirs[i + 2], dx, dy, dz);
+  if (slab[ORIGIN_INSIDE] === 0) {
+    const i = 3 * slab[ENTER_INDEX], sign = slab[ENTER_SIGN];
+    writeHit(out, slab[ENTER_T], sign * dirs[i], sign * dirs[i + 1], sign * dirs[i + 2], dx, dy, dz);
   }
   return true;
 }

@@ -40,21 +40,28 @@ const edgeB = new Float64Array(6);
 const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
 const unusedSegment = new Float64Array(6);
 
-// Results of `measure` and `clipSegment2D` (module state, so no per-call allocation).
-let normalX = 0, normalY = 0, normalZ = 0, longestEdge2 = 0;
-let clipLo = 0, clipHi = 1;
+// Results of `measure` (unnormalised normal xyz, longest squared edge) and `clipSegment2D` (the
+// kept parameter range), in typed arrays: doubles written to module-level `let`s are boxed, one
+// allocation per write.
+const measured = new Float64Array(4);
+const NORMAL_X = 0;
+const NORMAL_Y = 1;
+const NORMAL_Z = 2;
+const LONGEST_EDGE2 = 3;
+const clipRange = new Float64Array(2);
 
 /** Sets the (unnormalised) normal and longest squared edge of a triangle; returns whether it is zero-area. */
 function measure(t: ReadonlyFloats, o: number): boolean {
   const ux = t[o + 3] - t[o], uy = t[o + 4] - t[o + 1], uz = t[o + 5] - t[o + 2];
   const vx = t[o + 6] - t[o], vy = t[o + 7] - t[o + 1], vz = t[o + 8] - t[o + 2];
   const wx = vx - ux, wy = vy - uy, wz = vz - uz;
-  normalX = uy * vz - uz * vy;
-  normalY = uz * vx - ux * vz;
-  normalZ = ux * vy - uy * vx;
-  longestEdge2 = Math.max(ux * ux + uy * uy + uz * uz, vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz);
-  const n2 = normalX * normalX + normalY * normalY + normalZ * normalZ;
-  return n2 <= ZERO_AREA_TRIANGLE_RATIO * ZERO_AREA_TRIANGLE_RATIO * longestEdge2 * longestEdge2;
+  const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+  const longest2 = Math.max(ux * ux + uy * uy + uz * uz, vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz);
+  measured[NORMAL_X] = nx;
+  measured[NORMAL_Y] = ny;
+  measured[NORMAL_Z] = nz;
+  measured[LONGEST_EDGE2] = longest2;
+  return nx * nx + ny * ny + nz * nz <= ZERO_AREA_TRIANGLE_RATIO * ZERO_AREA_TRIANGLE_RATIO * longest2 * longest2;
 }
 
 /** Signed distance (times |n|) of vertex k of `t` to the plane through (x, y, z) with normal n, snapped to 0 within `snap`. */
@@ -89,11 +96,10 @@ function project(t: ReadonlyFloats, o: number, ox: number, oy: number, oz: numbe
 
 /**
  * Clips the 2D segment (x0, y0)→(x1, y1) against the closed triangle in `tri2` (orientation
- * `sign` = ±1) grown by `grow`; sets [clipLo, clipHi] and returns whether anything is left.
+ * `sign` = ±1) grown by `grow`; sets `clipRange` and returns whether anything is left.
  */
 function clipSegment2D(x0: number, y0: number, x1: number, y1: number, sign: number, grow: number): boolean {
-  clipLo = 0;
-  clipHi = 1;
+  let lo = 0, hi = 1;
   for (let k = 0; k < 3; k++) {
     const sx = tri2[2 * k], sy = tri2[2 * k + 1];
     const n = (k + 1) % 3;
@@ -102,10 +108,12 @@ function clipSegment2D(x0: number, y0: number, x1: number, y1: number, sign: num
     const f0 = sign * (ex * (y0 - sy) - ey * (x0 - sx)) + slack;
     const f1 = sign * (ex * (y1 - sy) - ey * (x1 - sx)) + slack;
     if (f0 < 0 && f1 < 0) return false;
-    if (f0 < 0) clipLo = Math.max(clipLo, f0 / (f0 - f1));
-    else if (f1 < 0) clipHi = Math.min(clipHi, f0 / (f0 - f1));
+    if (f0 < 0) lo = Math.max(lo, f0 / (f0 - f1));
+    else if (f1 < 0) hi = Math.min(hi, f0 / (f0 - f1));
   }
-  return clipLo <= clipHi;
+  clipRange[0] = lo;
+  clipRange[1] = hi;
+  return lo <= hi;
 }
 
 /** Copies the longest edge of a zero-area triangle (which spans it) into `dst` as p0, p1. */
@@ -167,10 +175,10 @@ function cutByPlane(t: ReadonlyFloats, o: number, d0: number, d1: number, d2: nu
  */
 export function triTriIntersectionSegment(out: Floats, a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number): number {
   const flatA = measure(a, ao);
-  const nAx = normalX, nAy = normalY, nAz = normalZ, longestA2 = longestEdge2;
+  const nAx = measured[NORMAL_X], nAy = measured[NORMAL_Y], nAz = measured[NORMAL_Z], longestA2 = measured[LONGEST_EDGE2];
   const flatB = measure(b, bo);
-  const nBx = normalX, nBy = normalY, nBz = normalZ;
-  const size = Math.sqrt(Math.max(longestA2, longestEdge2));
+  const nBx = measured[NORMAL_X], nBy = measured[NORMAL_Y], nBz = measured[NORMAL_Z];
+  const size = Math.sqrt(Math.max(longestA2, measured[LONGEST_EDGE2]));
   const touch = TOUCH_TOLERANCE * size;
 
   if (flatA && flatB) {
@@ -236,8 +244,8 @@ export function triTriIntersectionSegment(out: Floats, a: ReadonlyFloats, ao: nu
   if (!clipSegment2D(cut[i], cut[j], cut[3 + i], cut[3 + j], signP, touch)) return TRI_TRI_DISJOINT;
   for (let k = 0; k < 3; k++) {
     const s = cut[k], e = cut[3 + k], origin = pick(k, px, py, pz);
-    out[k] = origin + s + clipLo * (e - s);
-    out[3 + k] = origin + s + clipHi * (e - s);
+    out[k] = origin + s + clipRange[0] * (e - s);
+    out[3 + k] = origin + s + clipRange[1] * (e - s);
   }
   return TRI_TRI_SEGMENT;
 }
