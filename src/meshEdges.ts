@@ -20,11 +20,10 @@ import type { ReadonlyFloats } from './layout';
  * - an edge without a neighbour (boundary) or with two or more (non-manifold) is active;
  * - an edge whose neighbour is bent by at most `flatEdgeAngle` is inactive;
  * - otherwise it is active on the side it is convex from, and also on the other side when the bend
- *   exceeds 90°: contacts tell their side by the normal's sign against the face normal, which past
- *   90° no longer separates the two sides of the edge;
- * - a vertex is active when one of the triangle's two edges at it is (a vertex whose own edges
- *   are flat but which is the apex of a bend elsewhere in its fan gets the face normal from this
- *   triangle; the triangles along the bend keep it).
+ *   exceeds 90°: contacts tell their side by where the shape is against the face's plane, and past
+ *   90° a shape just beyond a convex edge can be behind that plane;
+ * - a vertex is active on a side when an edge at it, of any triangle, is (where two neighbours
+ *   at it are wound differently, sides cannot be matched and an active edge counts for both).
  * Neighbours are found by vertex position, not index, so meshes with split vertices (flat shading,
  * UV seams) are joined; winding may differ between neighbours. Zero-area triangles
  * (ZERO_AREA_TRIANGLE_RATIO) neighbour nothing and are all active (they have no face normal).
@@ -45,12 +44,15 @@ export const EDGE_FLAGS_ALL_ACTIVE = 0xfff;
 export const DEFAULT_FLAT_EDGE_ANGLE = (4 * Math.PI) / 180;
 
 // Scratch grown on demand: welded vertex of each corner, position hash, edge hash, partner
-// half-edge (-1 boundary, -2 non-manifold), unit normals (0 for zero-area triangles).
+// half-edge (-1 boundary, -2 non-manifold), unit normals (0 for zero-area triangles), active
+// sides per welded vertex.
 let vertexOf = new Int32Array(0);
 let vertexSlots = new Int32Array(0);
 let edgeSlots = new Int32Array(0);
 let partner = new Int32Array(0);
 let normals = new Float64Array(0);
+let vertexSides = new Uint8Array(0);
+const MIXED = 4;
 const bits = new Float64Array(3);
 const words = new Uint32Array(bits.buffer);
 
@@ -148,42 +150,51 @@ export function computeEdgeFlags(out: Uint16Array, triangles: ReadonlyFloats, co
       }
     }
   }
+  // Edge bits per triangle, then each vertex's sides (1 front, 2 back, MIXED: neighbours at it
+  // wound differently): the union over the edges at it, both sides if mixed.
+  vertexSides = grown(vertexSides, corners);
+  vertexSides.fill(0, 0, corners);
   const flatCos = Math.cos(flatEdgeAngle);
   for (let t = 0; t < count; t++) {
     const nx = normals[3 * t], ny = normals[3 * t + 1], nz = normals[3 * t + 2];
-    if (nx === 0 && ny === 0 && nz === 0) {
-      out[t] = EDGE_FLAGS_ALL_ACTIVE;
-      continue;
-    }
+    if (nx === 0 && ny === 0 && nz === 0) continue;
     let front = 0, back = 0;
     for (let e = 0; e < 3; e++) {
       const other = partner[3 * t + e];
-      if (other < 0) {
-        front |= 1 << (3 + e);
-        back |= 1 << (3 + e);
-        continue;
+      let sides = 3;
+      if (other >= 0) {
+        const u = (other / 3) | 0, f = other - 3 * u;
+        // Neighbours wound alike run their shared edge in opposite directions.
+        const alike = vertexOf[3 * u + f] === vertexOf[3 * t + (e + 1) % 3];
+        const dot = nx * normals[3 * u] + ny * normals[3 * u + 1] + nz * normals[3 * u + 2];
+        const bendCos = alike ? dot : -dot;
+        // Convex from the front when the neighbour's far vertex lies behind this plane.
+        const r = 3 * (3 * u + (f + 2) % 3), a = 9 * t + 3 * e;
+        const behind = nx * (triangles[r] - triangles[a]) + ny * (triangles[r + 1] - triangles[a + 1]) + nz * (triangles[r + 2] - triangles[a + 2]) < 0;
+        sides = (bendCos >= flatCos ? 0 : bendCos < 0 ? 3 : behind ? 1 : 2) | (alike ? 0 : MIXED);
       }
-      const u = (other / 3) | 0, f = other - 3 * u;
-      // Neighbours wound alike run their shared edge in opposite directions.
-      const alike = vertexOf[3 * u + f] === vertexOf[3 * t + (e + 1) % 3];
-      const dot = nx * normals[3 * u] + ny * normals[3 * u + 1] + nz * normals[3 * u + 2];
-      const bendCos = alike ? dot : -dot;
-      if (bendCos >= flatCos) continue;
-      // Convex from the front when the neighbour's far vertex lies behind this plane.
-      const r = 3 * (3 * u + (f + 2) % 3), a = 9 * t + 3 * e;
-      const behind = nx * (triangles[r] - triangles[a]) + ny * (triangles[r + 1] - triangles[a + 1]) + nz * (triangles[r + 2] - triangles[a + 2]) < 0;
-      if (behind || bendCos < 0) front |= 1 << (3 + e);
-      if (!behind || bendCos < 0) back |= 1 << (3 + e);
+      if (sides & 1) front |= 1 << (3 + e);
+      if (sides & 2) back |= 1 << (3 + e);
+      vertexSides[vertexOf[3 * t + e]] |= sides;
+      vertexSides[vertexOf[3 * t + (e + 1) % 3]] |= sides;
     }
-    out[t] = vertexBits(front) | (vertexBits(back) << EDGE_FLAGS_BACK);
+    out[t] = front | (back << EDGE_FLAGS_BACK);
+  }
+  for (let t = 0; t < count; t++) {
+    if (normals[3 * t] === 0 && normals[3 * t + 1] === 0 && normals[3 * t + 2] === 0) {
+      out[t] = EDGE_FLAGS_ALL_ACTIVE;
+      continue;
+    }
+    let bits = out[t];
+    for (let v = 0; v < 3; v++) {
+      const s = vertexSides[vertexOf[3 * t + v]];
+      const sides = s & MIXED && s & 3 ? 3 : s;
+      if (sides & 1) bits |= 1 << v;
+      if (sides & 2) bits |= 1 << (v + EDGE_FLAGS_BACK);
+    }
+    out[t] = bits;
   }
   return out;
-}
-
-/** Adds to an edge mask (bits 3..5) its vertex bits: vertex v is active when edge v or edge v − 1 is. */
-function vertexBits(edges: number): number {
-  const e = edges >> 3;
-  return edges | ((e | (e >> 2) | (e << 1)) & 7);
 }
 
 /** Options of setMeshEdges. */

@@ -26,9 +26,10 @@ import { RAY_HIT_STRIDE, raycastTriangle } from './raycast';
  *
  * Inside a mesh, the last argument `active` (src/meshEdges.ts: the edges and vertices where the
  * surface really bends, per side) removes "ghost" normals. When the contact would take its normal
- * from an inactive edge or vertex (on the side the normal says the shape is: the front when
- * normal · face normal <= 0), the face normal on that side replaces it, with the penetration
- * along it as depth:
+ * from an edge or vertex inactive on the shape's side of the plane (a sphere's centre, a
+ * capsule's closest segment point; when the segment crosses the triangle, or for a box, the side
+ * the SAT's plane axis pushes it out to), the face normal on that side replaces it, with the
+ * penetration along it as depth:
  * - sphere: the centre measured to the plane, kept only when the centre lies over the triangle
  *   (OVER_FACE_SLACK); else the triangle gives no contact (returns 0), the neighbour the centre
  *   lies over having it exactly;
@@ -98,7 +99,7 @@ function weightsFeature(u: number, v: number, w: number): number {
 
 /**
  * Is triangle feature f (vertex or edge, 0..5) active in mask `active` on the side given by wn,
- * the normal (from the shape to the triangle) dotted with the face normal? Front when wn <= 0.
+ * a direction from the shape toward the plane dotted with the face normal? Front when wn <= 0.
  */
 function featureActive(active: number, f: number, wn: number): boolean {
   return ((active >> (wn <= 0 ? f : f + EDGE_FLAGS_BACK)) & 1) !== 0;
@@ -319,7 +320,8 @@ function capsuleTrianglePenetration(
     // Segment collinear with a zero-area triangle: no axis; any perpendicular is as good.
     return roundContact(out, oo, px, py, pz, r, 0, 0, 0, 0, COINCIDENT_NORMAL_X, 0, 0, FEATURE_CAPSULE_SIDE, FEATURE_TRIANGLE_EDGE);
   }
-  if (clearlySmaller(edge, face, size) && (!flat || featureActive(active, FEATURE_TRIANGLE_EDGE + edgeIndex, wx * planeX + wy * planeY + wz * planeZ))) {
+  // The side of an edge is the side of the plane the segment is pushed out to (the sign of the plane axis).
+  if (clearlySmaller(edge, face, size) && (!flat || featureActive(active, FEATURE_TRIANGLE_EDGE + edgeIndex, fx * planeX + fy * planeY + fz * planeZ))) {
     setEdge(tri, to, edgeIndex);
     closestPtSegmentSegment(closest, 0, c, co, edgeSeg, 0);
     writePoint(
@@ -405,7 +407,9 @@ export function contactObbTriangle(
     if (boxTriangleAxis(planeX, planeY, planeZ, h0, h1, h2) < 0) return separated(out, oo);
     face = axisDepth; fx = axisX; fy = axisY; fz = axisZ;
   }
+  // The plane axis, kept for inactive features, and its sign: the side the box is pushed out to.
   const planeDepth = face, px = fx, py = fy, pz = fz;
+  const side = px * planeX + py * planeY + pz * planeZ;
   for (let k = 0; k < 3; k++) {
     if (boxTriangleAxis(k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0, h0, h1, h2) < 0) return separated(out, oo);
     if (clearlySmaller(axisDepth, face, size)) {
@@ -437,20 +441,22 @@ export function contactObbTriangle(
   }
   const slack = CONTACT_SLACK * size;
   // A zero-area triangle has no plane axis, so it keeps the others whatever `active` says.
-  if (clearlySmaller(edge, face, size) && (!flat || featureActive(active, FEATURE_TRIANGLE_EDGE + edgeE, wx * planeX + wy * planeY + wz * planeZ))) {
+  if (clearlySmaller(edge, face, size) && (!flat || featureActive(active, FEATURE_TRIANGLE_EDGE + edgeE, side))) {
     return boxTriangleEdgeContact(out, oo, b, bo, edgeK, edgeE, wx, wy, wz, edge);
   }
-  const side = fx + fy + fz > 0 ? 1 : -1;
-  if (boxAxis >= 0 && (!flat || boxFaceFeatureActive(active, boxAxis, side, slack))) return boxFaceTriangleContact(out, oo, b, bo, boxAxis, side, face, slack);
+  const faceSide = fx + fy + fz > 0 ? 1 : -1;
+  if (boxAxis >= 0 && (!flat || boxFaceFeatureActive(active, boxAxis, faceSide, slack, side))) {
+    return boxFaceTriangleContact(out, oo, b, bo, boxAxis, faceSide, face, slack);
+  }
   return triangleFaceBoxContact(out, oo, b, bo, px, py, pz, planeDepth, slack);
 }
 
 /**
- * Is the triangle feature that meets box face (axis k, `side`) active (`active`, on the side
- * the face normal is)? That feature is the deepest local vertex along side · u_k, the edge of two
- * within `slack` of it, or the face (always active) when all three are.
+ * Is the triangle feature that meets box face (axis k, `side`) active (`active`, on the plane
+ * side `wn`)? That feature is the deepest local vertex along side · u_k, the edge of two within
+ * `slack` of it, or the face (always active) when all three are.
  */
-function boxFaceFeatureActive(active: number, k: number, side: number, slack: number): boolean {
+function boxFaceFeatureActive(active: number, k: number, side: number, slack: number, wn: number): boolean {
   let low = Infinity;
   for (let v = 0; v < 3; v++) low = Math.min(low, side * local[3 * v + k]);
   let deep = 0, count = 0;
@@ -461,7 +467,7 @@ function boxFaceFeatureActive(active: number, k: number, side: number, slack: nu
   }
   // One vertex: deep is its index. Two, by index sum: 1 → edge ab, 3 → bc, 2 → ca.
   const feature = count === 1 ? FEATURE_TRIANGLE_VERTEX + deep : count === 2 ? FEATURE_TRIANGLE_EDGE + (deep === 2 ? 2 : deep >> 1) : FEATURE_TRIANGLE_FACE;
-  return feature === FEATURE_TRIANGLE_FACE || featureActive(active, feature, side * (k === 0 ? planeX : k === 1 ? planeY : planeZ));
+  return feature === FEATURE_TRIANGLE_FACE || featureActive(active, feature, wn);
 }
 
 /**
