@@ -9,7 +9,7 @@
  * Trees take rigid poses, so a mesh collider's transform must have scale 1 (setTransform and
  * addCollider and markTransformChanged check it). A non-sensor pair of a mesh and a sphere,
  * capsule, OBB or AABB gets one contact manifold (meshPairContact): the per-triangle contacts of
- * src/triangleContacts.ts merged into the deepest one's normal. Mesh-mesh pairs and sensor pairs
+ * src/triangleContacts.ts, filtered by the tree's active edges, merged into the deepest one's normal. Mesh-mesh pairs and sensor pairs
  * report touching and begin / stay / end events without a manifold (two meshes give intersection
  * segments, not a least-penetration normal). Exact against every kind but k-DOPs: a k-DOP pair is
  * always the conservative k-DOP test, here against the k-DOP of the mesh's root box, no manifold.
@@ -78,10 +78,10 @@ export function meshPairOverlap(c: ColliderStore, t: TransformStore, a: number, 
 }
 
 /**
- * Triangle contacts whose normal is within this cosine (about 5.7 degrees) of the deepest one's
- * add their points to the pair's manifold: neighbours on a flat or gently curved surface share the
- * load; a contact across a crease (a wall met at the same time as the floor) is left out, since
- * one manifold has one normal.
+ * Triangle contacts whose normal is within this cosine (about 5.7 degrees, above the 4° flat-edge
+ * default of src/meshEdges.ts) of the deepest one's add their points to the pair's manifold:
+ * neighbours on a flat or gently curved surface share the load; a contact across a crease (a wall
+ * met at the same time as the floor) is left out, since one manifold has one normal.
  */
 export const MESH_CONTACT_NORMAL_COS = 0.995;
 /**
@@ -120,14 +120,15 @@ export function meshManifoldKind(kind: number): boolean {
  * Contact manifold of collider `other` (sphere, capsule, OBB or AABB: meshManifoldKind) against
  * mesh collider `mesh`, normal from `other` to the mesh, written at out[oo]; returns its point
  * count, 0 when they do not touch. Every triangle the tree finds gets its own contact
- * (src/triangleContacts.ts, world frame); the deepest gives the normal, the depth and feature A
- * (of `other`); feature B is that triangle's mesh index. The points are those of every triangle
- * contact whose normal lies within MESH_CONTACT_NORMAL_COS of it, merged (MESH_POINT_MERGE) and
- * reduced to 4 well spread (the deepest first), each with its own triangle's depth.
+ * (src/triangleContacts.ts, world frame) with the tree's active-edge mask (src/meshEdges.ts), so
+ * internal edges and vertices of flat or concave parts give the face normal, not a "ghost" edge
+ * normal; the deepest gives the normal, the depth and feature A (of `other`); feature B is that
+ * triangle's mesh index. The points are those of every triangle contact whose normal lies within
+ * MESH_CONTACT_NORMAL_COS of it, merged (MESH_POINT_MERGE) and reduced to 4 well spread (the
+ * deepest first), each with its own triangle's depth.
  *
- * Approximate where triangles meet: on a smooth or flat mesh a body sliding across an internal
- * edge can meet that edge with an edge normal ("ghost" contact) when the edge's triangle is the
- * deepest, and contacts across a crease are dropped rather than given their own normal.
+ * A crease (floor and wall at once) keeps the deepest surface only: one manifold has one normal,
+ * and a merged normal would push along a direction neither surface has.
  */
 export function meshPairContact(c: ColliderStore, t: TransformStore, other: number, mesh: number, out: Floats, oo: number): number {
   const tree = c.mesh[mesh] as BoundingTree;
