@@ -59,8 +59,10 @@ const polyA = new Float64Array(24);
 const polyB = new Float64Array(24);
 const pointDepth = new Float64Array(8);
 const chosen = new Int32Array(4);
-// Triangle plane: unit normal (0 for a zero-area triangle) and squared longest edge, written by `trianglePlane`.
-let planeX = 0, planeY = 0, planeZ = 0, longestEdge2 = 0;
+// Triangle plane: unit normal (0 for a zero-area triangle) and squared longest edge, written by
+// `trianglePlane` (the edge in a typed array: a double in a module-level let is boxed per write).
+let planeX = 0, planeY = 0, planeZ = 0;
+const longestEdge2 = new Float64Array(1);
 
 /**
  * A sphere or capsule contact moved off an inactive feature keeps its triangle only when the point
@@ -77,7 +79,7 @@ function trianglePlane(t: ReadonlyFloats, o: number): boolean {
   const nx = aby * acz - abz * acy, ny = abz * acx - abx * acz, nz = abx * acy - aby * acx;
   const n2 = nx * nx + ny * ny + nz * nz;
   const longest2 = Math.max(abx * abx + aby * aby + abz * abz, acx * acx + acy * acy + acz * acz, bcx * bcx + bcy * bcy + bcz * bcz);
-  longestEdge2 = longest2;
+  longestEdge2[0] = longest2;
   if (n2 === 0 || n2 <= ZERO_AREA_TRIANGLE_RATIO * ZERO_AREA_TRIANGLE_RATIO * longest2 * longest2) {
     planeX = planeY = planeZ = 0;
     return false;
@@ -111,7 +113,7 @@ function featureActive(active: number, f: number, wn: number): boolean {
  */
 function overFace(qx: number, qy: number, qz: number, r: number, vx: number, vy: number, vz: number, vn: number): boolean {
   const ox = vx - vn * planeX, oy = vy - vn * planeY, oz = vz - vn * planeZ;
-  const size = OVER_FACE_SLACK * (Math.max(Math.abs(qx), Math.abs(qy), Math.abs(qz)) + r + Math.sqrt(longestEdge2));
+  const size = OVER_FACE_SLACK * (Math.max(Math.abs(qx), Math.abs(qy), Math.abs(qz)) + r + Math.sqrt(longestEdge2[0]));
   return ox * ox + oy * oy + oz * oz <= size * size;
 }
 
