@@ -60,8 +60,8 @@ const polyB = new Float64Array(24);
 const pointDepth = new Float64Array(8);
 const chosen = new Int32Array(4);
 // Triangle plane: unit normal (0 for a zero-area triangle) and squared longest edge, written by
-// `trianglePlane` (the edge in a typed array: a double in a module-level let is boxed per write).
-let planeX = 0, planeY = 0, planeZ = 0;
+// `trianglePlane`. Typed arrays: a double in a module-level let is boxed on every write.
+const triangleNormal = new Float64Array(3);
 const longestEdge2 = new Float64Array(1);
 
 /**
@@ -81,13 +81,13 @@ function trianglePlane(t: ReadonlyFloats, o: number): boolean {
   const longest2 = Math.max(abx * abx + aby * aby + abz * abz, acx * acx + acy * acy + acz * acz, bcx * bcx + bcy * bcy + bcz * bcz);
   longestEdge2[0] = longest2;
   if (n2 === 0 || n2 <= ZERO_AREA_TRIANGLE_RATIO * ZERO_AREA_TRIANGLE_RATIO * longest2 * longest2) {
-    planeX = planeY = planeZ = 0;
+    triangleNormal[0] = triangleNormal[1] = triangleNormal[2] = 0;
     return false;
   }
   const inv = 1 / Math.sqrt(n2);
-  planeX = nx * inv;
-  planeY = ny * inv;
-  planeZ = nz * inv;
+  triangleNormal[0] = nx * inv;
+  triangleNormal[1] = ny * inv;
+  triangleNormal[2] = nz * inv;
   return true;
 }
 
@@ -112,7 +112,7 @@ function featureActive(active: number, f: number, wn: number): boolean {
  * over the triangle (OVER_FACE_SLACK), i.e. is v along the plane normal (vn = v · normal)?
  */
 function overFace(qx: number, qy: number, qz: number, r: number, vx: number, vy: number, vz: number, vn: number): boolean {
-  const ox = vx - vn * planeX, oy = vy - vn * planeY, oz = vz - vn * planeZ;
+  const ox = vx - vn * triangleNormal[0], oy = vy - vn * triangleNormal[1], oz = vz - vn * triangleNormal[2];
   const size = OVER_FACE_SLACK * (Math.max(Math.abs(qx), Math.abs(qy), Math.abs(qz)) + r + Math.sqrt(longestEdge2[0]));
   return ox * ox + oy * oy + oz * oz <= size * size;
 }
@@ -140,15 +140,15 @@ export function contactSphereTriangle(
   const flat = trianglePlane(tri, to);
   let dx = onTriangle[0] - sx, dy = onTriangle[1] - sy, dz = onTriangle[2] - sz;
   let feature = weightsFeature(onTriangle[3], onTriangle[4], onTriangle[5]);
-  const dn = dx * planeX + dy * planeY + dz * planeZ;
+  const dn = dx * triangleNormal[0] + dy * triangleNormal[1] + dz * triangleNormal[2];
   if (flat && feature !== FEATURE_TRIANGLE_FACE && !featureActive(active, feature, dn)) {
     if (!overFace(sx, sy, sz, s[so + 3], dx, dy, dz, dn)) return separated(out, oo);
-    dx = dn * planeX; dy = dn * planeY; dz = dn * planeZ;
+    dx = dn * triangleNormal[0]; dy = dn * triangleNormal[1]; dz = dn * triangleNormal[2];
     feature = FEATURE_TRIANGLE_FACE;
   }
   return roundContact(
     out, oo, sx, sy, sz, s[so + 3], dx, dy, dz, 0,
-    flat ? -planeX : COINCIDENT_NORMAL_X, flat ? -planeY : 0, flat ? -planeZ : 0,
+    flat ? -triangleNormal[0] : COINCIDENT_NORMAL_X, flat ? -triangleNormal[1] : 0, flat ? -triangleNormal[2] : 0,
     FEATURE_SPHERE, feature,
   );
 }
@@ -171,7 +171,7 @@ function capsuleTriangleFace(
     const a = to + 3 * e, b = to + 3 * ((e + 1) % 3);
     const ex = tri[b] - tri[a], ey = tri[b + 1] - tri[a + 1], ez = tri[b + 2] - tri[a + 2];
     // Outward side-plane normal e × n: keep o·(p + t·d − v_e) <= 0.
-    const ox = ey * planeZ - ez * planeY, oy = ez * planeX - ex * planeZ, oz = ex * planeY - ey * planeX;
+    const ox = ey * triangleNormal[2] - ez * triangleNormal[1], oy = ez * triangleNormal[0] - ex * triangleNormal[2], oz = ex * triangleNormal[1] - ey * triangleNormal[0];
     const start = ox * (px - tri[a]) + oy * (py - tri[a + 1]) + oz * (pz - tri[a + 2]);
     const slope = ox * dx + oy * dy + oz * dz;
     if (slope === 0) {
@@ -247,11 +247,11 @@ export function contactCapsuleTriangle(
     if (best2 > 0) {
       if (r - Math.sqrt(best2) < 0) return separated(out, oo);
       let vx = best[3] - best[0], vy = best[4] - best[1], vz = best[5] - best[2];
-      const vn = vx * planeX + vy * planeY + vz * planeZ;
+      const vn = vx * triangleNormal[0] + vy * triangleNormal[1] + vz * triangleNormal[2];
       const replaced = flat && feature !== FEATURE_TRIANGLE_FACE && !featureActive(active, feature, vn);
       const over = replaced && overFace(best[0], best[1], best[2], r, vx, vy, vz, vn);
       if (replaced) {
-        vx = vn * planeX; vy = vn * planeY; vz = vn * planeZ;
+        vx = vn * triangleNormal[0]; vy = vn * triangleNormal[1]; vz = vn * triangleNormal[2];
         feature = FEATURE_TRIANGLE_FACE;
       }
       const dist = Math.sqrt(vx * vx + vy * vy + vz * vz);
@@ -263,7 +263,7 @@ export function contactCapsuleTriangle(
       // A zero distance only after the replacement: the segment point lies in the plane.
       return roundContact(
         out, oo, best[0], best[1], best[2], r, vx, vy, vz, 0,
-        -planeX, -planeY, -planeZ, capsuleFeature(bestT), feature,
+        -triangleNormal[0], -triangleNormal[1], -triangleNormal[2], capsuleFeature(bestT), feature,
       );
     }
   }
@@ -283,12 +283,12 @@ function capsuleTrianglePenetration(
   let face = Infinity, fx = 0, fy = 0, fz = 0;
   if (flat) {
     // Pushing B along +n costs max_seg + r − plane; along −n, plane − min_seg + r.
-    const plane = planeX * tri[to] + planeY * tri[to + 1] + planeZ * tri[to + 2];
-    const s0 = planeX * px + planeY * py + planeZ * pz, s1 = s0 + planeX * dx + planeY * dy + planeZ * dz;
+    const plane = triangleNormal[0] * tri[to] + triangleNormal[1] * tri[to + 1] + triangleNormal[2] * tri[to + 2];
+    const s0 = triangleNormal[0] * px + triangleNormal[1] * py + triangleNormal[2] * pz, s1 = s0 + triangleNormal[0] * dx + triangleNormal[1] * dy + triangleNormal[2] * dz;
     const plus = Math.max(s0, s1) + r - plane, minus = plane - Math.min(s0, s1) + r;
     const sign = plus <= minus ? 1 : -1;
     face = plus <= minus ? plus : minus;
-    fx = sign * planeX; fy = sign * planeY; fz = sign * planeZ;
+    fx = sign * triangleNormal[0]; fy = sign * triangleNormal[1]; fz = sign * triangleNormal[2];
   }
   let edge = Infinity, edgeIndex = 0, wx = 0, wy = 0, wz = 0;
   let size = Math.sqrt(len2) + r;
@@ -323,7 +323,7 @@ function capsuleTrianglePenetration(
     return roundContact(out, oo, px, py, pz, r, 0, 0, 0, 0, COINCIDENT_NORMAL_X, 0, 0, FEATURE_CAPSULE_SIDE, FEATURE_TRIANGLE_EDGE);
   }
   // The side of an edge is the side of the plane the segment is pushed out to (the sign of the plane axis).
-  if (clearlySmaller(edge, face, size) && (!flat || featureActive(active, FEATURE_TRIANGLE_EDGE + edgeIndex, fx * planeX + fy * planeY + fz * planeZ))) {
+  if (clearlySmaller(edge, face, size) && (!flat || featureActive(active, FEATURE_TRIANGLE_EDGE + edgeIndex, fx * triangleNormal[0] + fy * triangleNormal[1] + fz * triangleNormal[2]))) {
     setEdge(tri, to, edgeIndex);
     closestPtSegmentSegment(closest, 0, c, co, edgeSeg, 0);
     writePoint(
@@ -348,12 +348,12 @@ function writeKept(out: Floats, oo: number, b: ReadonlyFloats, bo: number, kept:
   return count;
 }
 
-// Best axis of the OBB-triangle SAT so far (box frame, from the box to the triangle).
-let axisDepth = 0, axisX = 0, axisY = 0, axisZ = 0;
+// Best axis of the OBB-triangle SAT so far (box frame, from the box to the triangle): depth, x, y, z.
+const bestAxis = new Float64Array(4);
 
 /**
  * Penetration of the box (half-extents h) and the local triangle along unit axis l: the cheaper
- * push of the triangle along ±l, into axis*; returns it, negative when l separates them.
+ * push of the triangle along ±l, into bestAxis; returns it, negative when l separates them.
  */
 function boxTriangleAxis(lx: number, ly: number, lz: number, h0: number, h1: number, h2: number): number {
   const r = h0 * Math.abs(lx) + h1 * Math.abs(ly) + h2 * Math.abs(lz);
@@ -365,9 +365,9 @@ function boxTriangleAxis(lx: number, ly: number, lz: number, h0: number, h1: num
   }
   const plus = r - tMin, minus = tMax + r;
   const sign = plus <= minus ? 1 : -1;
-  axisDepth = plus <= minus ? plus : minus;
-  axisX = sign * lx; axisY = sign * ly; axisZ = sign * lz;
-  return axisDepth;
+  bestAxis[0] = plus <= minus ? plus : minus;
+  bestAxis[1] = sign * lx; bestAxis[2] = sign * ly; bestAxis[3] = sign * lz;
+  return bestAxis[0];
 }
 
 /**
@@ -406,16 +406,16 @@ export function contactObbTriangle(
   // Plane axis (the incumbent; a zero-area triangle has none).
   let face = Infinity, fx = 0, fy = 0, fz = 0, boxAxis = -1;
   if (flat) {
-    if (boxTriangleAxis(planeX, planeY, planeZ, h0, h1, h2) < 0) return separated(out, oo);
-    face = axisDepth; fx = axisX; fy = axisY; fz = axisZ;
+    if (boxTriangleAxis(triangleNormal[0], triangleNormal[1], triangleNormal[2], h0, h1, h2) < 0) return separated(out, oo);
+    face = bestAxis[0]; fx = bestAxis[1]; fy = bestAxis[2]; fz = bestAxis[3];
   }
   // The plane axis, kept for inactive features, and its sign: the side the box is pushed out to.
   const planeDepth = face, px = fx, py = fy, pz = fz;
-  const side = px * planeX + py * planeY + pz * planeZ;
+  const side = px * triangleNormal[0] + py * triangleNormal[1] + pz * triangleNormal[2];
   for (let k = 0; k < 3; k++) {
     if (boxTriangleAxis(k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0, h0, h1, h2) < 0) return separated(out, oo);
-    if (clearlySmaller(axisDepth, face, size)) {
-      face = axisDepth; fx = axisX; fy = axisY; fz = axisZ;
+    if (clearlySmaller(bestAxis[0], face, size)) {
+      face = bestAxis[0]; fx = bestAxis[1]; fy = bestAxis[2]; fz = bestAxis[3];
       boxAxis = k;
     }
   }
@@ -435,9 +435,9 @@ export function contactObbTriangle(
       if (l2 === 0 || l2 <= EDGE_AXIS_MIN_SINE * EDGE_AXIS_MIN_SINE * e2) continue;
       const inv = 1 / Math.sqrt(l2);
       if (boxTriangleAxis(lx * inv, ly * inv, lz * inv, h0, h1, h2) < 0) return separated(out, oo);
-      if (axisDepth < edge) {
-        edge = axisDepth; edgeK = k; edgeE = e;
-        wx = axisX; wy = axisY; wz = axisZ;
+      if (bestAxis[0] < edge) {
+        edge = bestAxis[0]; edgeK = k; edgeE = e;
+        wx = bestAxis[1]; wy = bestAxis[2]; wz = bestAxis[3];
       }
     }
   }
@@ -521,7 +521,7 @@ function triangleFaceBoxContact(
   for (let e = 0; e < 3; e++) {
     const p = 3 * e, q = 3 * ((e + 1) % 3);
     const ex = local[q] - local[p], ey = local[q + 1] - local[p + 1], ez = local[q + 2] - local[p + 2];
-    const ox = ey * planeZ - ez * planeY, oy = ez * planeX - ex * planeZ, oz = ex * planeY - ey * planeX;
+    const ox = ey * triangleNormal[2] - ez * triangleNormal[1], oy = ez * triangleNormal[0] - ex * triangleNormal[2], oz = ex * triangleNormal[1] - ey * triangleNormal[0];
     n = clipPolygonPlane(e === 1 ? polyB : polyA, e === 1 ? polyA : polyB, n, ox, oy, oz, ox * local[p] + oy * local[p + 1] + oz * local[p + 2]);
   }
   // After three clips the polygon is in polyB. Keep the points at or beyond the plane.
