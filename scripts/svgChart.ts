@@ -87,9 +87,10 @@ export function axisScale(min: number, max: number, p0: number, p1: number, log:
   let to = max > from ? max : from + 1;
   let step = niceStep(to - from, 5);
   let lo = Math.floor(from / step) * step, hi = Math.ceil(to / step) * step;
-  // A span too small for a power-of-ten step (denormal data) or below the values' own resolution
-  // (a few ulps apart: both ends round to one tick) reads as a flat line on a unit axis.
-  if (!(step > 0 && Number.isFinite(step)) || !(hi > lo)) {
+  // A span too small for a power-of-ten step (denormal data) or near the values' own resolution
+  // (a few ulps apart: the ends round to one tick, or past the data) reads as a flat line on a
+  // unit axis; a billionth of the values is far below a pixel.
+  if (!(step > 0 && Number.isFinite(step)) || !(hi > lo) || step < 1e-9 * Math.max(Math.abs(from), Math.abs(to))) {
     to = from + 1;
     step = niceStep(1, 5);
     lo = Math.floor(from / step) * step;

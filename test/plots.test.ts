@@ -137,15 +137,22 @@ describe('lineChart', () => {
     const cases: Series[] = [
       { name: 's', points: [[1000, 1], [near, 2]] },
       { name: 's', points: [[1, 1000], [2, near]] },
+      // Found by the property test: x values three ulps apart, whose nice step (1e-20) is below
+      // their resolution, so the rounded axis ends fell past the data.
+      { name: 's', points: [[0.00010000000000000013, 0.0001], [0.0001000000000000001, 0.0001]] },
     ];
     for (const series of cases) {
       const svg = lineChart({ title: 't', xLabel: 'x', yLabel: 'y', series: [series] });
       assertWellFormed(svg);
+      const { width, height } = size(svg);
       const dots = circles(svg).get('s')!;
       expect(dots.length).toBe(2);
       for (const [cx, cy] of dots) {
         expect(Number.isFinite(cx) && Number.isFinite(cy)).toBe(true);
         expect(cx).toBeGreaterThanOrEqual(MARGIN.left - 0.05);
+        expect(cx).toBeLessThanOrEqual(width - MARGIN.right + 0.05);
+        expect(cy).toBeGreaterThanOrEqual(MARGIN.top - 0.05);
+        expect(cy).toBeLessThanOrEqual(height - MARGIN.bottom + 0.05);
       }
     }
   });
