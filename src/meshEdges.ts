@@ -53,8 +53,9 @@ let partner = new Int32Array(0);
 let normals = new Float64Array(0);
 let vertexSides = new Uint8Array(0);
 const MIXED = 4;
-const bits = new Float64Array(3);
-const words = new Uint32Array(bits.buffer);
+// A corner's coordinates as 32-bit words, for hashing positions.
+const position = new Float64Array(3);
+const words = new Uint32Array(position.buffer);
 
 function tableSize(entries: number): number {
   let size = 16;
@@ -85,7 +86,7 @@ export function computeEdgeFlags(out: Uint16Array, triangles: ReadonlyFloats, co
   for (let c = 0; c < corners; c++) {
     const x = triangles[3 * c], y = triangles[3 * c + 1], z = triangles[3 * c + 2];
     // + 0 turns −0 into +0, so equal positions hash alike.
-    bits[0] = x + 0; bits[1] = y + 0; bits[2] = z + 0;
+    position[0] = x + 0; position[1] = y + 0; position[2] = z + 0;
     let h = 0;
     for (let k = 0; k < 6; k++) h = mix(h, words[k]);
     let slot = h & (size - 1);
@@ -185,14 +186,14 @@ export function computeEdgeFlags(out: Uint16Array, triangles: ReadonlyFloats, co
       out[t] = EDGE_FLAGS_ALL_ACTIVE;
       continue;
     }
-    let bits = out[t];
+    let mask = out[t];
     for (let v = 0; v < 3; v++) {
       const s = vertexSides[vertexOf[3 * t + v]];
       const sides = s & MIXED && s & 3 ? 3 : s;
-      if (sides & 1) bits |= 1 << v;
-      if (sides & 2) bits |= 1 << (v + EDGE_FLAGS_BACK);
+      if (sides & 1) mask |= 1 << v;
+      if (sides & 2) mask |= 1 << (v + EDGE_FLAGS_BACK);
     }
-    out[t] = bits;
+    out[t] = mask;
   }
   return out;
 }

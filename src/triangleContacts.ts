@@ -71,7 +71,7 @@ const longestEdge2 = new Float64Array(1);
  */
 export const OVER_FACE_SLACK = 1e-7;
 
-/** Sets plane* to the unit normal of (b − a) × (c − a), or to 0 for a zero-area triangle; returns whether it has one. */
+/** Sets triangleNormal to the unit normal of (b − a) × (c − a) (0 for a zero-area triangle) and longestEdge2; returns whether it has a normal. */
 function trianglePlane(t: ReadonlyFloats, o: number): boolean {
   const abx = t[o + 3] - t[o], aby = t[o + 4] - t[o + 1], abz = t[o + 5] - t[o + 2];
   const acx = t[o + 6] - t[o], acy = t[o + 7] - t[o + 1], acz = t[o + 8] - t[o + 2];
