@@ -148,8 +148,9 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
     const sortedIds = byLowerX.order;
     for (let i = 0; i < count; i++) {
       const id = sortedIds[i];
-      boxLowerX[i] = float32Below(boxes[id * 6]);
       const o = id * 6;
+      // The sort key again, from the box this loop reads anyway (cheaper than gathering the keys).
+      boxLowerX[i] = float32Below(boxes[o]);
       let cells = Infinity;
       let level = 0;
       for (; level < LEVELS; level++) {
