@@ -741,6 +741,9 @@ export function raycastHitboxes(
   const stepZ = dz === 0 ? Infinity : cell / Math.abs(dz);
   const sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1, sz = dz > 0 ? 1 : -1;
   const dd = dx * dx + dy * dy + dz * dz;
+  // Far above the rounding of boundary parameters (relative to the ray's extent in t and to the
+  // coordinates' magnitude over the direction's), far below any gap that matters.
+  const boundarySlack = 1e-9 * (t1 + (Math.abs(ox) + Math.abs(oy) + Math.abs(oz) + Math.abs(gx) + Math.abs(gy) + Math.abs(gz) + cell) / Math.sqrt(dd));
   const invX = 1 / dx, invY = 1 / dy, invZ = 1 / dz;
   const fx = invX >= 0 ? 0 : 3, fy = invY >= 0 ? 0 : 3, fz = invZ >= 0 ? 0 : 3;
   const { cellStart, cellItems, stamp } = grid;
@@ -796,8 +799,10 @@ export function raycastHitboxes(
     }
     const exit = nextX < nextY ? (nextX < nextZ ? nextX : nextZ) : (nextY < nextZ ? nextY : nextZ);
     // A character first met in a later cell is entered at or after `exit`: one entered exactly
-    // there could tie with the best hit, so the walk goes on while bestT equals exit.
-    if ((bestHitbox >= 0 && bestT < exit) || exit > t1) break;
+    // there could tie with the best hit, so the walk goes on while bestT equals exit, and within
+    // `boundarySlack` below it, as boundaries summed step by step and characters placed in cells
+    // by rounding can each be off by a few ulps.
+    if ((bestHitbox >= 0 && bestT < exit - boundarySlack) || exit > t1) break;
     if (nextX === exit) {
       ix += sx;
       if (ix < 0 || ix >= nx) break;
