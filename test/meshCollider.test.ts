@@ -5,7 +5,6 @@ import { addEntity, createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import { buildBoundingTree } from '../src/boundingTree';
 import { closestPtPointTriangle } from '../src/closestPoints';
-import { CONTACT_COUNT, CONTACT_DEPTH, CONTACT_FEATURE_B, CONTACT_POINTS, CONTACT_POINT_STRIDE, CONTACT_STRIDE } from '../src/contacts';
 import { CollideInputError } from '../src/errors';
 import { obbContainsPoint, obbCorners } from '../src/obb';
 import { quaternionToMat3 } from '../src/aabb';
@@ -13,6 +12,8 @@ import { triTriOverlap } from '../src/triTri';
 import { SHAPE_STRIDE } from '../components/collider';
 import { addCollider, createCollisionPipeline, markTransformChanged, setTransform } from '../systems/index';
 import { mulberry32, randomQuaternion } from './support/random';
+import { triangulatedFloor } from './support/floors';
+import { manifoldOf, type Manifold } from './support/manifolds';
 import { torusKnot } from './support/torusKnot';
 
 const knot = torusKnot({ radius: 4, tube: 1, tubularSegments: 48, radialSegments: 8 });
@@ -185,22 +186,9 @@ describe('mesh colliders in the pipeline', () => {
   });
 });
 
-/** A flat floor of n × n unit quads at y = 0, x and z in [-n/2, n/2], two triangles per quad, normal +y. */
-function floorMesh(n: number): { positions: Float64Array; indices: Uint32Array } {
-  const positions = new Float64Array(3 * (n + 1) * (n + 1));
-  for (let i = 0; i <= n; i++) for (let j = 0; j <= n; j++) positions.set([i - n / 2, 0, j - n / 2], 3 * (i * (n + 1) + j));
-  const indices: number[] = [];
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      const v = (a: number, b: number) => (i + a) * (n + 1) + j + b;
-      indices.push(v(0, 0), v(0, 1), v(1, 0), v(1, 0), v(0, 1), v(1, 1));
-    }
-  }
-  return { positions, indices: Uint32Array.from(indices) };
-}
-
 describe('mesh colliders: contact manifolds', () => {
-  const floor = floorMesh(8);
+  // Every quad cut along the same diagonal (rand always 1: the (a, b, d), (b, c, d) cut).
+  const floor = triangulatedFloor(8, { pattern: 'random-diagonal' }, () => 1);
   const floorTree = buildBoundingTree(floor.positions, floor.indices);
   const FLOOR_AT = [0.3, 1, -0.2]; // the floor entity's position: its surface is y = 1
   const floorWorld = new Float64Array(floor.indices.length * 3);
@@ -214,23 +202,6 @@ describe('mesh colliders: contact manifolds', () => {
     return best;
   };
 
-  type Manifold = { normal: number[]; depth: number; points: number[][]; depths: number[]; featureB: number };
-  function manifoldOf(collision: ReturnType<typeof createCollisionPipeline>, a: number, b: number): Manifold | undefined {
-    const c = collision.contacts;
-    for (let i = 0; i < c.count; i++) {
-      if (c.a[i] !== Math.min(a, b) || c.b[i] !== Math.max(a, b)) continue;
-      const m = c.manifold, o = i * CONTACT_STRIDE;
-      for (let k = 0; k < 7 + CONTACT_POINT_STRIDE * m[o + CONTACT_COUNT]; k++) expect(Number.isFinite(m[o + k])).toBe(true);
-      const points = [], depths = [];
-      for (let q = 0; q < m[o + CONTACT_COUNT]; q++) {
-        const p = o + CONTACT_POINTS + CONTACT_POINT_STRIDE * q;
-        points.push([m[p], m[p + 1], m[p + 2]]);
-        depths.push(m[p + 3]);
-      }
-      return { normal: [m[o], m[o + 1], m[o + 2]], depth: m[o + CONTACT_DEPTH], points, depths, featureB: m[o + CONTACT_FEATURE_B] };
-    }
-    return undefined;
-  }
 
   /**
    * Normal within 1e-6 of `n`, depth within 1e-5 of `depth`, `count` points (or a range), each

@@ -7,12 +7,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { quaternionToMat3 } from '../src/aabb';
 import { buildBoundingTree, type BoundingTree } from '../src/boundingTree';
-import { CONTACT_COUNT, CONTACT_DEPTH, CONTACT_POINTS, CONTACT_POINT_STRIDE, CONTACT_STRIDE } from '../src/contacts';
 import { CollideInputError } from '../src/errors';
 import { DEFAULT_FLAT_EDGE_ANGLE, EDGE_FLAGS_ALL_ACTIVE, EDGE_FLAGS_BACK, computeEdgeFlags, meshEdgeFlags, setMeshEdges } from '../src/meshEdges';
 import { SHAPE_STRIDE } from '../components/collider';
 import { addCollider, createCollisionPipeline, setTransform } from '../systems/index';
 import { triangulatedFloor, type FloorOptions } from './support/floors';
+import { manifoldOf, type Manifold } from './support/manifolds';
 import { mulberry32 } from './support/random';
 
 /** Flags of unindexed triangles given as vertex lists. */
@@ -136,18 +136,6 @@ function meshScene(tree: BoundingTree, at: number[], rotation: number[]) {
   return { world, collision, body, level };
 }
 
-type Manifold = { normal: number[]; depth: number; points: number[][] };
-function manifoldOf(collision: ReturnType<typeof createCollisionPipeline>, a: number, b: number): Manifold | undefined {
-  const c = collision.contacts;
-  for (let i = 0; i < c.count; i++) {
-    if (c.a[i] !== a || c.b[i] !== b) continue;
-    const o = i * CONTACT_STRIDE;
-    const points = [];
-    for (let q = 0; q < c.manifold[o + CONTACT_COUNT]; q++) points.push(Array.from(c.manifold.subarray(o + CONTACT_POINTS + CONTACT_POINT_STRIDE * q, o + CONTACT_POINTS + CONTACT_POINT_STRIDE * q + 3)));
-    return { normal: Array.from(c.manifold.subarray(o, o + 3)), depth: c.manifold[o + CONTACT_DEPTH], points };
-  }
-  return undefined;
-}
 
 describe('mesh manifolds on a flat floor of many triangles: the floor normal and the plane depth everywhere', () => {
   const rand = mulberry32(11);
