@@ -18,7 +18,7 @@ import { addCollider, createCollisionPipeline, setTransform } from '../systems/i
 import { triangulatedFloor } from '../test/support/floors';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../test/support/random';
 import { torusKnot } from '../test/support/torusKnot';
-import { markdownTable, millions, runInterleaved, type BenchCase } from './harness';
+import { markdownTable, median, millions, runInterleaved, type BenchCase } from './harness';
 import type { BenchReport } from './run';
 
 const PAIRS = 4096;
@@ -34,7 +34,7 @@ function medianMs(f: () => void, samples: number): number {
     f();
     times.push(performance.now() - t0);
   }
-  return times.sort((x, y) => x - y)[samples >> 1];
+  return median(times);
 }
 
 /** A box pose touching a mesh: centre, quaternion and half-extents. */
