@@ -114,40 +114,87 @@ describe.each(ALGORITHMS)('$name', ({ create }) => {
   });
 });
 
-describe('spatialHash levels', () => {
+/**
+ * Property: the spatial hash (one instance across runs, so its adapted width carries over) finds
+ * exactly the reference pairs of `fill`'s boxes, in Float32 or Float64 stores, for up to
+ * `maxCount` boxes.
+ */
+function assertHashFindsPairs(maxCount: number, fill: (rand: () => number, boxes: Float32Array | Float64Array, n: number) => void): void {
+  const hash = createSpatialHash();
+  const out = new PairList();
+  fc.assert(
+    fc.property(fc.integer(), fc.integer({ min: 2, max: maxCount }), fc.boolean(), (seed, n, float32) => {
+      const boxes = float32 ? new Float32Array(6 * n) : new Float64Array(6 * n);
+      fill(mulberry32(seed), boxes, n);
+      const input = {
+        ids: Int32Array.from({ length: n }, (_, i) => i), count: n, boxes,
+        isStatic: new Uint8Array(n), layer: new Uint32Array(n).fill(1), mask: new Uint32Array(n).fill(1),
+      };
+      hash.findPairs(input, out);
+      expect(pairsOf(out)).toEqual(referencePairs(input));
+    }),
+    { numRuns: 200 },
+  );
+}
+
+describe('spatialHash levels and columns', () => {
   it('finds the pairs of boxes whose sizes span five decades, touching across levels included', () => {
+    assertHashFindsPairs(300, (rand, boxes, n) => {
+      for (let i = 0; i < n; i++) {
+        // Sizes log-uniform in [1/64, 1024] on a 1/64 grid, so faces touch exactly.
+        const size = Math.round(64 * 2 ** (16 * rand() - 6)) / 64;
+        for (let k = 0; k < 3; k++) {
+          const lo = Math.round(64 * 200 * rand()) / 64;
+          boxes[6 * i + k] = lo;
+          boxes[6 * i + 3 + k] = lo + size * (0.5 + rand() / 2);
+        }
+        // Every third box set face to face against an earlier one, often of another size.
+        if (i > 0 && i % 3 === 0) {
+          const j = Math.floor(rand() * i), axis = Math.floor(rand() * 3);
+          const width = boxes[6 * i + 3 + axis] - boxes[6 * i + axis];
+          boxes[6 * i + axis] = boxes[6 * j + 3 + axis];
+          boxes[6 * i + 3 + axis] = boxes[6 * i + axis] + width;
+        }
+      }
+    });
+  });
+
+  it('finds the pairs of elongated boxes (aspect up to 1:2000 on any axis) mixed with small ones, touching end to end included', () => {
+    assertHashFindsPairs(250, (rand, boxes, n) => {
+      for (let i = 0; i < n; i++) {
+        // Sides log-uniform in [1/32, 32] per axis (at least 1/64, on a 1/64 grid): rods, slabs and cubes of every size.
+        for (let k = 0; k < 3; k++) {
+          const side = Math.max(1, Math.round(64 * 2 ** (10 * rand() - 5))) / 64;
+          const lo = Math.round(64 * 60 * rand()) / 64;
+          boxes[6 * i + k] = lo;
+          boxes[6 * i + 3 + k] = lo + side;
+        }
+        // Every other box continues an earlier one end to end along x, where column scans and
+        // their cross-level windows decide alone.
+        if (i > 0 && i % 2 === 0) {
+          const j = Math.floor(rand() * i);
+          const width = boxes[6 * i + 3] - boxes[6 * i];
+          boxes[6 * i] = boxes[6 * j + 3];
+          boxes[6 * i + 3] = boxes[6 * i] + width;
+        }
+      }
+    });
+  });
+
+  it('stays exact frame after frame while its column width adapts, from a sparse scene into a dense one', () => {
+    // A sparse and then a dense phase of one scene: the hill climb moves the width every frame,
+    // so every frame runs at a different width, each checked against the reference.
     const hash = createSpatialHash();
     const out = new PairList();
-    fc.assert(
-      fc.property(fc.integer(), fc.integer({ min: 2, max: 300 }), fc.boolean(), (seed, count, float32) => {
-        const rand = mulberry32(seed);
-        const n = count;
-        const boxes = float32 ? new Float32Array(6 * n) : new Float64Array(6 * n);
-        for (let i = 0; i < n; i++) {
-          // Sizes log-uniform in [1/64, 1024] on a 1/64 grid, so faces touch exactly.
-          const size = Math.round(64 * 2 ** (16 * rand() - 6)) / 64;
-          for (let k = 0; k < 3; k++) {
-            const lo = Math.round(64 * 200 * rand()) / 64;
-            boxes[6 * i + k] = lo;
-            boxes[6 * i + 3 + k] = lo + size * (0.5 + rand() / 2);
-          }
-          // Every third box set face to face against an earlier one, often of another size.
-          if (i > 0 && i % 3 === 0) {
-            const j = Math.floor(rand() * i), axis = Math.floor(rand() * 3);
-            const width = boxes[6 * i + 3 + axis] - boxes[6 * i + axis];
-            boxes[6 * i + axis] = boxes[6 * j + 3 + axis];
-            boxes[6 * i + 3 + axis] = boxes[6 * i + axis] + width;
-          }
-        }
-        const input = {
-          ids: Int32Array.from({ length: n }, (_, i) => i), count: n, boxes,
-          isStatic: new Uint8Array(n), layer: new Uint32Array(n).fill(1), mask: new Uint32Array(n).fill(1),
-        };
-        hash.findPairs(input, out);
-        expect(pairsOf(out)).toEqual(referencePairs(input));
-      }),
-      { numRuns: 200 },
-    );
+    for (const world of [60, 12]) {
+      const scene = makeScene({ seed: 11, count: 400, world, staticRate: 0, layerMode: 0, offset: 0, scale: 1, float32: false });
+      const removed: number[] = [];
+      for (let f = 0; f < 12; f++) {
+        hash.findPairs(scene, out);
+        expect(pairsOf(out), describeScene(scene, f)).toEqual(referencePairs(scene));
+        stepScene(scene, removed);
+      }
+    }
   });
 });
 
