@@ -56,6 +56,8 @@ export interface ColliderStore {
   generation: Uint32Array;
   /** Local shape, stride SHAPE_STRIDE. */
   local: Float32Array;
+  /** 1 = an OBB collider whose local box is centred on the entity with its axes: the refit reads only the half-extents. */
+  centeredBox: Uint8Array;
   /** World shape, stride SHAPE_STRIDE. */
   world: Float32Array;
   /** World AABB (broad-phase box), stride 6. */
@@ -95,6 +97,7 @@ export function createColliderStore(kdopK: KdopK): ColliderStore {
     isStatic: new Uint8Array(n),
     generation: new Uint32Array(n),
     local: new Float32Array(SHAPE_STRIDE * n),
+    centeredBox: new Uint8Array(n),
     world: new Float32Array(SHAPE_STRIDE * n),
     aabb: new Float32Array(6 * n),
     kdopK,
@@ -124,6 +127,7 @@ export function growColliderStore(store: ColliderStore, eid: number): void {
   store.isStatic = resized(store.isStatic, n);
   store.generation = resized(store.generation, n);
   store.local = resized(store.local, SHAPE_STRIDE * n);
+  store.centeredBox = resized(store.centeredBox, n);
   store.world = resized(store.world, SHAPE_STRIDE * n);
   store.aabb = resized(store.aabb, 6 * n);
   store.kdop = resized(store.kdop, store.kdopK * n);

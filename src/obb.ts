@@ -112,6 +112,31 @@ export function obbTransform(
   return out;
 }
 
+/**
+ * `obbTransform` of a local box centred at the origin with identity axes (a box collider centred
+ * on its entity): the same numbers, from the pose and the half-extents alone, so the local centre
+ * and axes are never read.
+ */
+export function obbTransformCentered(
+  out: Floats,
+  oo: number,
+  local: ReadonlyFloats,
+  lo: number,
+  q: ReadonlyFloats,
+  t: ReadonlyFloats,
+  scale = 1,
+): Floats {
+  out[oo] = t[0];
+  out[oo + 1] = t[1];
+  out[oo + 2] = t[2];
+  quaternionToMat3(out, oo + OBB_AXES, q);
+  const s = Math.abs(scale);
+  out[oo + OBB_HALF] = s * local[lo + OBB_HALF];
+  out[oo + OBB_HALF + 1] = s * local[lo + OBB_HALF + 1];
+  out[oo + OBB_HALF + 2] = s * local[lo + OBB_HALF + 2];
+  return out;
+}
+
 /** The 8 corners (24 numbers) of a box, in the order of the sign bits (±u0, ±u1, ±u2). */
 export function obbCorners(out: Floats, box: ReadonlyFloats, o = 0): Floats {
   const a = o + OBB_AXES;

@@ -7,7 +7,7 @@ import { addComponent, entityExists, removeComponent, type World } from 'bitecs'
 import type { BoundingTree } from '../src/boundingTree';
 import { quaternionToMat3 } from '../src/aabb';
 import { CollideInputError, assertExtents, assertFiniteValues, assertNonEmptyPoints } from '../src/errors';
-import { OBB_AXES, OBB_HALF } from '../src/layout';
+import { OBB_AXES, OBB_CENTER, OBB_HALF } from '../src/layout';
 import { assertEntityId } from '../components/capacity';
 import {
   DEFAULT_LAYER, DEFAULT_MASK, SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE,
@@ -92,6 +92,13 @@ function prepareEntity(p: CollisionPipeline, eid: number, caller: string): void 
   if (!entityExists(p.world, eid)) throw new CollideInputError(`${caller}: entity ${eid} does not exist in the world`);
   growTransformStore(p.transform, eid);
   growColliderStore(p.collider, eid);
+}
+
+/** Whether the local OBB at local[o] is centred at the origin with identity axes (exactly). */
+function isCenteredBox(local: Float32Array, o: number): boolean {
+  for (let k = 0; k < 3; k++) if (local[o + OBB_CENTER + k] !== 0) return false;
+  for (let i = 0; i < 9; i++) if (local[o + OBB_AXES + i] !== (i % 4 === 0 ? 1 : 0)) return false;
+  return true;
 }
 
 /** Makes the transform store a component of `eid` once (the removal observer clears `present`). */
@@ -224,6 +231,7 @@ export function addCollider(target: World | CollisionPipeline, eid: number, desc
   c.mesh[eid] = desc.shape === 'mesh' ? desc.tree : undefined;
   if (kind !== SHAPE_CHARACTER) c.character[eid] = 0;
   c.kind[eid] = kind;
+  c.centeredBox[eid] = kind === SHAPE_OBB && isCenteredBox(c.local, SHAPE_STRIDE * eid) ? 1 : 0;
   c.layer[eid] = layer;
   c.mask[eid] = mask;
   c.sensor[eid] = desc.sensor ? 1 : 0;

@@ -12,7 +12,7 @@ import { aabbFromSphere, aabbTransform } from '../src/aabb';
 import { kdopRefit } from '../src/kdop';
 import { FLOAT32_RELATIVE_STEP } from '../src/float32';
 import { OBB_AXES, OBB_HALF } from '../src/layout';
-import { obbTransform } from '../src/obb';
+import { obbTransform, obbTransformCentered } from '../src/obb';
 import { sphereTransform } from '../src/sphere';
 import {
   SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, storeBroadPhaseBox, type ColliderStore,
@@ -41,7 +41,8 @@ function refitCollider(c: ColliderStore, eid: number, scale: number): void {
       break;
     case SHAPE_OBB:
     case SHAPE_MESH: {
-      obbTransform(world, o, local, o, rotation, translation, scale);
+      if (c.centeredBox[eid] === 1) obbTransformCentered(world, o, local, o, rotation, translation, scale);
+      else obbTransform(world, o, local, o, rotation, translation, scale);
       // Arvo's radius of the stored (rounded) box, around its stored centre.
       const h0 = world[o + OBB_HALF], h1 = world[o + OBB_HALF + 1], h2 = world[o + OBB_HALF + 2];
       const a = o + OBB_AXES;

@@ -124,6 +124,32 @@ describe('stores', () => {
     }
   });
 
+  it('a box collider replaced by an offset or rotated one (and back) refits by its current local box', () => {
+    const world = createWorld();
+    const p = createCollisionPipeline(world);
+    const e = addEntity(world);
+    const q = [0, Math.SQRT1_2, 0, Math.SQRT1_2]; // 90 degrees about y: local x maps to world -z
+    const descriptions = [
+      { shape: 'obb' as const, halfExtents: [1, 2, 3] },
+      { shape: 'obb' as const, halfExtents: [1, 2, 3], center: [4, 0, 0] },
+      { shape: 'obb' as const, halfExtents: [1, 2, 3], rotation: [0, 0, Math.SQRT1_2, Math.SQRT1_2] },
+      { shape: 'obb' as const, halfExtents: [1, 2, 3] },
+    ];
+    const expectedCentre = [[10, 0, 0], [10, 0, -4], [10, 0, 0], [10, 0, 0]];
+    // World axis 0: R * local axis 0, local axis 0 being x, or y under the local 90 degrees about z.
+    const expectedAxis0 = [[0, 0, -1], [0, 0, -1], [0, 1, 0], [0, 0, -1]];
+    descriptions.forEach((desc, i) => {
+      addCollider(world, e, desc);
+      setTransform(world, e, [10, 0, 0], q);
+      refitVolumes(world);
+      const w = p.collider.world, o = SHAPE_STRIDE * e;
+      for (let k = 0; k < 3; k++) {
+        expect(w[o + k]).toBeCloseTo(expectedCentre[i][k], 5);
+        expect(w[o + 3 + k]).toBeCloseTo(expectedAxis0[i][k], 5);
+      }
+    });
+  });
+
   it('k-DOP pairs: exactly the pairs whose k-DOPs (built independently for every shape) overlap', () => {
     const rand = mulberry32(21);
     const world = createWorld();

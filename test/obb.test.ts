@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { obbContainsPoint, obbCorners, obbFromAxes, obbSurfaceArea, obbTransform, obbVolume } from '../src/obb';
+import { obbContainsPoint, obbCorners, obbFromAxes, obbSurfaceArea, obbTransform, obbTransformCentered, obbVolume } from '../src/obb';
 import { OBB_STRIDE } from '../src/layout';
 import { mulberry32, quaternionToAxes, randomQuaternion } from './support/random';
 
@@ -66,6 +66,27 @@ describe('obbTransform', () => {
       }
       expect(obbVolume(world)).toBeCloseTo(Math.abs(s) ** 3 * obbVolume(local), 9);
       expect(obbSurfaceArea(world)).toBeCloseTo(s * s * obbSurfaceArea(local), 9);
+    }
+  });
+});
+
+describe('obbTransformCentered', () => {
+  it('writes exactly what obbTransform writes for a local box centred at the origin with identity axes', () => {
+    const rand = mulberry32(8);
+    for (const Store of [Float64Array, Float32Array]) {
+      const local = new Store(OBB_STRIDE);
+      const general = new Store(OBB_STRIDE), centered = new Store(OBB_STRIDE);
+      for (let trial = 0; trial < 1000; trial++) {
+        local.fill(0);
+        local[3] = local[7] = local[11] = 1;
+        for (let k = 0; k < 3; k++) local[12 + k] = rand() * 3;
+        const q = randomQuaternion(rand);
+        const t = [rand() * 2e4 - 1e4, rand() * 2e4 - 1e4, rand() * 2e4 - 1e4];
+        const s = trial % 5 === 0 ? -(0.5 + rand()) : 0.5 + rand();
+        obbTransform(general, 0, local, 0, q, t, s);
+        obbTransformCentered(centered, 0, local, 0, q, t, s);
+        expect(Array.from(centered)).toEqual(Array.from(general));
+      }
     }
   });
 });
