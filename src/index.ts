@@ -10,7 +10,7 @@ export {
   assertFiniteValues,
   assertExtents,
 } from './errors';
-export { obbFromAxes, obbVolume, obbSurfaceArea, obbContainsPoint, obbTransform, obbCorners } from './obb';
+export { obbFromAxes, obbVolume, obbSurfaceArea, obbContainsPoint, obbTransform, obbTransformCentered, obbCorners } from './obb';
 export {
   sphereFromAabb,
   ritterSphere,

@@ -26,7 +26,7 @@ export type BroadPhaseName = 'sap' | 'sweepAndPrune' | 'bruteForce' | 'spatialHa
 
 /** Options of `createCollisionPipeline`. */
 export interface CollisionPipelineOptions {
-  /** Broad-phase algorithm, by name or as an instance (default 'spatialHash', the fastest on evenly sized boxes). */
+  /** Broad-phase algorithm, by name or as an instance (default 'spatialHash', the fastest on the benchmark scenes, mixed sizes included). */
   broadPhase?: BroadPhaseName | BroadPhase;
   /**
    * Fattening margin of broad-phase boxes, in world units (default 0). With a margin, a box is
