@@ -262,9 +262,11 @@ export function setTransform(
   // rejectPose redo the checks with descriptive errors only when something is wrong.
   const norm = validPoseQuaternionNorm(position, rotation, scale);
   if (!(norm > 0 && norm < Infinity)) rejectPose(eid, position, rotation, scale);
-  prepareEntity(p, eid, 'setTransform');
-  if (p.collider.kind[eid] === SHAPE_MESH) assertMeshScale(scale, `setTransform(entity ${eid})`);
   const t = p.transform;
+  // An entity holding the transform store is alive and fits the stores (the removal observer
+  // clears `present`), so only a first pose pays for the id and existence checks.
+  if (t.present[eid] !== 1) prepareEntity(p, eid, 'setTransform');
+  if (p.collider.kind[eid] === SHAPE_MESH) assertMeshScale(scale, `setTransform(entity ${eid})`);
   const o3 = 3 * eid, o4 = 4 * eid;
   t.position[o3] = position[0];
   t.position[o3 + 1] = position[1];

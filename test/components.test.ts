@@ -313,6 +313,16 @@ describe('bad input', () => {
     expect(p.collider.kind[e]).toBe(0);
   });
 
+  it('setTransform on an entity removed after its first pose throws, as for any dead entity', () => {
+    const f = addEntity(world);
+    addCollider(world, f, { shape: 'obb', halfExtents: [1, 1, 1] });
+    setTransform(world, f, [1, 2, 3]);
+    removeEntity(world, f);
+    const pose = () => setTransform(world, f, [4, 5, 6]);
+    expect(pose).toThrow(CollideInputError);
+    expect(pose).toThrow(new RegExp(`setTransform: entity ${f} does not exist`));
+  });
+
   it('removing twice, or removing a removed entity, is a defined no-op', () => {
     const f = addEntity(world);
     addCollider(world, f, { shape: 'sphere', radius: 1 });
