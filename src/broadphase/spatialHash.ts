@@ -150,7 +150,7 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
 
   /**
    * Next frame's cell factor, by hill climbing on this frame's cost per box (entries plus weighted
-   * boxes passed, both counted, so the choice is deterministic): keep stepping while the cost
+   * entries passed by scans, both counted, so the choice is deterministic): keep stepping while the cost
    * falls, turn back when it rises. Near the optimum the factor alternates between neighbouring
    * steps, where the cost curve is flat.
    */
@@ -245,6 +245,11 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
     }
   }
 
+  /**
+   * Pairs of boxes that share a column of one level: each entry scans the entries after it in its
+   * bucket up to the first that starts beyond its upper x, keeping those of its own column and
+   * level; counts the entries passed for the adaptive factor.
+   */
   function pairsInBuckets(input: BroadPhaseInput, out: PairList, slots: number): void {
     const boxes = input.boxes;
     // Locals, not the closure's reassignable arrays: V8 then keeps them in registers across the loop.
