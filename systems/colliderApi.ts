@@ -264,8 +264,9 @@ export function setTransform(
   if (!(norm > 0 && norm < Infinity)) rejectPose(eid, position, rotation, scale);
   const t = p.transform;
   // An entity holding the transform store is alive and fits the stores (the removal observer
-  // clears `present`), so only a first pose pays for the id and existence checks.
-  if (t.present[eid] !== 1) prepareEntity(p, eid, 'setTransform');
+  // clears `present`), so only a first pose pays for the id and existence checks. The type test
+  // keeps ids like "3", which index typed arrays too, going to the checks.
+  if (t.present[eid] !== 1 || typeof eid !== 'number') prepareEntity(p, eid, 'setTransform');
   if (p.collider.kind[eid] === SHAPE_MESH) assertMeshScale(scale, `setTransform(entity ${eid})`);
   const o3 = 3 * eid, o4 = 4 * eid;
   t.position[o3] = position[0];

@@ -323,6 +323,15 @@ describe('bad input', () => {
     expect(pose).toThrow(new RegExp(`setTransform: entity ${f} does not exist`));
   });
 
+  it('setTransform rejects a non-number id even for an entity that already holds a pose', () => {
+    const f = addEntity(world);
+    setTransform(world, f, [1, 2, 3]);
+    const pose = () => setTransform(world, String(f) as unknown as number, [4, 5, 6]);
+    expect(pose).toThrow(CollideInputError);
+    expect(pose).toThrow(/is not an integer id/);
+    expect(Array.from(p.transform.position.subarray(3 * f, 3 * f + 3))).toEqual([1, 2, 3]);
+  });
+
   it('removing twice, or removing a removed entity, is a defined no-op', () => {
     const f = addEntity(world);
     addCollider(world, f, { shape: 'sphere', radius: 1 });
