@@ -67,6 +67,16 @@ const MAX_CELL_COORD = 2 ** 31 - 1;
  */
 const WINDOW_SLACK = 2 ** -20;
 
+/**
+ * 1 when the closed box at `b` meets [ax0, ax1] × [ay0, ay1] × [az0, az1], else 0, without a
+ * branch. The scans combine it with their column tests into one branch: those outcomes depend on
+ * the data, and a short-circuit chain of them mispredicted often enough to cost about 10% of the
+ * broad phase (measured at 2,000 and 10,000 boxes, alone and between the peers' frames).
+ */
+function boxesMeet(boxes: ArrayLike<number>, b: number, ax0: number, ay0: number, az0: number, ax1: number, ay1: number, az1: number): number {
+  return +(boxes[b] <= ax1) & +(boxes[b + 3] >= ax0) & +(boxes[b + 1] <= ay1) & +(boxes[b + 4] >= ay0) & +(boxes[b + 2] <= az1) & +(boxes[b + 5] >= az0);
+}
+
 function columnHash(iy: number, iz: number, level: number, slotMask: number): number {
   return (Math.imul(iy, HASH_Y) ^ Math.imul(iz, HASH_Z) ^ Math.imul(level, HASH_LEVEL)) & slotMask;
 }
@@ -271,10 +281,11 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
         for (; j < end; j++) {
           // Entries come in lower-x order: once one starts beyond a's upper x, so do all after it.
           if (lowerX[j] > ax1) break;
-          // Same column, and this column owns the pair (see entryFirst): each pair is reported once.
-          if ((firstA | first[j]) !== 3 || columns[j * 2] !== cy || columns[j * 2 + 1] !== cz || levels[j] !== level) continue;
+          // Same column, this column owns the pair (see entryFirst: each pair is reported once),
+          // and the boxes overlap; all tests in one branch (see boxesMeet).
           const b = ids[j] * 6;
-          if (boxes[b] > ax1 || boxes[b + 3] < ax0 || boxes[b + 1] > ay1 || boxes[b + 4] < ay0 || boxes[b + 2] > az1 || boxes[b + 5] < az0) continue;
+          if ((+((firstA | first[j]) === 3) & +(columns[j * 2] === cy) & +(columns[j * 2 + 1] === cz) & +(levels[j] === level) &
+            boxesMeet(boxes, b, ax0, ay0, az0, ax1, ay1, az1)) === 0) continue;
           reportPair(input, out, a, ids[j]);
         }
         passed += j - i - 1;
@@ -334,9 +345,9 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
             let e = from;
             for (; e < end; e++) {
               if (lowerX[e] > ax1) break;
-              if ((firstA | first[e]) !== 3 || levels[e] !== level || columns[e * 2] !== y || columns[e * 2 + 1] !== z) continue;
               const b = bucketIds[e] * 6;
-              if (boxes[b] > ax1 || boxes[b + 3] < ax0 || boxes[b + 1] > ay1 || boxes[b + 4] < ay0 || boxes[b + 2] > az1 || boxes[b + 5] < az0) continue;
+              if ((+((firstA | first[e]) === 3) & +(levels[e] === level) & +(columns[e * 2] === y) & +(columns[e * 2 + 1] === z) &
+                boxesMeet(boxes, b, ax0, ay0, az0, ax1, ay1, az1)) === 0) continue;
               reportPair(input, out, a, bucketIds[e]);
             }
             passed += e - from + 1;
