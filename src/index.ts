@@ -161,7 +161,7 @@ export {
 export { PairList } from './broadphase/pairList';
 export { createBruteForce } from './broadphase/bruteForce';
 export { createSweepAndPrune, type SweepAndPruneOptions } from './broadphase/sweepAndPrune';
-export { createSpatialHash, type SpatialHashOptions } from './broadphase/spatialHash';
+export { createSpatialHash, type SpatialHash, type SpatialHashOptions, type SpatialHashStatistics } from './broadphase/spatialHash';
 export { createDynamicAabbTree, type DynamicAabbTreeOptions } from './broadphase/dynamicAabbTree';
 export { createKdTree } from './broadphase/kdTree';
 export { createOctree, type OctreeOptions } from './broadphase/octree';

@@ -3,19 +3,22 @@
  * centre along the axis where the centres spread most, down to single proxies, and every node
  * keeps the bounds of its boxes (so boxes never straddle: a node's box grows instead). The
  * balanced result is stored as an `AabbTree` and pairs come from the same simultaneous descent as
- * the dynamic tree: dynamic proxies against themselves and against a separate static tree.
+ * the dynamic tree: dynamic proxies against themselves and against a separate static tree, which
+ * is rebuilt only when the statics change.
  */
 import { AabbTree, treePairs } from './aabbTree';
 import type { BroadPhase, BroadPhaseInput } from './broadPhase';
 import { grown } from './growable';
 import { PairList } from './pairList';
 import { selectByKey } from './sortByKey';
+import { StaticSplit } from './staticSplit';
 
-/** Creates a kd-tree broad phase rebuilt from scratch each frame (stateless between frames). */
+/** Creates a kd-tree broad phase: the dynamic tree rebuilt from scratch each frame, the static one when the statics change. */
 export function createKdTree(): BroadPhase {
   const dynamic = new AabbTree();
   const statics = new AabbTree();
   const candidates = new PairList();
+  const split = new StaticSplit();
   let order = new Int32Array(0); // proxy ids, permuted by the median splits
   let keys = new Float64Array(0);
 
@@ -43,15 +46,11 @@ export function createKdTree(): BroadPhase {
     return tree.createParent(build(tree, boxes, lo, mid), build(tree, boxes, mid, hi));
   }
 
-  /** Rebuilds `tree` over the input proxies whose static flag equals `wantStatic`. */
-  function rebuild(tree: AabbTree, input: BroadPhaseInput, wantStatic: boolean): void {
+  /** Rebuilds `tree` over ids[0, n). */
+  function rebuild(tree: AabbTree, boxes: ArrayLike<number>, ids: Int32Array, n: number): void {
     tree.reset();
-    let n = 0;
-    for (let i = 0; i < input.count; i++) {
-      const id = input.ids[i];
-      if ((input.isStatic[id] === 1) === wantStatic) order[n++] = id;
-    }
-    if (n > 0) tree.root = build(tree, input.boxes, 0, n);
+    for (let i = 0; i < n; i++) order[i] = ids[i];
+    if (n > 0) tree.root = build(tree, boxes, 0, n);
   }
 
   return {
@@ -60,14 +59,15 @@ export function createKdTree(): BroadPhase {
       out.clear();
       order = grown(order, input.count);
       keys = grown(keys, input.count);
-      rebuild(dynamic, input, false);
-      rebuild(statics, input, true);
+      if (split.update(input)) rebuild(statics, input.boxes, split.staticIds, split.staticCount);
+      rebuild(dynamic, input.boxes, split.dynamicIds, split.dynamicCount);
       treePairs(input, dynamic, statics, candidates, out);
       out.sort();
     },
     clear(): void {
       dynamic.reset();
       statics.reset();
+      split.reset();
     },
   };
 }

@@ -6,7 +6,8 @@
  * and its ancestors. The descent carries the ancestors' boxes that overlap the current cell (the
  * only ones that can meet anything inside it) and tests each node's own boxes against them and
  * against each other. The tree is never stored: build and search are one recursive pass that
- * permutes the proxies in place.
+ * permutes the proxies in place. Static proxies go through it with the dynamic ones (it is
+ * rebuilt every frame by design) but two statics are never tested against each other.
  */
 import { aabbOverlap } from '../aabb';
 import { reportPair, type BroadPhase, type BroadPhaseInput } from './broadPhase';
@@ -70,16 +71,21 @@ export function createOctree(options: OctreeOptions = {}): BroadPhase {
     for (let i = lo; i < hi; i++) items[i] = scratch[i];
   }
 
-  /** Tests items[lo, hi) against each other and against active[activeLo, activeHi). */
+  /** Tests items[lo, hi) against each other and against active[activeLo, activeHi), static pairs skipped untested. */
   function testOwn(input: BroadPhaseInput, out: PairList, lo: number, hi: number, activeLo: number, activeHi: number): void {
-    const boxes = input.boxes;
+    const { boxes, isStatic } = input;
     for (let i = lo; i < hi; i++) {
       const a = items[i];
+      const aStatic = isStatic[a] === 1;
       for (let j = i + 1; j < hi; j++) {
-        if (aabbOverlap(boxes, a * 6, boxes, items[j] * 6)) reportPair(input, out, a, items[j]);
+        const b = items[j];
+        if (aStatic && isStatic[b] === 1) continue;
+        if (aabbOverlap(boxes, a * 6, boxes, b * 6)) reportPair(input, out, a, b);
       }
       for (let j = activeLo; j < activeHi; j++) {
-        if (aabbOverlap(boxes, a * 6, boxes, active[j] * 6)) reportPair(input, out, a, active[j]);
+        const b = active[j];
+        if (aStatic && isStatic[b] === 1) continue;
+        if (aabbOverlap(boxes, a * 6, boxes, b * 6)) reportPair(input, out, a, b);
       }
     }
   }

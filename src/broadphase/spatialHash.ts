@@ -18,11 +18,12 @@
  */
 import { aabbOverlap } from '../aabb';
 import { float32Below } from '../float32';
-import { maxProxyId, reportPair, type BroadPhase, type BroadPhaseInput } from './broadPhase';
+import { reportPair, type BroadPhase, type BroadPhaseInput } from './broadPhase';
 import { grown } from './growable';
 import { Float32Order } from './float32Order';
 import type { PairList } from './pairList';
 import { selectByKey } from './sortByKey';
+import { StaticSplit } from './staticSplit';
 
 /** Options of `createSpatialHash`. */
 export interface SpatialHashOptions {
@@ -32,11 +33,24 @@ export interface SpatialHashOptions {
    * Cell edge relative to the median largest box side, fixed. When omitted it adapts from frame
    * to frame (starting at 2), trading entries (fewer with wide columns) against the boxes each
    * scan passes (fewer with narrow ones): sparse scenes settle on wider columns, dense ones on
-   * narrower.
+   * narrower. The static grid uses the starting factor (or this one) on the static boxes' sizes.
    */
   cellSizeFactor?: number;
   /** Boxes covering more cells than this on a level go up a level (default 64). */
   maxCellsPerBox?: number;
+}
+
+/** Work counters of a spatial hash's last `findPairs`, for tests and tuning. */
+export interface SpatialHashStatistics {
+  /** Box-box overlap tests made (entries scanned past the column filter count too: they are tested branch-free). */
+  boxTests: number;
+  /** Whether the static grid was rebuilt (the static set or a static box changed since the last frame). */
+  staticRebuilt: boolean;
+}
+
+/** A spatial-hash broad phase, with the work counters of its last frame. */
+export interface SpatialHash extends BroadPhase {
+  readonly statistics: SpatialHashStatistics;
 }
 
 // Large odd multipliers for mixing column coordinates (Teschner et al. 2003).
@@ -49,6 +63,8 @@ const LEVELS = 21;
 const SLOTS_PER_ENTRY = 1;
 /** Boxes sampled for the median box size that sets the cell edge (the adaptive factor absorbs the estimate's error). */
 const CELL_SIZE_SAMPLES = 63;
+/** Starting cell factor, and the static grid's. */
+const DEFAULT_CELL_FACTOR = 2;
 /** Limits and step of the adaptive cell factor. */
 const MIN_CELL_FACTOR = 0.5;
 const MAX_CELL_FACTOR = 8;
@@ -66,6 +82,12 @@ const MAX_CELL_COORD = 2 ** 31 - 1;
  * lower-x keys (2^-23 relative) with room to spare.
  */
 const WINDOW_SLACK = 2 ** -20;
+/** `ColumnGrid.pairsWithAll` level meaning all levels. */
+const ANY_LEVEL = -1;
+
+function columnHash(iy: number, iz: number, level: number, slotMask: number): number {
+  return (Math.imul(iy, HASH_Y) ^ Math.imul(iz, HASH_Z) ^ Math.imul(level, HASH_LEVEL)) & slotMask;
+}
 
 /**
  * 1 when the closed box at `b` meets [ax0, ax1] × [ay0, ay1] × [az0, az1], else 0, without a
@@ -77,111 +99,117 @@ function boxesMeet(boxes: ArrayLike<number>, b: number, ax0: number, ay0: number
   return +(boxes[b] <= ax1) & +(boxes[b + 3] >= ax0) & +(boxes[b + 1] <= ay1) & +(boxes[b + 4] >= ay0) & +(boxes[b + 2] <= az1) & +(boxes[b + 5] >= az0);
 }
 
-function columnHash(iy: number, iz: number, level: number, slotMask: number): number {
-  return (Math.imul(iy, HASH_Y) ^ Math.imul(iz, HASH_Z) ^ Math.imul(level, HASH_LEVEL)) & slotMask;
+/**
+ * Median largest box side of `ids` times `factor`, over an evenly spaced sample of the boxes (the
+ * cell size only tunes speed; pairs are exact whatever it is). Falls back to the boxes' spread
+ * when the sampled boxes are points.
+ */
+function derivedCellSize(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number, factor: number, sides: Float64Array, sideTags: Int32Array): number {
+  const samples = Math.min(count, CELL_SIZE_SAMPLES);
+  for (let s = 0; s < samples; s++) {
+    const o = ids[Math.floor((s * count) / samples)] * 6;
+    sides[s] = Math.max(boxes[o + 3] - boxes[o], boxes[o + 4] - boxes[o + 1], boxes[o + 5] - boxes[o + 2]);
+    sideTags[s] = s;
+  }
+  const mid = samples >>> 1;
+  selectByKey(sides, sideTags, 0, samples, mid);
+  const size = factor * sides[mid];
+  if (size > 0 && Number.isFinite(size)) return size;
+  // Mostly points: aim at a few boxes per cell over the boxes' extent.
+  let sceneMin = Infinity;
+  let sceneMax = -Infinity;
+  for (let i = 0; i < count; i++) {
+    const o = ids[i] * 6;
+    sceneMin = Math.min(sceneMin, boxes[o], boxes[o + 1], boxes[o + 2]);
+    sceneMax = Math.max(sceneMax, boxes[o + 3], boxes[o + 4], boxes[o + 5]);
+  }
+  const spread = (sceneMax - sceneMin) / Math.cbrt(count);
+  return spread > 0 && Number.isFinite(spread) ? spread : 1;
 }
 
-/** Creates a spatial-hash broad phase. */
-export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase {
-  const fixedCell = options.cellSize;
-  const adaptiveFactor = options.cellSizeFactor === undefined;
-  let cellFactor = options.cellSizeFactor ?? 2;
-  const maxCells = options.maxCellsPerBox ?? 64;
-  if (fixedCell !== undefined && !(fixedCell > 0 && Number.isFinite(fixedCell))) {
-    throw new RangeError(`spatialHash: cellSize must be positive and finite, got ${fixedCell}`);
-  }
-  if (!(cellFactor > 0 && Number.isFinite(cellFactor))) throw new RangeError(`spatialHash: cellSizeFactor must be positive, got ${cellFactor}`);
-  if (!(maxCells >= 1)) throw new RangeError(`spatialHash: maxCellsPerBox must be >= 1, got ${maxCells}`);
-
-  let frame = 0;
-  let oversizeFrame = new Uint32Array(0); // by id: frame in which the box was oversize
-  let oversize = new Int32Array(0);
-  // Per box, by rank in lower-x order (ids in byLowerX.order): its lower x key, level, first
-  // column (y, z) and column counts there; -1 count marks oversize.
-  let boxLowerX = new Float32Array(0);
-  let boxLevel = new Uint8Array(0);
-  let columnLo = new Int32Array(0);
-  let columnN = new Int32Array(0);
+/**
+ * One hierarchical grid of columns over a set of boxes (ids into a shared box array), built in one
+ * go: the boxes sorted by lower x, each put on its level and entered in the columns it covers
+ * there, the entries bucketed by column hash. The pair searches read it; nothing persists
+ * between builds but pooled storage.
+ */
+class ColumnGrid {
+  /** Boxes in the grid; by rank in lower-x order (ids in `byLowerX.order`): lower x key, level, first column (y, z) and column counts there (-1 count: oversize). */
+  count = 0;
+  readonly byLowerX = new Float32Order();
+  boxLowerX = new Float32Array(0);
+  boxLevel = new Uint8Array(0);
+  columnLo = new Int32Array(0);
+  columnN = new Int32Array(0);
   /** Inverse cell size per level (each half the one below: exact, so every use floors alike). */
-  const levelInv = new Float64Array(LEVELS);
-  /** Boxes per level this frame. */
-  const levelBoxes = new Int32Array(LEVELS);
-  /** Widest x extent of a box per level this frame: how far below a box's lower x a box of that level can start and still reach it. */
-  const levelWidthX = new Float64Array(LEVELS);
-  let bucketStart = new Int32Array(0);
-  let entryId = new Int32Array(0);
-  let entryColumn = new Int32Array(0); // (y, z) per entry
-  let entryLevel = new Uint8Array(0);
-  // Per entry, bit 0 (y) and bit 1 (z) set when its column is the box's first on that axis. The
-  // lower (y, z) corner of two boxes' intersection lies in column max(first of a, first of b) on
-  // each axis, so a column both boxes cover holds that corner exactly when, on both axes, it is
-  // the first column of one of them.
-  let entryFirst = new Uint8Array(0);
-  // Per entry, its box's lower x bound rounded down to Float32: the sort key, where bucket scans stop.
-  let entryLowerX = new Float32Array(0);
-  const byLowerX = new Float32Order();
-  const sides = new Float64Array(CELL_SIZE_SAMPLES);
-  const sideTags = new Int32Array(CELL_SIZE_SAMPLES);
-  let entries = 0; // (box, column) entries this frame
-  let oversizeCount = 0;
-  /** Entries passed by this frame's bucket scans, and the adaptive factor's previous cost and direction. */
-  let scanned = 0;
-  let lastCost = Infinity;
-  let factorDirection = 1;
-
+  readonly levelInv = new Float64Array(LEVELS);
+  /** Boxes per level. */
+  readonly levelBoxes = new Int32Array(LEVELS);
+  /** Widest x extent of a box per level: how far below a box's lower x a box of that level can start and still reach it. */
+  readonly levelWidthX = new Float64Array(LEVELS);
+  /** Lowest and highest level holding boxes (top < bottom: none). */
+  bottom = 0;
+  top = -1;
+  /** Hash buckets: after a build, bucketStart[h] is the end of bucket h (the start of h + 1). */
+  slots = 0;
+  bucketStart = new Int32Array(0);
+  entries = 0;
+  entryId = new Int32Array(0);
+  entryColumn = new Int32Array(0); // (y, z) per entry
+  entryLevel = new Uint8Array(0);
   /**
-   * Median largest box side times the factor, over an evenly spaced sample of the boxes (the cell
-   * size only tunes speed; pairs are exact whatever it is). Falls back to the scene's spread when
-   * the sampled boxes are points.
+   * Per entry, bit 0 (y) and bit 1 (z) set when its column is the box's first on that axis. The
+   * lower (y, z) corner of two boxes' intersection lies in column max(first of a, first of b) on
+   * each axis, so a column both boxes cover holds that corner exactly when, on both axes, it is
+   * the first column of one of them.
    */
-  function derivedCellSize(input: BroadPhaseInput): number {
-    const { ids, count, boxes } = input;
-    const samples = Math.min(count, CELL_SIZE_SAMPLES);
-    for (let s = 0; s < samples; s++) {
-      const o = ids[Math.floor((s * count) / samples)] * 6;
-      sides[s] = Math.max(boxes[o + 3] - boxes[o], boxes[o + 4] - boxes[o + 1], boxes[o + 5] - boxes[o + 2]);
-      sideTags[s] = s;
-    }
-    const mid = samples >>> 1;
-    selectByKey(sides, sideTags, 0, samples, mid);
-    const size = cellFactor * sides[mid];
-    if (size > 0 && Number.isFinite(size)) return size;
-    // Mostly points: aim at a few boxes per cell over the scene's extent.
-    let sceneMin = Infinity;
-    let sceneMax = -Infinity;
-    for (let i = 0; i < count; i++) {
-      const o = ids[i] * 6;
-      sceneMin = Math.min(sceneMin, boxes[o], boxes[o + 1], boxes[o + 2]);
-      sceneMax = Math.max(sceneMax, boxes[o + 3], boxes[o + 4], boxes[o + 5]);
-    }
-    const spread = (sceneMax - sceneMin) / Math.cbrt(count);
-    return spread > 0 && Number.isFinite(spread) ? spread : 1;
-  }
+  entryFirst = new Uint8Array(0);
+  /** Per entry, its box's lower x bound rounded down to Float32: the sort key, where bucket scans stop. */
+  entryLowerX = new Float32Array(0);
+  /** Oversize boxes (beyond the top level or int32 column coordinates), by id. */
+  oversize = new Int32Array(0);
+  oversizeCount = 0;
 
-  /**
-   * Next frame's cell factor, by hill climbing on this frame's cost per box (entries plus weighted
-   * entries passed by scans, both counted, so the choice is deterministic): keep stepping while the cost
-   * falls, turn back when it rises. Near the optimum the factor alternates between neighbouring
-   * steps, where the cost curve is flat.
-   */
-  function adaptCellFactor(cost: number): void {
-    if (cost > lastCost) factorDirection = -factorDirection;
-    lastCost = cost;
-    const next = factorDirection > 0 ? cellFactor * CELL_FACTOR_STEP : cellFactor / CELL_FACTOR_STEP;
-    if (next < MIN_CELL_FACTOR || next > MAX_CELL_FACTOR) factorDirection = -factorDirection;
-    else cellFactor = next;
+  build(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number, inv: number, maxCells: number): void {
+    this.count = count;
+    this.boxLowerX = grown(this.boxLowerX, count);
+    this.boxLevel = grown(this.boxLevel, count);
+    this.columnLo = grown(this.columnLo, 2 * count);
+    this.columnN = grown(this.columnN, 2 * count);
+    this.oversize = grown(this.oversize, count);
+    const byLowerX = this.byLowerX;
+    byLowerX.reserve(count);
+    const keys = byLowerX.keys;
+    for (let i = 0; i < count; i++) keys[i] = float32Below(boxes[ids[i] * 6]);
+    byLowerX.sort(count, ids);
+    this.classify(boxes, inv, maxCells);
+    let slots = 16;
+    while (slots < SLOTS_PER_ENTRY * this.entries) slots *= 2;
+    this.slots = slots;
+    this.bucketStart = grown(this.bucketStart, slots + 1);
+    this.bucketStart.fill(0, 0, slots + 1);
+    const entries = this.entries;
+    this.entryId = grown(this.entryId, entries);
+    this.entryColumn = grown(this.entryColumn, 2 * entries);
+    this.entryFirst = grown(this.entryFirst, entries);
+    this.entryLevel = grown(this.entryLevel, entries);
+    this.entryLowerX = grown(this.entryLowerX, entries);
+    this.fillBuckets(slots - 1, 0);
+    // Prefix sums: bucketStart[h] becomes the start of bucket h; the fill pass advances it to the end.
+    const starts = this.bucketStart;
+    for (let h = 1; h <= slots; h++) starts[h] += starts[h - 1];
+    this.fillBuckets(slots - 1, 1);
   }
 
   /** Puts each box on its level, computes its column range there and counts the (box, column) entries, listing oversize boxes aside. */
-  function classify(input: BroadPhaseInput, inv: number): void {
-    const { count, boxes } = input;
+  private classify(boxes: ArrayLike<number>, inv: number, maxCells: number): void {
+    const { levelInv, levelBoxes, levelWidthX, boxLowerX, boxLevel, columnLo, columnN, oversize } = this;
     for (let l = 0; l < LEVELS; l++) levelInv[l] = inv * 2 ** -l;
     levelBoxes.fill(0);
     levelWidthX.fill(0);
-    entries = 0;
-    oversizeCount = 0;
-    const sortedIds = byLowerX.order;
-    for (let i = 0; i < count; i++) {
+    let entries = 0, oversizeCount = 0;
+    const sortedIds = this.byLowerX.order;
+    for (let i = 0; i < this.count; i++) {
       const id = sortedIds[i];
       const o = id * 6;
       // The sort key again, from the box this loop reads anyway (cheaper than gathering the keys).
@@ -203,7 +231,6 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
       }
       if (!(cells <= maxCells)) {
         columnN[i * 2] = -1;
-        oversizeFrame[id] = frame;
         oversize[oversizeCount++] = id;
       } else {
         boxLevel[i] = level;
@@ -213,21 +240,21 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
         entries += columnN[i * 2] * columnN[i * 2 + 1];
       }
     }
-  }
-
-  /** Orders the input's ids by their boxes' lower x bound into `byLowerX.order`. */
-  function orderByLowerX(input: BroadPhaseInput): void {
-    const { ids, count, boxes } = input;
-    byLowerX.reserve(count);
-    const keys = byLowerX.keys;
-    for (let i = 0; i < count; i++) keys[i] = float32Below(boxes[ids[i] * 6]);
-    byLowerX.sort(count, ids);
+    this.entries = entries;
+    this.oversizeCount = oversizeCount;
+    let top = LEVELS - 1;
+    while (top >= 0 && levelBoxes[top] === 0) top--;
+    let bottom = 0;
+    while (bottom < top && levelBoxes[bottom] === 0) bottom++;
+    this.top = top;
+    this.bottom = bottom;
   }
 
   /** Counting sort (stable, boxes taken by lower x) of (box, column) entries into hash buckets: pass 0 counts, pass 1 fills. */
-  function fillBuckets(input: BroadPhaseInput, slotMask: number, pass: number): void {
-    const sortedIds = byLowerX.order;
-    for (let i = 0; i < input.count; i++) {
+  private fillBuckets(slotMask: number, pass: number): void {
+    const { columnLo, columnN, boxLevel, boxLowerX, bucketStart, entryId, entryColumn, entryFirst, entryLevel, entryLowerX } = this;
+    const sortedIds = this.byLowerX.order;
+    for (let i = 0; i < this.count; i++) {
       const ny = columnN[i * 2];
       if (ny < 0) continue;
       const nz = columnN[i * 2 + 1];
@@ -258,12 +285,13 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
   /**
    * Pairs of boxes that share a column of one level: each entry scans the entries after it in its
    * bucket up to the first that starts beyond its upper x, keeping those of its own column and
-   * level; counts the entries passed for the adaptive factor.
+   * level. Returns the entries passed (the adaptive factor's measure of scanning).
    */
-  function pairsInBuckets(input: BroadPhaseInput, out: PairList, slots: number): void {
+  pairsInBuckets(input: BroadPhaseInput, out: PairList): number {
     const boxes = input.boxes;
-    // Locals, not the closure's reassignable arrays: V8 then keeps them in registers across the loop.
-    const columns = entryColumn, first = entryFirst, levels = entryLevel, ids = entryId, ends = bucketStart, lowerX = entryLowerX;
+    // Locals, not fields: V8 then keeps them in registers across the loop.
+    const columns = this.entryColumn, first = this.entryFirst, levels = this.entryLevel, ids = this.entryId, ends = this.bucketStart, lowerX = this.entryLowerX;
+    const slots = this.slots;
     let passed = 0;
     // After the fill pass ends[h] is the end of bucket h, i.e. the start of h + 1.
     let start = 0;
@@ -292,12 +320,12 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
       }
       start = end;
     }
-    scanned = passed;
+    return passed;
   }
 
   /** Index of the first entry of [from, to) whose lower-x key is >= x (entries are in key order). */
-  function firstEntryFrom(from: number, to: number, x: number): number {
-    const lowerX = entryLowerX;
+  private firstEntryFrom(from: number, to: number, x: number): number {
+    const lowerX = this.entryLowerX;
     let lo = from, hi = to;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
@@ -308,110 +336,211 @@ export function createSpatialHash(options: SpatialHashOptions = {}): BroadPhase 
   }
 
   /**
-   * Pairs of a box with the larger boxes of coarser levels: each box looks up the columns it
-   * covers on every coarser level in use. The lower-corner rule applies as within a level, with
+   * Pairs of box `a` (any box, in this grid or not) with this grid's boxes of level `level`: it
+   * looks up the columns it covers there. The lower-corner rule applies as within a level, with
    * the box's first columns on that level standing in for its entry flags. A scan starts at the
-   * first entry whose key is within the level's widest box below the box's lower x (with slack
-   * for the keys' rounding): entries before it end before the box starts.
+   * first entry whose key is within the level's widest box below the box's lower x (with slack for
+   * the keys' rounding): entries before it end before the box starts. Returns the entries passed
+   * plus one per column looked up.
    */
-  function crossLevelPairs(input: BroadPhaseInput, out: PairList, slotMask: number): void {
-    let top = LEVELS - 1;
-    while (top > 0 && levelBoxes[top] === 0) top--;
-    let bottom = 0;
-    while (bottom < top && levelBoxes[bottom] === 0) bottom++;
-    if (bottom === top) return;
-    const { count, boxes } = input;
-    const sortedIds = byLowerX.order;
-    const columns = entryColumn, first = entryFirst, levels = entryLevel, bucketIds = entryId, ends = bucketStart, lowerX = entryLowerX;
+  pairsOnLevel(input: BroadPhaseInput, out: PairList, a: number, level: number): number {
+    const boxes = input.boxes, o = a * 6;
+    const ax0 = boxes[o], ay0 = boxes[o + 1], az0 = boxes[o + 2];
+    const ax1 = boxes[o + 3], ay1 = boxes[o + 4], az1 = boxes[o + 5];
+    const columns = this.entryColumn, first = this.entryFirst, levels = this.entryLevel, bucketIds = this.entryId, ends = this.bucketStart, lowerX = this.entryLowerX;
+    const slotMask = this.slots - 1;
+    const li = this.levelInv[level];
+    const reach = this.levelWidthX[level];
+    const windowStart = ax0 - reach - (Math.abs(ax0) + reach) * WINDOW_SLACK;
+    const y0 = Math.floor(ay0 * li), z0 = Math.floor(az0 * li);
+    const y1 = Math.floor(ay1 * li), z1 = Math.floor(az1 * li);
     let passed = 0;
-    for (let i = 0; i < count; i++) {
-      if (columnN[i * 2] < 0) continue;
-      const a = sortedIds[i], o = a * 6;
-      const ax0 = boxes[o], ay0 = boxes[o + 1], az0 = boxes[o + 2];
-      const ax1 = boxes[o + 3], ay1 = boxes[o + 4], az1 = boxes[o + 5];
-      for (let level = boxLevel[i] + 1; level <= top; level++) {
-        if (levelBoxes[level] === 0) continue;
-        const li = levelInv[level];
-        const reach = levelWidthX[level];
-        const windowStart = ax0 - reach - (Math.abs(ax0) + reach) * WINDOW_SLACK;
-        const y0 = Math.floor(ay0 * li), z0 = Math.floor(az0 * li);
-        const y1 = Math.floor(ay1 * li), z1 = Math.floor(az1 * li);
-        for (let y = y0; y <= y1; y++) {
-          for (let z = z0; z <= z1; z++) {
-            const firstA = (y === y0 ? 1 : 0) | (z === z0 ? 2 : 0);
-            const h = columnHash(y, z, level, slotMask);
-            const end = ends[h];
-            const from = firstEntryFrom(h > 0 ? ends[h - 1] : 0, end, windowStart);
-            let e = from;
-            for (; e < end; e++) {
-              if (lowerX[e] > ax1) break;
-              const b = bucketIds[e] * 6;
-              if ((+((firstA | first[e]) === 3) & +(levels[e] === level) & +(columns[e * 2] === y) & +(columns[e * 2 + 1] === z) &
-                boxesMeet(boxes, b, ax0, ay0, az0, ax1, ay1, az1)) === 0) continue;
-              reportPair(input, out, a, bucketIds[e]);
-            }
-            passed += e - from + 1;
-          }
+    for (let y = y0; y <= y1; y++) {
+      for (let z = z0; z <= z1; z++) {
+        const firstA = (y === y0 ? 1 : 0) | (z === z0 ? 2 : 0);
+        const h = columnHash(y, z, level, slotMask);
+        const end = ends[h];
+        const from = this.firstEntryFrom(h > 0 ? ends[h - 1] : 0, end, windowStart);
+        let e = from;
+        for (; e < end; e++) {
+          if (lowerX[e] > ax1) break;
+          const b = bucketIds[e] * 6;
+          if ((+((firstA | first[e]) === 3) & +(levels[e] === level) & +(columns[e * 2] === y) & +(columns[e * 2 + 1] === z) &
+            boxesMeet(boxes, b, ax0, ay0, az0, ax1, ay1, az1)) === 0) continue;
+          reportPair(input, out, a, bucketIds[e]);
+        }
+        passed += e - from + 1;
+      }
+    }
+    return passed;
+  }
+
+  /**
+   * Columns box `a` covers on `level` (a float: it may be astronomically many), or Infinity when
+   * they do not fit int32 coordinates.
+   */
+  columnsOnLevel(boxes: ArrayLike<number>, a: number, level: number): number {
+    const li = this.levelInv[level], o = a * 6;
+    const y0 = Math.floor(boxes[o + 1] * li), z0 = Math.floor(boxes[o + 2] * li);
+    const y1 = Math.floor(boxes[o + 4] * li), z1 = Math.floor(boxes[o + 5] * li);
+    if (!(y0 >= -MAX_CELL_COORD && z0 >= -MAX_CELL_COORD && y1 <= MAX_CELL_COORD && z1 <= MAX_CELL_COORD)) return Infinity;
+    return (y1 - y0 + 1) * (z1 - z0 + 1);
+  }
+
+  /** Pairs of box `a` with every box of level `level` (every box but the oversize ones for ANY_LEVEL), each tested directly. */
+  pairsWithAll(input: BroadPhaseInput, out: PairList, a: number, level: number): void {
+    const boxes = input.boxes, o = a * 6;
+    const ax0 = boxes[o], ay0 = boxes[o + 1], az0 = boxes[o + 2];
+    const ax1 = boxes[o + 3], ay1 = boxes[o + 4], az1 = boxes[o + 5];
+    const sortedIds = this.byLowerX.order, columnN = this.columnN, boxLevel = this.boxLevel;
+    for (let r = 0; r < this.count; r++) {
+      if (columnN[r * 2] < 0 || (level !== ANY_LEVEL && boxLevel[r] !== level)) continue;
+      const b = sortedIds[r];
+      if (boxesMeet(boxes, b * 6, ax0, ay0, az0, ax1, ay1, az1) !== 0) reportPair(input, out, a, b);
+    }
+  }
+}
+
+/**
+ * Creates a spatial-hash broad phase. Static proxies live in a grid of their own, rebuilt only
+ * when the static set or a static box changes (compared with a copy each frame); dynamic boxes
+ * look it up, and statics are never tested against each other.
+ */
+export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash {
+  const fixedCell = options.cellSize;
+  const adaptiveFactor = options.cellSizeFactor === undefined;
+  let cellFactor = options.cellSizeFactor ?? DEFAULT_CELL_FACTOR;
+  const staticFactor = cellFactor;
+  const maxCells = options.maxCellsPerBox ?? 64;
+  if (fixedCell !== undefined && !(fixedCell > 0 && Number.isFinite(fixedCell))) {
+    throw new RangeError(`spatialHash: cellSize must be positive and finite, got ${fixedCell}`);
+  }
+  if (!(cellFactor > 0 && Number.isFinite(cellFactor))) throw new RangeError(`spatialHash: cellSizeFactor must be positive, got ${cellFactor}`);
+  if (!(maxCells >= 1)) throw new RangeError(`spatialHash: maxCellsPerBox must be >= 1, got ${maxCells}`);
+
+  const dynamicGrid = new ColumnGrid();
+  const staticGrid = new ColumnGrid();
+  const split = new StaticSplit();
+  const sides = new Float64Array(CELL_SIZE_SAMPLES);
+  const sideTags = new Int32Array(CELL_SIZE_SAMPLES);
+  /** The adaptive factor's previous cost and direction. */
+  let lastCost = Infinity;
+  let factorDirection = 1;
+  const statistics: SpatialHashStatistics = { boxTests: 0, staticRebuilt: false };
+
+  /**
+   * Next frame's cell factor, by hill climbing on this frame's cost per box (entries plus weighted
+   * entries passed by scans, both counted, so the choice is deterministic): keep stepping while the cost
+   * falls, turn back when it rises. Near the optimum the factor alternates between neighbouring
+   * steps, where the cost curve is flat.
+   */
+  function adaptCellFactor(cost: number): void {
+    if (cost > lastCost) factorDirection = -factorDirection;
+    lastCost = cost;
+    const next = factorDirection > 0 ? cellFactor * CELL_FACTOR_STEP : cellFactor / CELL_FACTOR_STEP;
+    if (next < MIN_CELL_FACTOR || next > MAX_CELL_FACTOR) factorDirection = -factorDirection;
+    else cellFactor = next;
+  }
+
+  /**
+   * Pairs of every dynamic box with the static grid: its levels looked up column by column, or,
+   * where a box would cover more columns than the level has boxes, that level's boxes tested
+   * directly; oversize boxes of either side tested against all of the other. Returns box tests.
+   */
+  function dynamicStaticPairs(input: BroadPhaseInput, out: PairList): number {
+    const boxes = input.boxes;
+    const sortedIds = dynamicGrid.byLowerX.order, columnN = dynamicGrid.columnN;
+    let tests = 0;
+    for (let i = 0; i < dynamicGrid.count; i++) {
+      const a = sortedIds[i];
+      if (columnN[i * 2] < 0) {
+        // An oversize dynamic box meets every static directly (the static oversize ones below).
+        staticGrid.pairsWithAll(input, out, a, ANY_LEVEL);
+        tests += staticGrid.count - staticGrid.oversizeCount;
+        continue;
+      }
+      for (let level = staticGrid.bottom; level <= staticGrid.top; level++) {
+        if (staticGrid.levelBoxes[level] === 0) continue;
+        if (staticGrid.columnsOnLevel(boxes, a, level) > staticGrid.levelBoxes[level]) {
+          staticGrid.pairsWithAll(input, out, a, level);
+          tests += staticGrid.levelBoxes[level];
+        } else {
+          tests += staticGrid.pairsOnLevel(input, out, a, level);
         }
       }
     }
-    scanned += passed;
+    for (let s = 0; s < staticGrid.oversizeCount; s++) {
+      const a = staticGrid.oversize[s];
+      for (let i = 0; i < dynamicGrid.count; i++) {
+        const b = sortedIds[i];
+        if (aabbOverlap(boxes, a * 6, boxes, b * 6)) reportPair(input, out, a, b);
+      }
+      tests += dynamicGrid.count;
+    }
+    return tests;
   }
 
-  function oversizePairs(input: BroadPhaseInput, out: PairList): void {
-    const { ids, count, boxes } = input;
-    for (let s = 0; s < oversizeCount; s++) {
-      const a = oversize[s];
-      for (let i = 0; i < count; i++) {
-        const b = ids[i];
-        // Oversize-oversize pairs are tested from the lower id only.
-        if (b === a || (oversizeFrame[b] === frame && b < a)) continue;
+  /** Pairs of the dynamic grid's boxes with its larger boxes on coarser levels. */
+  function crossLevelPairs(input: BroadPhaseInput, out: PairList): number {
+    const grid = dynamicGrid;
+    if (grid.bottom >= grid.top) return 0;
+    const sortedIds = grid.byLowerX.order, columnN = grid.columnN, boxLevel = grid.boxLevel, levelBoxes = grid.levelBoxes;
+    let passed = 0;
+    for (let i = 0; i < grid.count; i++) {
+      if (columnN[i * 2] < 0) continue;
+      for (let level = boxLevel[i] + 1; level <= grid.top; level++) {
+        if (levelBoxes[level] !== 0) passed += grid.pairsOnLevel(input, out, sortedIds[i], level);
+      }
+    }
+    return passed;
+  }
+
+  /** Pairs of each oversize dynamic box with every other dynamic box (oversize pairs from the lower id only). */
+  function oversizePairs(input: BroadPhaseInput, out: PairList): number {
+    const boxes = input.boxes, grid = dynamicGrid;
+    const sortedIds = grid.byLowerX.order, columnN = grid.columnN;
+    for (let s = 0; s < grid.oversizeCount; s++) {
+      const a = grid.oversize[s];
+      for (let i = 0; i < grid.count; i++) {
+        const b = sortedIds[i];
+        if (b === a || (columnN[i * 2] < 0 && b < a)) continue;
         if (aabbOverlap(boxes, a * 6, boxes, b * 6)) reportPair(input, out, a, b);
       }
     }
+    return grid.oversizeCount * grid.count;
   }
 
   return {
     name: 'spatialHash',
+    statistics,
     findPairs(input: BroadPhaseInput, out: PairList): void {
       out.clear();
-      const count = input.count;
-      if (count === 0) return;
-      frame = (frame + 1) >>> 0;
-      if (frame === 0) {
-        oversizeFrame.fill(0);
-        frame = 1;
+      statistics.boxTests = 0;
+      statistics.staticRebuilt = false;
+      if (input.count === 0) return;
+      const boxes = input.boxes;
+      const staticsChanged = split.update(input);
+      const { dynamicIds, staticIds } = split;
+      if (staticsChanged) {
+        const statics = split.staticCount;
+        const inv = statics === 0 ? 1 : 1 / (fixedCell ?? derivedCellSize(boxes, staticIds, statics, staticFactor, sides, sideTags));
+        staticGrid.build(boxes, staticIds, statics, inv, maxCells);
+        statistics.staticRebuilt = true;
       }
-      oversizeFrame = grown(oversizeFrame, maxProxyId(input) + 1);
-      oversize = grown(oversize, count);
-      boxLowerX = grown(boxLowerX, count);
-      boxLevel = grown(boxLevel, count);
-      columnLo = grown(columnLo, 2 * count);
-      columnN = grown(columnN, 2 * count);
-      const inv = 1 / (fixedCell ?? derivedCellSize(input));
-      orderByLowerX(input);
-      classify(input, inv);
-      let slots = 16;
-      while (slots < SLOTS_PER_ENTRY * entries) slots *= 2;
-      bucketStart = grown(bucketStart, slots + 1);
-      bucketStart.fill(0, 0, slots + 1);
-      entryId = grown(entryId, entries);
-      entryColumn = grown(entryColumn, 2 * entries);
-      entryFirst = grown(entryFirst, entries);
-      entryLevel = grown(entryLevel, entries);
-      entryLowerX = grown(entryLowerX, entries);
-      fillBuckets(input, slots - 1, 0);
-      // Prefix sums: bucketStart[h] becomes the start of bucket h; the fill pass advances it to the end.
-      for (let h = 1; h <= slots; h++) bucketStart[h] += bucketStart[h - 1];
-      fillBuckets(input, slots - 1, 1);
-      pairsInBuckets(input, out, slots);
-      crossLevelPairs(input, out, slots - 1);
-      oversizePairs(input, out);
-      if (adaptiveFactor && fixedCell === undefined) adaptCellFactor((entries + SCAN_WEIGHT * scanned) / count);
+      const dynamics = split.dynamicCount;
+      if (dynamics > 0) {
+        const inv = 1 / (fixedCell ?? derivedCellSize(boxes, dynamicIds, dynamics, cellFactor, sides, sideTags));
+        dynamicGrid.build(boxes, dynamicIds, dynamics, inv, maxCells);
+        const scanned = dynamicGrid.pairsInBuckets(input, out) + crossLevelPairs(input, out);
+        statistics.boxTests = scanned + oversizePairs(input, out);
+        if (split.staticCount > 0) statistics.boxTests += dynamicStaticPairs(input, out);
+        if (adaptiveFactor && fixedCell === undefined) adaptCellFactor((dynamicGrid.entries + SCAN_WEIGHT * scanned) / dynamics);
+      }
       out.sort();
     },
     clear(): void {
-      // Rebuilt every frame: nothing persists but pooled storage.
+      // The dynamic grid is rebuilt every frame; the static one when its boxes change.
+      split.reset();
     },
   };
 }

@@ -5,6 +5,10 @@
  * and merging the (sorted) new ones. The sweep then walks the endpoints keeping the boxes whose
  * interval is open, testing the full box only for pairs that overlap on the sweep axis.
  *
+ * Static proxies have endpoint arrays of their own, updated only when the statics change (or the
+ * axis does); the sweep walks both lists in merged order with an open set for each, so a static
+ * box is tested against open dynamic boxes only and statics never meet each other.
+ *
  * The sweep axis is the one of largest variance of box centres (fewest overlaps on it); it is only
  * changed when another axis is clearly better, so a scene hovering between two axes does not
  * trigger a full re-sort every frame.
@@ -13,6 +17,7 @@ import { maxProxyId, reportPair, type BroadPhase, type BroadPhaseInput, nextFram
 import { grown } from './growable';
 import type { PairList } from './pairList';
 import { insertionSortByKey, sortByKey } from './sortByKey';
+import { StaticSplit } from './staticSplit';
 
 /** Options of `createSweepAndPrune`. */
 export interface SweepAndPruneOptions {
@@ -26,6 +31,164 @@ export interface SweepAndPruneOptions {
 const MAX_ENDPOINT = 1 << 24;
 const ID_MASK = MAX_ENDPOINT - 1;
 
+/** One set of proxies' endpoints on the sweep axis, sorted by (value, tag), kept between frames. */
+class SortedEndpoints {
+  /** Endpoint values on the sweep axis and tags (id | MAX_ENDPOINT for maxima), `count` of them. */
+  values = new Float64Array(0);
+  tags = new Int32Array(0);
+  count = 0;
+  private mergeValues = new Float64Array(0);
+  private mergeTags = new Int32Array(0);
+  // By id: frame in which the id was last given to `update`; whether it has endpoints here.
+  private frame = 0;
+  private seenFrame = new Uint32Array(0);
+  private present = new Uint8Array(0);
+
+  constructor(private readonly shiftsPerEndpoint: number) {}
+
+  /**
+   * Brings the endpoints in line with ids[0, n) and their boxes on `axis`, sorted: absent ids
+   * dropped, the others' values refreshed, new ids merged in; a changed axis re-sorts fully.
+   */
+  update(boxes: ArrayLike<number>, ids: ArrayLike<number>, n: number, maxId: number, axis: number, axisChanged: boolean): void {
+    this.seenFrame = grown(this.seenFrame, maxId + 1);
+    this.present = grown(this.present, maxId + 1);
+    this.frame = nextFrameStamp(this.frame, this.seenFrame);
+    const { seenFrame, present, frame } = this;
+    for (let i = 0; i < n; i++) seenFrame[ids[i]] = frame;
+    const kept = this.compact(boxes, axis);
+    this.values = grown(this.values, 2 * n);
+    this.tags = grown(this.tags, 2 * n);
+    this.mergeValues = grown(this.mergeValues, 2 * n);
+    this.mergeTags = grown(this.mergeTags, 2 * n);
+    const { values, tags } = this;
+    let count = kept;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i];
+      if (present[id]) continue;
+      present[id] = 1;
+      const b = id * 6 + axis;
+      values[count] = boxes[b];
+      tags[count++] = id;
+      values[count] = boxes[b + 3];
+      tags[count++] = id | MAX_ENDPOINT;
+    }
+    this.count = count;
+    if (axisChanged) {
+      sortByKey(values, tags, 0, count);
+      return;
+    }
+    if (!insertionSortByKey(values, tags, 0, kept, this.shiftsPerEndpoint * kept)) sortByKey(values, tags, 0, kept);
+    if (count > kept) {
+      sortByKey(values, tags, kept, count);
+      this.mergeRuns(kept);
+    }
+  }
+
+  /** Forgets every endpoint. */
+  reset(): void {
+    this.count = 0;
+    this.present.fill(0);
+    this.seenFrame.fill(0);
+    this.frame = 0;
+  }
+
+  /** Drops endpoints of ids absent this frame and refreshes the others' values; returns the kept count. */
+  private compact(boxes: ArrayLike<number>, axis: number): number {
+    const { values, tags, seenFrame, present, frame } = this;
+    let kept = 0;
+    for (let i = 0; i < this.count; i++) {
+      const tag = tags[i];
+      const id = tag & ID_MASK;
+      if (seenFrame[id] !== frame) {
+        present[id] = 0;
+        continue;
+      }
+      values[kept] = boxes[id * 6 + axis + (tag & MAX_ENDPOINT ? 3 : 0)];
+      tags[kept] = tag;
+      kept++;
+    }
+    return kept;
+  }
+
+  /** Merges the sorted runs [0, split) and [split, count) through the merge buffers. */
+  private mergeRuns(split: number): void {
+    const { values, tags, mergeValues, mergeTags, count } = this;
+    let i = 0;
+    let j = split;
+    let k = 0;
+    while (i < split && j < count) {
+      if (values[j] < values[i] || (values[j] === values[i] && tags[j] < tags[i])) {
+        mergeValues[k] = values[j];
+        mergeTags[k++] = tags[j++];
+      } else {
+        mergeValues[k] = values[i];
+        mergeTags[k++] = tags[i++];
+      }
+    }
+    while (i < split) {
+      mergeValues[k] = values[i];
+      mergeTags[k++] = tags[i++];
+    }
+    while (j < count) {
+      mergeValues[k] = values[j];
+      mergeTags[k++] = tags[j++];
+    }
+    this.values = mergeValues;
+    this.mergeValues = values;
+    this.tags = mergeTags;
+    this.mergeTags = tags;
+  }
+}
+
+/**
+ * The boxes whose interval is open during a sweep, packed for cache locality: per slot the id and
+ * its box on the two other axes (min u, max u, min v, max v); `slotOf` finds an id's slot.
+ */
+class OpenSet {
+  count = 0;
+  ids = new Int32Array(0);
+  boxes = new Float64Array(0);
+  slotOf = new Int32Array(0);
+
+  reserve(n: number, maxId: number): void {
+    this.ids = grown(this.ids, n);
+    this.boxes = grown(this.boxes, 4 * n);
+    this.slotOf = grown(this.slotOf, maxId + 1);
+    this.count = 0;
+  }
+
+  add(id: number, minU: number, maxU: number, minV: number, maxV: number): void {
+    const slot = this.count++;
+    this.slotOf[id] = slot;
+    this.ids[slot] = id;
+    const b = slot * 4;
+    this.boxes[b] = minU;
+    this.boxes[b + 1] = maxU;
+    this.boxes[b + 2] = minV;
+    this.boxes[b + 3] = maxV;
+  }
+
+  /** Swap-removes `id`. */
+  remove(id: number): void {
+    const slot = this.slotOf[id];
+    const last = --this.count;
+    const moved = this.ids[last];
+    this.ids[slot] = moved;
+    this.slotOf[moved] = slot;
+    this.boxes.copyWithin(slot * 4, last * 4, last * 4 + 4);
+  }
+
+  /** Reports `id` (box on the two other axes) with every open box it overlaps there. */
+  pairsWith(input: BroadPhaseInput, out: PairList, id: number, minU: number, maxU: number, minV: number, maxV: number): void {
+    const open = this.boxes, ids = this.ids;
+    for (let k = 0; k < this.count; k++) {
+      const b = k * 4;
+      if (open[b] <= maxU && minU <= open[b + 1] && open[b + 2] <= maxV && minV <= open[b + 3]) reportPair(input, out, id, ids[k]);
+    }
+  }
+}
+
 /** Creates a sweep-and-prune broad phase with persistent, incrementally sorted endpoints. */
 export function createSweepAndPrune(options: SweepAndPruneOptions = {}): BroadPhase {
   const axisSwitchRatio = options.axisSwitchRatio ?? 1.5;
@@ -36,32 +199,11 @@ export function createSweepAndPrune(options: SweepAndPruneOptions = {}): BroadPh
   }
 
   let axis = -1;
-  let frame = 0;
-  // Sorted endpoints: value on the sweep axis, tag = id | MAX_ENDPOINT for maxima.
-  let values = new Float64Array(0);
-  let tags = new Int32Array(0);
-  let mergeValues = new Float64Array(0);
-  let mergeTags = new Int32Array(0);
-  let endCount = 0;
-  // By id: frame in which the id was last seen; whether it has endpoints; its slot in `active`.
-  let seenFrame = new Uint32Array(0);
-  let present = new Uint8Array(0);
-  let activeSlot = new Int32Array(0);
-  let active = new Int32Array(0);
-  let activeBox = new Float64Array(0); // per open slot: min u, max u, min v, max v (the two non-sweep axes)
-
-  function ensureIdCapacity(maxId: number): void {
-    seenFrame = grown(seenFrame, maxId + 1);
-    present = grown(present, maxId + 1);
-    activeSlot = grown(activeSlot, maxId + 1);
-  }
-
-  function ensureEndpointCapacity(n: number): void {
-    values = grown(values, n);
-    tags = grown(tags, n);
-    mergeValues = grown(mergeValues, n);
-    mergeTags = grown(mergeTags, n);
-  }
+  const split = new StaticSplit();
+  const dynamicEnds = new SortedEndpoints(shiftsPerEndpoint);
+  const staticEnds = new SortedEndpoints(shiftsPerEndpoint);
+  const openDynamic = new OpenSet();
+  const openStatic = new OpenSet();
 
   /** Axis of largest centre variance, keeping the current one unless beaten by the switch ratio. */
   function chooseAxis(input: BroadPhaseInput): number {
@@ -91,126 +233,38 @@ export function createSweepAndPrune(options: SweepAndPruneOptions = {}): BroadPh
     return bestVariance > axisSwitchRatio * current ? best : axis;
   }
 
-  /** Drops endpoints of ids absent this frame and refreshes the others' values; returns the kept count. */
-  function compact(boxes: ArrayLike<number>): number {
-    let kept = 0;
-    for (let i = 0; i < endCount; i++) {
-      const tag = tags[i];
-      const id = tag & ID_MASK;
-      if (seenFrame[id] !== frame) {
-        present[id] = 0;
-        continue;
-      }
-      values[kept] = boxes[id * 6 + axis + (tag & MAX_ENDPOINT ? 3 : 0)];
-      tags[kept] = tag;
-      kept++;
-    }
-    return kept;
-  }
-
-  /** Merges the sorted runs [0, split) and [split, endCount) through the merge buffers. */
-  function mergeRuns(split: number): void {
-    let i = 0;
-    let j = split;
-    let k = 0;
-    while (i < split && j < endCount) {
-      if (values[j] < values[i] || (values[j] === values[i] && tags[j] < tags[i])) {
-        mergeValues[k] = values[j];
-        mergeTags[k++] = tags[j++];
-      } else {
-        mergeValues[k] = values[i];
-        mergeTags[k++] = tags[i++];
-      }
-    }
-    while (i < split) {
-      mergeValues[k] = values[i];
-      mergeTags[k++] = tags[i++];
-    }
-    while (j < endCount) {
-      mergeValues[k] = values[j];
-      mergeTags[k++] = tags[j++];
-    }
-    const v = values;
-    values = mergeValues;
-    mergeValues = v;
-    const t = tags;
-    tags = mergeTags;
-    mergeTags = t;
-  }
-
-  /** Brings the endpoint arrays in line with this frame's ids and boxes, sorted. */
-  function updateEndpoints(input: BroadPhaseInput): void {
-    const { ids, count, boxes } = input;
-    for (let i = 0; i < count; i++) seenFrame[ids[i]] = frame;
-    const newAxis = chooseAxis(input);
-    const axisChanged = newAxis !== axis;
-    axis = newAxis;
-    const kept = compact(boxes);
-    ensureEndpointCapacity(2 * count);
-    endCount = kept;
-    for (let i = 0; i < count; i++) {
-      const id = ids[i];
-      if (present[id]) continue;
-      present[id] = 1;
-      const b = id * 6 + axis;
-      values[endCount] = boxes[b];
-      tags[endCount++] = id;
-      values[endCount] = boxes[b + 3];
-      tags[endCount++] = id | MAX_ENDPOINT;
-    }
-    if (axisChanged) {
-      sortByKey(values, tags, 0, endCount);
-      return;
-    }
-    if (!insertionSortByKey(values, tags, 0, kept, shiftsPerEndpoint * kept)) sortByKey(values, tags, 0, kept);
-    if (endCount > kept) {
-      sortByKey(values, tags, kept, endCount);
-      mergeRuns(kept);
-    }
-  }
-
   /**
-   * Walks the sorted endpoints keeping the open intervals. Every open box already overlaps the
-   * new one on the sweep axis (its minimum came first and its maximum has not come yet), so only
-   * the other two axes are tested, on a packed copy of the open boxes for cache locality.
+   * Walks the dynamic and static endpoints in merged (value, tag) order keeping the open
+   * intervals of each. Every open box already overlaps the new one on the sweep axis (its
+   * minimum came first and its maximum has not come yet), so only the other two axes are tested:
+   * a dynamic box against both open sets, a static one against the open dynamic boxes.
    */
   function sweep(input: BroadPhaseInput, out: PairList): void {
     const boxes = input.boxes;
     const u = (axis + 1) % 3;
     const v = (axis + 2) % 3;
-    let activeCount = 0;
-    for (let i = 0; i < endCount; i++) {
-      const tag = tags[i];
+    const dValues = dynamicEnds.values, dTags = dynamicEnds.tags, dCount = dynamicEnds.count;
+    const sValues = staticEnds.values, sTags = staticEnds.tags, sCount = staticEnds.count;
+    let i = 0, j = 0;
+    while (i < dCount) {
+      // The next endpoint: a static one when it comes first (ties by tag, minima first).
+      const fromStatic = j < sCount && (sValues[j] < dValues[i] || (sValues[j] === dValues[i] && sTags[j] < dTags[i]));
+      const tag = fromStatic ? sTags[j++] : dTags[i++];
       const id = tag & ID_MASK;
       if (tag & MAX_ENDPOINT) {
-        // Swap-remove from the open set.
-        const slot = activeSlot[id];
-        const last = --activeCount;
-        const moved = active[last];
-        active[slot] = moved;
-        activeSlot[moved] = slot;
-        activeBox.copyWithin(slot * 4, last * 4, last * 4 + 4);
+        (fromStatic ? openStatic : openDynamic).remove(id);
         continue;
       }
       const o = id * 6;
-      const minU = boxes[o + u];
-      const maxU = boxes[o + 3 + u];
-      const minV = boxes[o + v];
-      const maxV = boxes[o + 3 + v];
-      for (let k = 0; k < activeCount; k++) {
-        const b = k * 4;
-        if (activeBox[b] <= maxU && minU <= activeBox[b + 1] && activeBox[b + 2] <= maxV && minV <= activeBox[b + 3]) {
-          reportPair(input, out, id, active[k]);
-        }
+      const minU = boxes[o + u], maxU = boxes[o + 3 + u];
+      const minV = boxes[o + v], maxV = boxes[o + 3 + v];
+      openDynamic.pairsWith(input, out, id, minU, maxU, minV, maxV);
+      if (fromStatic) {
+        openStatic.add(id, minU, maxU, minV, maxV);
+      } else {
+        openStatic.pairsWith(input, out, id, minU, maxU, minV, maxV);
+        openDynamic.add(id, minU, maxU, minV, maxV);
       }
-      activeSlot[id] = activeCount;
-      active[activeCount] = id;
-      const b = activeCount * 4;
-      activeBox[b] = minU;
-      activeBox[b + 1] = maxU;
-      activeBox[b + 2] = minV;
-      activeBox[b + 3] = maxV;
-      activeCount++;
     }
   }
 
@@ -218,20 +272,23 @@ export function createSweepAndPrune(options: SweepAndPruneOptions = {}): BroadPh
     name: 'sweepAndPrune',
     findPairs(input: BroadPhaseInput, out: PairList): void {
       out.clear();
-      frame = nextFrameStamp(frame, seenFrame);
-      ensureIdCapacity(maxProxyId(input));
-      active = grown(active, input.count);
-      activeBox = grown(activeBox, 4 * input.count);
-      updateEndpoints(input);
+      const maxId = maxProxyId(input);
+      const staticsChanged = split.update(input);
+      const newAxis = chooseAxis(input);
+      const axisChanged = newAxis !== axis;
+      axis = newAxis;
+      dynamicEnds.update(input.boxes, split.dynamicIds, split.dynamicCount, maxId, axis, axisChanged);
+      if (staticsChanged || axisChanged) staticEnds.update(input.boxes, split.staticIds, split.staticCount, maxId, axis, axisChanged);
+      openDynamic.reserve(split.dynamicCount, maxId);
+      openStatic.reserve(split.staticCount, maxId);
       sweep(input, out);
       out.sort();
     },
     clear(): void {
       axis = -1;
-      endCount = 0;
-      present.fill(0);
-      seenFrame.fill(0);
-      frame = 0;
+      split.reset();
+      dynamicEnds.reset();
+      staticEnds.reset();
     },
   };
 }

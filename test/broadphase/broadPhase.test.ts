@@ -9,7 +9,7 @@ import { createOctree } from '../../src/broadphase/octree';
 import { createSpatialHash } from '../../src/broadphase/spatialHash';
 import { createSweepAndPrune } from '../../src/broadphase/sweepAndPrune';
 import { CollideInputError } from '../../src/errors';
-import { makeScene, referencePairs, stepScene, type Scene, type SceneParams } from './scenes';
+import { makeScene, referencePairs, stepDynamicOnly, stepScene, type Scene, type SceneParams } from './scenes';
 import { mulberry32 } from '../support/random';
 
 /** Every algorithm, with option variants that push them into their less common code paths. */
@@ -80,6 +80,22 @@ describe.each(ALGORITHMS)('$name', ({ create }) => {
         }
       }),
       { numRuns: 120 },
+    );
+  });
+
+  it('keeps exact pairs while only dynamic boxes move, and after each change of the statics (kept static structures)', () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.constantFrom(0.3, 0.7), fc.constantFrom(4, 12), (seed, staticRate, world) => {
+        const algorithm = create();
+        const out = new PairList(2);
+        const scene = makeScene({ seed, count: 80, world, staticRate, layerMode: 0, offset: 0, scale: 1, float32: false });
+        for (let f = 0; f < 10; f++) {
+          algorithm.findPairs(scene, out);
+          expect(pairsOf(out), describeScene(scene, f)).toEqual(referencePairs(scene));
+          stepDynamicOnly(scene, f % 3 === 2);
+        }
+      }),
+      { numRuns: 60 },
     );
   });
 
@@ -195,6 +211,50 @@ describe('spatialHash levels and columns', () => {
         stepScene(scene, removed);
       }
     }
+  });
+});
+
+describe('spatialHash statics', () => {
+  /** 400 identical static boxes (all overlapping one another) at the origin, and 3 small dynamic boxes. */
+  function pile() {
+    const n = 403;
+    const boxes = new Float64Array(6 * n);
+    const isStatic = new Uint8Array(n);
+    for (let i = 0; i < 400; i++) {
+      boxes.set([0, 0, 0, 2, 2, 2], 6 * i);
+      isStatic[i] = 1;
+    }
+    for (let i = 400; i < n; i++) boxes.set([10 + 3 * i, 10, 10, 11 + 3 * i, 11, 11], 6 * i);
+    return {
+      ids: Int32Array.from({ length: n }, (_, i) => i), count: n, boxes, isStatic,
+      layer: new Uint32Array(n).fill(1), mask: new Uint32Array(n).fill(1),
+    };
+  }
+
+  it('never tests statics against each other and rebuilds their grid only when they change', () => {
+    const hash = createSpatialHash();
+    const out = new PairList();
+    const input = pile();
+    hash.findPairs(input, out);
+    expect(hash.statistics.staticRebuilt).toBe(true);
+    expect(out.count).toBe(0);
+    // The statics' 79,800 mutual overlaps are never visited: only the 3 dynamic boxes look.
+    expect(hash.statistics.boxTests).toBeLessThan(50);
+    // Dynamic motion and a new id order keep the static grid.
+    input.boxes.set([-1, -1, -1, 0, 0, 0], 6 * 401);
+    input.ids.reverse();
+    hash.findPairs(input, out);
+    expect(hash.statistics.staticRebuilt).toBe(false);
+    expect(out.count).toBe(400);
+    expect(hash.statistics.boxTests).toBeLessThan(450);
+    expect(pairsOf(out)).toEqual(referencePairs(input));
+    // One static moving off the pile is a change.
+    input.boxes.set([5, 5, 5, 6, 6, 6], 6 * 7);
+    hash.findPairs(input, out);
+    expect(hash.statistics.staticRebuilt).toBe(true);
+    expect(pairsOf(out)).toEqual(referencePairs(input));
+    hash.findPairs(input, out);
+    expect(hash.statistics.staticRebuilt).toBe(false);
   });
 });
 

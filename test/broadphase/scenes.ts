@@ -179,6 +179,50 @@ export function stepScene(scene: Scene, removed: number[]): void {
 }
 
 /**
+ * One frame in which only dynamic boxes move (and the ids come in a new order): broad phases keep
+ * their static structure. With `changeStatic`, one change of the statics too, chosen at random:
+ * a static box moves, a static turns dynamic, a dynamic one turns static, a static leaves, or a
+ * new static arrives.
+ */
+export function stepDynamicOnly(scene: Scene, changeStatic: boolean): void {
+  const { rand, boxes, params } = scene;
+  for (const id of scene.ids) {
+    if (isStatic[id] === 1 || rand() < 0.4) continue;
+    const d = snap((rand() - 0.5) * 2) * params.scale;
+    const k = Math.floor(rand() * 3);
+    boxes[id * 6 + k] += d;
+    boxes[id * 6 + 3 + k] += d;
+  }
+  const statics = scene.ids.filter((id) => isStatic[id] === 1);
+  const dynamics = scene.ids.filter((id) => isStatic[id] !== 1);
+  const pick = (list: number[]) => list[Math.floor(rand() * list.length)];
+  if (changeStatic) {
+    const change = Math.floor(rand() * 5);
+    if (change === 0 && statics.length > 0) {
+      const id = pick(statics);
+      const k = Math.floor(rand() * 3);
+      boxes[id * 6 + k] -= 0.5 * params.scale;
+      boxes[id * 6 + 3 + k] -= 0.5 * params.scale;
+    } else if (change === 1 && statics.length > 0) {
+      isStatic[pick(statics)] = 0;
+    } else if (change === 2 && dynamics.length > 0) {
+      isStatic[pick(dynamics)] = 1;
+    } else if (change === 3 && statics.length > 0) {
+      scene.ids.splice(scene.ids.indexOf(pick(statics)), 1);
+    } else {
+      const id = randomId(rand, new Set(scene.ids));
+      addProxy(scene, id);
+      isStatic[id] = 1;
+    }
+  }
+  for (let i = scene.ids.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [scene.ids[i], scene.ids[j]] = [scene.ids[j], scene.ids[i]];
+  }
+  scene.count = scene.ids.length;
+}
+
+/**
  * Independent reference: every pair tested with the closed-interval rule written out, filtered
  * by the contract's rule, as sorted "a,b" keys.
  */
