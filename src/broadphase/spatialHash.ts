@@ -15,6 +15,10 @@
  * sharing several columns is reported only from the column holding the lower (y, z) corner of
  * the two boxes' intersection, which both boxes cover, so no hash set of reported pairs is
  * needed. The cell size adapts from frame to frame to the density of the scene.
+ *
+ * Static proxies have a grid of their own (same structure, own cell size), rebuilt only when the
+ * statics change; every dynamic box looks up its columns on each of that grid's levels, so two
+ * statics are never tested against each other and an unchanged level costs no rebuild.
  */
 import { aabbOverlap } from '../aabb';
 import { float32Below } from '../float32';
@@ -42,7 +46,7 @@ export interface SpatialHashOptions {
 
 /** Work counters of a spatial hash's last `findPairs`, for tests and tuning. */
 export interface SpatialHashStatistics {
-  /** Box-box overlap tests made (entries scanned past the column filter count too: they are tested branch-free). */
+  /** Box tests made: every entry a scan passes (each is tested, branch-free), plus one per column looked up on another level or grid. */
   boxTests: number;
   /** Whether the static grid was rebuilt (the static set or a static box changed since the last frame). */
   staticRebuilt: boolean;
