@@ -150,7 +150,7 @@ function measure(n: number, largeShare: number, staticLevel = false): Row[] {
   const pairs = results[0].checksum;
   return results.map((r) => {
     if (r.checksum !== pairs) throw new Error(`broadphase bench: ${r.name} found ${r.checksum} pairs, ${results[0].name} ${pairs}`);
-    return { algorithm: r.name, boxes: n, medianMs: r.medianMs, p95Ms: r.p95Ms, pairs: r.checksum };
+    return { algorithm: r.name, boxes: staticLevel ? LEVEL_TILES_PER_SIDE ** 2 + LEVEL_MOVING : n, medianMs: r.medianMs, p95Ms: r.p95Ms, pairs: r.checksum };
   });
 }
 
