@@ -171,7 +171,7 @@ export function run(): BenchReport {
       '',
       table(mixed),
       '',
-      `Static level: a floor of ${LEVEL_TILES_PER_SIDE * LEVEL_TILES_PER_SIDE} static tiles (each touching its neighbours) under ${LEVEL_MOVING} moving boxes as above (heights up to ${LEVEL_HEIGHT}); static-static pairs are never reported. The spatial hash, the dynamic AABB tree and the kd-tree keep the statics in a structure of their own, which the moving boxes query and which never queries itself.`,
+      `Static level: a floor of ${LEVEL_TILES_PER_SIDE * LEVEL_TILES_PER_SIDE} static tiles (each touching its neighbours) under ${LEVEL_MOVING} moving boxes as above (heights up to ${LEVEL_HEIGHT}); static-static pairs are never reported. Every algorithm but the brute force keeps the statics in a structure of their own, rebuilt only when they change, which the moving boxes query and which never queries itself.`,
       '',
       table(level),
     ].join('\n'),

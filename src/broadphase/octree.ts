@@ -6,13 +6,16 @@
  * and its ancestors. The descent carries the ancestors' boxes that overlap the current cell (the
  * only ones that can meet anything inside it) and tests each node's own boxes against them and
  * against each other. The tree is never stored: build and search are one recursive pass that
- * permutes the proxies in place. Static proxies go through it with the dynamic ones (it is
- * rebuilt every frame by design) but two statics are never tested against each other.
+ * permutes the proxies in place. It holds the dynamic proxies only: the statics live in an AABB
+ * tree of their own (SAH insertion, rebuilt only when they change), which each dynamic box
+ * queries, so two statics are never tested against each other.
  */
 import { aabbOverlap } from '../aabb';
+import { AabbTree } from './aabbTree';
 import { reportPair, type BroadPhase, type BroadPhaseInput } from './broadPhase';
 import { grown } from './growable';
 import type { PairList } from './pairList';
+import { StaticSplit } from './staticSplit';
 
 /** Options of `createOctree`. */
 export interface OctreeOptions {
@@ -26,7 +29,7 @@ export interface OctreeOptions {
 const STRADDLES = 8;
 const BUCKETS = 9;
 
-/** Creates an octree broad phase rebuilt from scratch each frame. */
+/** Creates an octree broad phase rebuilt from scratch each frame (its static tree, when the statics change). */
 export function createOctree(options: OctreeOptions = {}): BroadPhase {
   const leafSize = options.leafSize ?? 8;
   const maxDepth = options.maxDepth ?? 12;
@@ -41,6 +44,23 @@ export function createOctree(options: OctreeOptions = {}): BroadPhase {
   // Per depth: octant ranges of the node being visited at that depth (the recursion reuses them).
   const ranges = new Int32Array((maxDepth + 1) * (BUCKETS + 1));
   const cell = new Float64Array((maxDepth + 2) * 6); // per depth: the node's cell, min-max
+  const split = new StaticSplit();
+  const statics = new AabbTree();
+
+  /** Rebuilds the static tree over this frame's statics (exact leaf boxes: no margin). */
+  function rebuildStatics(boxes: ArrayLike<number>): void {
+    statics.reset();
+    for (let i = 0; i < split.staticCount; i++) statics.insert(split.staticIds[i], boxes, split.staticIds[i] * 6, 0);
+  }
+
+  /** Pairs of every dynamic box with the statics whose (exact) leaf boxes it overlaps. */
+  function staticPairs(input: BroadPhaseInput, out: PairList): void {
+    for (let i = 0; i < split.dynamicCount; i++) {
+      const a = split.dynamicIds[i];
+      const hits = statics.query(input.boxes, a * 6);
+      for (let k = 0; k < hits; k++) reportPair(input, out, a, statics.hits[k]);
+    }
+  }
 
   /** Sorts items[lo, hi) by octant code (straddlers last) with a counting sort; fills ranges for `depth`. */
   function partition(boxes: ArrayLike<number>, lo: number, hi: number, depth: number): void {
@@ -71,21 +91,16 @@ export function createOctree(options: OctreeOptions = {}): BroadPhase {
     for (let i = lo; i < hi; i++) items[i] = scratch[i];
   }
 
-  /** Tests items[lo, hi) against each other and against active[activeLo, activeHi), static pairs skipped untested. */
+  /** Tests items[lo, hi) against each other and against active[activeLo, activeHi). */
   function testOwn(input: BroadPhaseInput, out: PairList, lo: number, hi: number, activeLo: number, activeHi: number): void {
-    const { boxes, isStatic } = input;
+    const boxes = input.boxes;
     for (let i = lo; i < hi; i++) {
       const a = items[i];
-      const aStatic = isStatic[a] === 1;
       for (let j = i + 1; j < hi; j++) {
-        const b = items[j];
-        if (aStatic && isStatic[b] === 1) continue;
-        if (aabbOverlap(boxes, a * 6, boxes, b * 6)) reportPair(input, out, a, b);
+        if (aabbOverlap(boxes, a * 6, boxes, items[j] * 6)) reportPair(input, out, a, items[j]);
       }
       for (let j = activeLo; j < activeHi; j++) {
-        const b = active[j];
-        if (aStatic && isStatic[b] === 1) continue;
-        if (aabbOverlap(boxes, a * 6, boxes, b * 6)) reportPair(input, out, a, b);
+        if (aabbOverlap(boxes, a * 6, boxes, active[j] * 6)) reportPair(input, out, a, active[j]);
       }
     }
   }
@@ -133,8 +148,14 @@ export function createOctree(options: OctreeOptions = {}): BroadPhase {
     name: 'octree',
     findPairs(input: BroadPhaseInput, out: PairList): void {
       out.clear();
-      const { ids, count, boxes } = input;
-      if (count === 0) return;
+      const boxes = input.boxes;
+      if (split.update(input)) rebuildStatics(boxes);
+      const ids = split.dynamicIds, count = split.dynamicCount;
+      if (split.staticCount > 0) staticPairs(input, out);
+      if (count === 0) {
+        out.sort();
+        return;
+      }
       items = grown(items, count);
       scratch = grown(scratch, count);
       codes = grown(codes, count);
@@ -159,7 +180,9 @@ export function createOctree(options: OctreeOptions = {}): BroadPhase {
       out.sort();
     },
     clear(): void {
-      // Rebuilt every frame: nothing persists but pooled storage.
+      // The octree is rebuilt every frame; the static tree when the statics change.
+      split.reset();
+      statics.reset();
     },
   };
 }
