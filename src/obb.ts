@@ -105,11 +105,7 @@ export function obbTransform(
     out[b + 1] = r1 * ux + r4 * uy + r7 * uz;
     out[b + 2] = r2 * ux + r5 * uy + r8 * uz;
   }
-  const s = Math.abs(scale);
-  out[oo + OBB_HALF] = s * local[lo + OBB_HALF];
-  out[oo + OBB_HALF + 1] = s * local[lo + OBB_HALF + 1];
-  out[oo + OBB_HALF + 2] = s * local[lo + OBB_HALF + 2];
-  return out;
+  return scaleHalfExtents(out, oo, local, lo, scale);
 }
 
 /**
@@ -130,6 +126,11 @@ export function obbTransformCentered(
   out[oo + 1] = t[1];
   out[oo + 2] = t[2];
   quaternionToMat3(out, oo + OBB_AXES, q);
+  return scaleHalfExtents(out, oo, local, lo, scale);
+}
+
+/** half' = |scale|·half, from the local box at `lo` into the world box at `oo`; returns `out`. */
+function scaleHalfExtents(out: Floats, oo: number, local: ReadonlyFloats, lo: number, scale: number): Floats {
   const s = Math.abs(scale);
   out[oo + OBB_HALF] = s * local[lo + OBB_HALF];
   out[oo + OBB_HALF + 1] = s * local[lo + OBB_HALF + 1];
