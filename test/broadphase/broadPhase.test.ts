@@ -51,6 +51,20 @@ function describeScene(scene: Scene, frame: number): string {
   return `seed ${scene.params.seed}, frame ${frame}, ${scene.count} proxies`;
 }
 
+/**
+ * Runs `frames` frames of `scene`, checking the pairs against the reference at each, then
+ * stepping it: `step(frame)` when given, else motion with churn (stepScene).
+ */
+function expectExactFrames(algorithm: BroadPhase, out: PairList, scene: Scene, frames: number, step?: (frame: number) => void): void {
+  const removed: number[] = [];
+  for (let f = 0; f < frames; f++) {
+    algorithm.findPairs(scene, out);
+    expect(pairsOf(out), describeScene(scene, f)).toEqual(referencePairs(scene));
+    if (step) step(f);
+    else stepScene(scene, removed);
+  }
+}
+
 describe.each(ALGORITHMS)('$name', ({ create }) => {
   it('finds exactly the reference pairs in random scenes (touching, zero-size, huge, duplicate, static, layered)', () => {
     const algorithm = create();
@@ -71,13 +85,7 @@ describe.each(ALGORITHMS)('$name', ({ create }) => {
       fc.property(sceneParams, fc.integer({ min: 2, max: 12 }), (params, frames) => {
         const algorithm = create();
         const out = new PairList(2);
-        const scene = makeScene(params);
-        const removed: number[] = [];
-        for (let f = 0; f < frames; f++) {
-          algorithm.findPairs(scene, out);
-          expect(pairsOf(out), describeScene(scene, f)).toEqual(referencePairs(scene));
-          stepScene(scene, removed);
-        }
+        expectExactFrames(algorithm, out, makeScene(params), frames);
       }),
       { numRuns: 120 },
     );
@@ -89,11 +97,7 @@ describe.each(ALGORITHMS)('$name', ({ create }) => {
         const algorithm = create();
         const out = new PairList(2);
         const scene = makeScene({ seed, count: 80, world, staticRate, layerMode: 0, offset: 0, scale: 1, float32: false });
-        for (let f = 0; f < 10; f++) {
-          algorithm.findPairs(scene, out);
-          expect(pairsOf(out), describeScene(scene, f)).toEqual(referencePairs(scene));
-          stepDynamicOnly(scene, f % 3 === 2);
-        }
+        expectExactFrames(algorithm, out, scene, 10, (f) => stepDynamicOnly(scene, f % 3 === 2));
       }),
       { numRuns: 60 },
     );
@@ -104,12 +108,7 @@ describe.each(ALGORITHMS)('$name', ({ create }) => {
     const out = new PairList();
     for (const seed of [1, 2]) {
       const scene = makeScene({ seed, count: 700, world: 30, staticRate: 0.2, layerMode: 1, offset: 1e6, scale: 1, float32: seed === 2 });
-      const removed: number[] = [];
-      for (let f = 0; f < 4; f++) {
-        algorithm.findPairs(scene, out);
-        expect(pairsOf(out), describeScene(scene, f)).toEqual(referencePairs(scene));
-        stepScene(scene, removed);
-      }
+      expectExactFrames(algorithm, out, scene, 4);
     }
   });
 
@@ -204,12 +203,7 @@ describe('spatialHash levels and columns', () => {
     const out = new PairList();
     for (const world of [60, 12]) {
       const scene = makeScene({ seed: 11, count: 400, world, staticRate: 0, layerMode: 0, offset: 0, scale: 1, float32: false });
-      const removed: number[] = [];
-      for (let f = 0; f < 12; f++) {
-        hash.findPairs(scene, out);
-        expect(pairsOf(out), describeScene(scene, f)).toEqual(referencePairs(scene));
-        stepScene(scene, removed);
-      }
+      expectExactFrames(hash, out, scene, 12);
     }
   });
 });
