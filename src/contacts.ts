@@ -2,6 +2,7 @@ import { closestPtPointSegment, closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE
 import { OBB_AXES, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from './layout';
 import { raycastObb, RAY_HIT_STRIDE } from './raycast';
 import { obbFromAabb } from './obb';
+import { SAT_FALSE_OVERLAP_BAND } from './sat';
 
 /**
  * Contact manifolds between pairs of convex shapes (sphere, capsule, AABB, OBB).
@@ -65,11 +66,12 @@ export const FEATURE_CAPSULE_SIDE = 2;
 export const COINCIDENT_NORMAL_X = 1;
 
 /**
- * Edge-edge axes (cross products of unit axes) with a sine below this are skipped: the edges are
- * parallel, the face axes then cover that direction, and normalising the noise would give a
- * random axis. The depth error of skipping is at most this fraction of the box sizes.
+ * Edge-edge axes whose length (the sine of the edges' angle) is below this are skipped: the edges
+ * are parallel, the face axes cover that direction, and the depth error of skipping is at most
+ * about this fraction of the box sizes. Above it the axis is built as in src/sat.ts, exact for
+ * the stored axes however small the sine, so the contact's band matches the SAT's.
  */
-export const EDGE_AXIS_MIN_SINE = 1e-6;
+export const EDGE_AXIS_MIN_SINE = 1e-9;
 
 /**
  * Hysteresis between candidate axes, so that contacts do not flicker between frames: an edge
@@ -95,6 +97,8 @@ export const PARALLEL_SEGMENT_SINE = 1e-3;
 
 // Scratch. rot[3i + j] = A_i · B_j for the current OBB pair.
 const rot = new Float64Array(9);
+// (cB − cA)·Ai for the current OBB pair.
+const centreAlongA = new Float64Array(3);
 // Incident polygon while clipping (ping-pong, up to 8 points in the reference box frame).
 const incident = new Float64Array(12);
 const polyA = new Float64Array(24);
@@ -501,13 +505,15 @@ function boxFaceContact(
 
 /**
  * OBB A against OBB B (layout.ts, stride 15). The normal is the axis of least penetration over
- * the 15 SAT axes (3 + 3 face normals, 9 normalised edge crosses, near-parallel crosses skipped:
- * EDGE_AXIS_MIN_SINE), with hysteresis favouring A's faces, then B's, then edges
+ * the 15 SAT axes (3 + 3 face normals, 9 normalised edge crosses built as in src/sat.ts,
+ * near-parallel crosses skipped: EDGE_AXIS_MIN_SINE), with hysteresis favouring A's faces, then B's, then edges
  * (AXIS_PREFERENCE_*). Face axis: the box owning it gives the reference face, the other box's
  * most anti-parallel face is clipped against the reference face's side planes; up to 4 points
  * (the deepest, the farthest from it, then the largest spread), features = reference and
  * incident faces. Edge axis: one point, midway between the closest points of the two edges,
- * features = the two edges. Depth = penetration along the chosen axis.
+ * features = the two edges. Depth = penetration along the chosen axis, 0 for boxes within the
+ * SAT's false-overlap band (SAT_FALSE_OVERLAP_BAND): whenever `obbOverlap` reports the pair
+ * touching, this reports at least one point.
  */
 export function contactObbObb(out: Floats, oo: number, a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number): number {
   const dx = b[bo] - a[ao], dy = b[bo + 1] - a[ao + 1], dz = b[bo + 2] - a[ao + 2];
@@ -522,14 +528,18 @@ export function contactObbObb(out: Floats, oo: number, a: ReadonlyFloats, ao: nu
       rot[3 * i + j] = a[u] * b[v] + a[u + 1] * b[v + 1] + a[u + 2] * b[v + 2];
     }
   }
+  // Every axis reports separation only past the SAT's false-overlap band, so whenever
+  // obbOverlap (the narrow phase's touching test) says touching, a manifold comes out.
+  const band = SAT_FALSE_OVERLAP_BAND * (ha0 + ha1 + ha2 + hb0 + hb1 + hb2);
   // Faces of A.
   let faceA = Infinity, axisA = 0, signA = 1;
   for (let i = 0; i < 3; i++) {
     const u = aAx + 3 * i;
     const dist = dx * a[u] + dy * a[u + 1] + dz * a[u + 2];
+    centreAlongA[i] = dist;
     const r = a[ao + OBB_HALF + i] + hb0 * Math.abs(rot[3 * i]) + hb1 * Math.abs(rot[3 * i + 1]) + hb2 * Math.abs(rot[3 * i + 2]);
     const overlap = r - Math.abs(dist);
-    if (overlap < 0) return separated(out, oo);
+    if (overlap < -band) return separated(out, oo);
     if (overlap < faceA) {
       faceA = overlap;
       axisA = i;
@@ -543,39 +553,37 @@ export function contactObbObb(out: Floats, oo: number, a: ReadonlyFloats, ao: nu
     const dist = dx * b[v] + dy * b[v + 1] + dz * b[v + 2];
     const r = b[bo + OBB_HALF + j] + ha0 * Math.abs(rot[j]) + ha1 * Math.abs(rot[3 + j]) + ha2 * Math.abs(rot[6 + j]);
     const overlap = r - Math.abs(dist);
-    if (overlap < 0) return separated(out, oo);
+    if (overlap < -band) return separated(out, oo);
     if (overlap < faceB) {
       faceB = overlap;
       axisB = j;
       signB = dist >= 0 ? 1 : -1;
     }
   }
-  // Edge crosses A_i × B_j.
+  // Edge crosses, built as src/sat.ts builds them: Ai × Bj is L = R[k][j]·Al − R[l][j]·Ak with
+  // (i, k, l) and (j, m, n) cyclic, B's radius along it from 2×2 minors of R, so that the
+  // normal and depth stay exact for nearly parallel edges and agree with the SAT's answer.
   let edge = Infinity, edgeI = 0, edgeJ = 0, enx = 0, eny = 0, enz = 0;
   for (let i = 0; i < 3; i++) {
-    const u = aAx + 3 * i;
+    const k = (i + 1) % 3, l = (i + 2) % 3;
+    const uk = aAx + 3 * k, ul = aAx + 3 * l;
     for (let j = 0; j < 3; j++) {
-      const v = bAx + 3 * j;
-      let nx = a[u + 1] * b[v + 2] - a[u + 2] * b[v + 1];
-      let ny = a[u + 2] * b[v] - a[u] * b[v + 2];
-      let nz = a[u] * b[v + 1] - a[u + 1] * b[v];
+      const m = (j + 1) % 3, n = (j + 2) % 3;
+      const rkj = rot[3 * k + j], rlj = rot[3 * l + j];
+      let nx = rkj * a[ul] - rlj * a[uk];
+      let ny = rkj * a[ul + 1] - rlj * a[uk + 1];
+      let nz = rkj * a[ul + 2] - rlj * a[uk + 2];
       const len2 = nx * nx + ny * ny + nz * nz;
       if (len2 < EDGE_AXIS_MIN_SINE * EDGE_AXIS_MIN_SINE) continue;
+      const proj = centreAlongA[l] * rkj - centreAlongA[k] * rlj;
+      const r = a[ao + OBB_HALF + k] * Math.abs(rlj) + a[ao + OBB_HALF + l] * Math.abs(rkj) +
+        b[bo + OBB_HALF + m] * Math.abs(rkj * rot[3 * l + m] - rlj * rot[3 * k + m]) +
+        b[bo + OBB_HALF + n] * Math.abs(rkj * rot[3 * l + n] - rlj * rot[3 * k + n]);
       const inv = 1 / Math.sqrt(len2);
-      nx *= inv;
-      ny *= inv;
-      nz *= inv;
-      let r = 0;
-      for (let c = 0; c < 3; c++) {
-        const ac = aAx + 3 * c, bc = bAx + 3 * c;
-        r += a[ao + OBB_HALF + c] * Math.abs(nx * a[ac] + ny * a[ac + 1] + nz * a[ac + 2]);
-        r += b[bo + OBB_HALF + c] * Math.abs(nx * b[bc] + ny * b[bc + 1] + nz * b[bc + 2]);
-      }
-      const dist = nx * dx + ny * dy + nz * dz;
-      const overlap = r - Math.abs(dist);
-      if (overlap < 0) return separated(out, oo);
+      const overlap = (r - Math.abs(proj)) * inv;
+      if (overlap < -band) return separated(out, oo);
       if (overlap < edge) {
-        const s = dist >= 0 ? 1 : -1;
+        const s = proj >= 0 ? inv : -inv;
         edge = overlap;
         edgeI = i;
         edgeJ = j;
@@ -587,18 +595,19 @@ export function contactObbObb(out: Floats, oo: number, a: ReadonlyFloats, ao: nu
   }
   const useB = clearlySmaller(faceB, faceA, size);
   const face = useB ? faceB : faceA;
-  if (clearlySmaller(edge, face, size)) return boxEdgeContact(out, oo, a, ao, b, bo, edgeI, edgeJ, enx, eny, enz, edge, dx, dy, dz);
+  // Within the band boxes touch at depth 0.
+  if (clearlySmaller(edge, face, size)) return boxEdgeContact(out, oo, a, ao, b, bo, edgeI, edgeJ, enx, eny, enz, Math.max(edge, 0), dx, dy, dz);
   if (useB) {
     const v = bAx + 3 * axisB;
     return boxFaceContact(
       out, oo, b, bo, a, ao, false, axisB, -signB, -dx, -dy, -dz,
-      signB * b[v], signB * b[v + 1], signB * b[v + 2], faceB, size,
+      signB * b[v], signB * b[v + 1], signB * b[v + 2], Math.max(faceB, 0), size,
     );
   }
   const u = aAx + 3 * axisA;
   return boxFaceContact(
     out, oo, a, ao, b, bo, true, axisA, signA, dx, dy, dz,
-    signA * a[u], signA * a[u + 1], signA * a[u + 2], faceA, size,
+    signA * a[u], signA * a[u + 1], signA * a[u + 2], Math.max(faceA, 0), size,
   );
 }
 

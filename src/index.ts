@@ -167,7 +167,8 @@ export { createKdTree } from './broadphase/kdTree';
 export { createOctree, type OctreeOptions } from './broadphase/octree';
 export { AabbTree } from './broadphase/aabbTree';
 export {
-  SAT_PARALLEL_EPSILON,
+  SAT_AXIS_SLACK,
+  SAT_FALSE_OVERLAP_BAND,
   SAT_FIRST_EDGE_AXIS,
   obbSeparatingAxis,
   obbOverlap,

@@ -4,10 +4,11 @@
  * end events against last frame. Everything is walked in the candidates' sorted order, so all
  * outputs come out sorted by (a, b) with no sort of their own.
  *
- * Tests per kind pair: OBB-OBB by SAT with the pair's last separating axis tried first (kept in
- * a sorted pair cache, matched by a merge walk with the sorted candidates), contacts from
- * src/contacts.ts (an AABB is passed as an identity-axes OBB where a kernel wants a box), and the
- * cheaper boolean kernels for sensors. k-DOP colliders are tested k-DOP against k-DOP: the other
+ * Tests per kind pair: the boolean kernels decide whether a pair touches, for sensors and solid
+ * colliders alike (OBB-OBB by SAT with the pair's last separating axis tried first, kept in a
+ * sorted pair cache matched by a merge walk with the sorted candidates); touching solid pairs then
+ * get their manifold from src/contacts.ts (an AABB is passed as an identity-axes OBB where a
+ * kernel wants a box), whose kernels report a point wherever the boolean ones report touching. k-DOP colliders are tested k-DOP against k-DOP: the other
  * shape's exact k-DOP is built on the fly (the standard, conservative k-DOP test; no manifold).
  * Mesh colliders ask their bounding tree (meshCollider.ts): exact, with a manifold merged from
  * per-triangle contacts against a sphere, capsule, OBB or AABB, none against another mesh.
@@ -104,45 +105,75 @@ function kdopPairOverlap(c: ColliderStore, a: number, b: number): boolean {
 }
 
 /**
- * Exact test of collider x against collider y (KERNEL_RANK of x <= that of y, no k-DOPs). With
- * `manifold`, writes the contact at out[oo] (normal from x to y) and returns its point count;
- * otherwise returns 1 or 0. `lastAxis` seeds the OBB-OBB SAT.
+ * Whether collider x touches collider y (KERNEL_RANK of x <= that of y, no k-DOPs, not capsule
+ * against a box): the boolean kernels, for sensors and solid colliders alike, so that the sensor
+ * flag never changes the answer. `lastAxis` seeds the OBB-OBB SAT.
  */
-function collide(c: ColliderStore, x: number, y: number, manifold: boolean, out: Floats, oo: number, lastAxis: number): number {
+function touches(c: ColliderStore, x: number, y: number, lastAxis: number): boolean {
+  const w = c.world;
+  const ox = SHAPE_STRIDE * x, oy = SHAPE_STRIDE * y;
+  const ky = c.kind[y];
+  switch (c.kind[x]) {
+    case SHAPE_CAPSULE: {
+      const r = w[ox + 6] + (ky === SHAPE_CAPSULE ? w[oy + 6] : w[oy + 3]);
+      const d2 = ky === SHAPE_CAPSULE
+        ? closestPtSegmentSegment(closest, 0, w, ox, w, oy)
+        : closestPtPointSegment(closest, 0, w[oy], w[oy + 1], w[oy + 2], w, ox);
+      return d2 <= r * r;
+    }
+    case SHAPE_SPHERE:
+      if (ky === SHAPE_SPHERE) return sphereOverlap(w, ox, w, oy);
+      if (ky === SHAPE_AABB) {
+        const r = w[ox + 3];
+        return closestPtPointAabb(closest, 0, w[ox], w[ox + 1], w[ox + 2], w, oy) <= r * r;
+      }
+      return obbSphereOverlap(w, oy, w, ox);
+    case SHAPE_AABB:
+      return ky === SHAPE_AABB ? aabbOverlap(w, ox, w, oy) : obbAabbOverlap(w, oy, w, ox);
+    default:
+      separatingAxis = obbSeparatingAxisCached(w, ox, w, oy, lastAxis);
+      return separatingAxis < 0;
+  }
+}
+
+/**
+ * Contact manifold of collider x against collider y (as `touches`, which said they touch),
+ * written at out[oo] with the normal from x to y; returns its point count (at least 1: every
+ * contact kernel reports a point wherever its boolean counterpart reports touching).
+ */
+function contact(c: ColliderStore, x: number, y: number, out: Floats, oo: number): number {
   const w = c.world;
   const ox = SHAPE_STRIDE * x, oy = SHAPE_STRIDE * y;
   const ky = c.kind[y];
   switch (c.kind[x]) {
     case SHAPE_CAPSULE:
-      if (ky === SHAPE_CAPSULE) {
-        if (manifold) return contactCapsuleCapsule(out, oo, w, ox, w, oy);
-        const r = w[ox + 6] + w[oy + 6];
-        return closestPtSegmentSegment(closest, 0, w, ox, w, oy) <= r * r ? 1 : 0;
-      }
-      if (ky === SHAPE_SPHERE) {
-        if (manifold) return contactCapsuleSphere(out, oo, w, ox, w, oy);
-        const r = w[ox + 6] + w[oy + 3];
-        return closestPtPointSegment(closest, 0, w[oy], w[oy + 1], w[oy + 2], w, ox) <= r * r ? 1 : 0;
-      }
-      // No boolean capsule-box kernel: the contact kernel decides, into scratch.
-      return contactCapsuleObb(manifold ? out : booleanManifold, manifold ? oo : 0, w, ox,
-        ky === SHAPE_AABB ? aabbAsObb(w, oy) : w, ky === SHAPE_AABB ? 0 : oy);
+      return ky === SHAPE_CAPSULE ? contactCapsuleCapsule(out, oo, w, ox, w, oy) : contactCapsuleSphere(out, oo, w, ox, w, oy);
     case SHAPE_SPHERE:
-      if (ky === SHAPE_SPHERE) return manifold ? contactSphereSphere(out, oo, w, ox, w, oy) : sphereOverlap(w, ox, w, oy) ? 1 : 0;
-      if (ky === SHAPE_AABB) {
-        if (manifold) return contactSphereAabb(out, oo, w, ox, w, oy);
-        const r = w[ox + 3];
-        return closestPtPointAabb(closest, 0, w[ox], w[ox + 1], w[ox + 2], w, oy) <= r * r ? 1 : 0;
-      }
-      return manifold ? contactSphereObb(out, oo, w, ox, w, oy) : obbSphereOverlap(w, oy, w, ox) ? 1 : 0;
+      if (ky === SHAPE_SPHERE) return contactSphereSphere(out, oo, w, ox, w, oy);
+      return ky === SHAPE_AABB ? contactSphereAabb(out, oo, w, ox, w, oy) : contactSphereObb(out, oo, w, ox, w, oy);
     case SHAPE_AABB:
-      if (ky === SHAPE_AABB) return manifold ? contactAabbAabb(out, oo, w, ox, w, oy) : aabbOverlap(w, ox, w, oy) ? 1 : 0;
-      return manifold ? contactObbObb(out, oo, aabbAsObb(w, ox), 0, w, oy) : obbAabbOverlap(w, oy, w, ox) ? 1 : 0;
+      return ky === SHAPE_AABB ? contactAabbAabb(out, oo, w, ox, w, oy) : contactObbObb(out, oo, aabbAsObb(w, ox), 0, w, oy);
     default:
-      separatingAxis = obbSeparatingAxisCached(w, ox, w, oy, lastAxis);
-      if (separatingAxis >= 0) return 0;
-      return manifold ? contactObbObb(out, oo, w, ox, w, oy) : 1;
+      return contactObbObb(out, oo, w, ox, w, oy);
   }
+}
+
+/**
+ * Exact test of collider x against collider y (KERNEL_RANK of x <= that of y, no k-DOPs). With
+ * `manifold`, writes the contact at out[oo] (normal from x to y) and returns its point count;
+ * otherwise returns 1 or 0. Capsule against a box has no boolean kernel: its contact kernel
+ * decides for sensors too (into scratch).
+ */
+function collide(c: ColliderStore, x: number, y: number, manifold: boolean, out: Floats, oo: number, lastAxis: number): number {
+  const ky = c.kind[y];
+  if (c.kind[x] === SHAPE_CAPSULE && (ky === SHAPE_AABB || ky === SHAPE_OBB)) {
+    const w = c.world;
+    const oy = SHAPE_STRIDE * y;
+    return contactCapsuleObb(manifold ? out : booleanManifold, manifold ? oo : 0, w, SHAPE_STRIDE * x,
+      ky === SHAPE_AABB ? aabbAsObb(w, oy) : w, ky === SHAPE_AABB ? 0 : oy);
+  }
+  if (!touches(c, x, y, lastAxis)) return 0;
+  return manifold ? contact(c, x, y, out, oo) : 1;
 }
 
 /** Offset of the next contact slot (storage grown to hold it), where a kernel writes its manifold. */

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OBB_STRIDE } from '../src/layout';
 import {
-  SAT_PARALLEL_EPSILON,
+  SAT_AXIS_SLACK,
+  SAT_FALSE_OVERLAP_BAND,
   obbAabbOverlap,
   obbBoundingSpheresOverlap,
   obbOverlap,
@@ -18,12 +19,18 @@ import {
   edgeReferenceOverlap,
   obbOfAabb,
   referenceAxisGap,
-  referenceAxisSine,
   referenceBand,
+  referenceAxisSine,
   referencePointBoxDistance,
   referenceSeparation,
   sampleBoxPoints,
 } from './support/satReference';
+
+/**
+ * Below this sine between two edges, Float32 rounding of the axes (about 1e-7) turns their cross
+ * product by more than 1e-5 rad, so "this edge axis separates" is not a property of the boxes.
+ */
+const CACHED_AXIS_MIN_SINE = 1e-2;
 
 interface Tally {
   pairs: number;
@@ -70,10 +77,12 @@ function checkPair(t: Tally, a: ArrayLike<number>, ao: number, b: ArrayLike<numb
     const cached = obbSeparatingAxisCached(a, ao, b, bo, last);
     if ((cached < 0) !== (axis < 0)) fail(t, `${label}: cached(${last}) = ${cached}, full = ${axis}`);
     if (cached >= 0 && cached !== last && cached !== axis) fail(t, `${label}: cached(${last}) = ${cached}, full = ${axis}`);
-    // An axis separates for sat.ts once its gap beats the parallel-edge slack, which grows as
-    // the edges' sine shrinks.
-    if (last >= 0 && cached !== last &&
-      referenceAxisGap(a, ao, b, bo, last) > band + (2 * SAT_PARALLEL_EPSILON * size) / referenceAxisSine(a, ao, b, bo, last)) {
+    // An axis separates for sat.ts once its gap beats the slack, a fixed fraction of the size
+    // along every axis. Which direction an edge cross of nearly parallel edges has is decided by
+    // rounding of the stored axes (sat.ts and the reference build it differently), so only the
+    // overall answer is compared for those.
+    if (last >= 0 && cached !== last && referenceAxisSine(a, ao, b, bo, last) > CACHED_AXIS_MIN_SINE &&
+      referenceAxisGap(a, ao, b, bo, last) > band + SAT_FALSE_OVERLAP_BAND * size) {
       fail(t, `${label}: cached axis ${last} still separates but ${cached} was returned`);
     }
   }
@@ -205,7 +214,7 @@ describe('obbSeparatingAxis and friends against the corner-projection reference'
     expect(obbOverlap(box([0, 0, 0], I, [1, 1, 0]), 0, box([2, 0, 0], I, [1, 1, 0]), 0)).toBe(true);
     expect(obbOverlap(a, 0, box([1, 0.5, 0.5], I, [0, 0, 0]), 0)).toBe(true);
     expect(obbOverlap(a, 0, box([1.01, 0.5, 0.5], I, [0, 0, 0]), 0)).toBe(false);
-    expect(SAT_PARALLEL_EPSILON).toBeLessThan(1e-5);
+    expect(SAT_AXIS_SLACK).toBeLessThan(1e-5);
   });
 });
 
