@@ -1,14 +1,15 @@
 /**
  * The peers run the benchmark scene their own idiomatic way, so the comparison is with what a user
  * of that engine would write:
- * - Rapier (`@dimforge/rapier3d-compat`): kinematic position-based bodies with sensor cuboids,
- *   poses set with setTranslation / setRotation, current pairs kept from collision events.
+ * - Rapier, its SIMD build (`@dimforge/rapier3d-simd-compat`, the fastest Rapier for JavaScript):
+ *   kinematic position-based bodies with sensor cuboids, poses set with setTranslation /
+ *   setRotation, current pairs kept from collision events.
  * - cannon-es: kinematic bodies with Box shapes, SAPBroadphase, pairs kept from beginContact /
  *   endContact events (kinematic-kinematic pairs are overlap-tested, not resolved).
  * A runner's `frame()` writes the scene's current poses, steps the engine and returns the number of
  * overlapping pairs.
  */
-import RAPIER from '@dimforge/rapier3d-compat';
+import RAPIER from '@dimforge/rapier3d-simd-compat';
 import * as CANNON from 'cannon-es';
 import type { Scene } from './scene';
 
