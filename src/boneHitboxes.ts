@@ -1,6 +1,6 @@
 import { grown } from './broadphase/growable';
 import { ditoObb } from './dito';
-import { CollideInputError, assertExtents, assertFiniteValues } from './errors';
+import { CollideInputError, assertExtents, assertFiniteValues, isCoordinate, MAX_COORDINATE } from './errors';
 import { FLOAT32_RELATIVE_STEP } from './float32';
 import { AABB_STRIDE, OBB_HALF, OBB_STRIDE, SPHERE_STRIDE, type ReadonlyFloats } from './layout';
 import { obbFromAxes } from './obb';
@@ -707,7 +707,8 @@ function rayMeetsAabb(box: Float32Array, bo: number, ox: number, oy: number, oz:
  * overlapping boxes, a ray through a shared face) resolve to the lowest hitbox index, whatever
  * the order the walk meets them in. The grid must have been built from the store's current
  * boxes. `ignoreCharacter` (a character index, e.g. the shooter whose own boxes the shot starts
- * in) is skipped. Allocation-free.
+ * in) is skipped. Allocation-free. Throws CollideInputError for an origin or direction that is not
+ * finite or lies outside ±MAX_COORDINATE.
  */
 export function raycastHitboxes(
   hit: HitboxRayHit,
@@ -718,6 +719,9 @@ export function raycastHitboxes(
   maxT: number,
   ignoreCharacter = -1,
 ): boolean {
+  if (!(isCoordinate(ox) && isCoordinate(oy) && isCoordinate(oz) && isCoordinate(dx) && isCoordinate(dy) && isCoordinate(dz))) {
+    throw new CollideInputError(`raycastHitboxes: origin and direction must be finite and within ±${MAX_COORDINATE.toExponential()}, got ${[ox, oy, oz, dx, dy, dz].join(', ')}`);
+  }
   const dims = grid.dims;
   const nx = dims[0], ny = dims[1], nz = dims[2];
   if (nx === 0 || !(maxT >= 0)) return false;

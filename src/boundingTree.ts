@@ -1,6 +1,6 @@
 import { selectByKey } from './broadphase/sortByKey';
 import { ditoObb } from './dito';
-import { CollideInputError } from './errors';
+import { CollideInputError, coordinateRefusal, isCoordinate } from './errors';
 import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from './layout';
 import { aabbOfTrustedPoints } from './aabb';
 import { obbFromAxes } from './obb';
@@ -88,8 +88,8 @@ function validateMesh(positions: ReadonlyFloats, indices: ReadonlyFloats): void 
       throw new CollideInputError(`${what}: triangle ${Math.floor(i / 3)} has vertex index ${v} outside 0..${vertexCount - 1}`);
     }
     for (let c = 0; c < 3; c++) {
-      if (!Number.isFinite(positions[3 * v + c])) {
-        throw new CollideInputError(`${what}: vertex ${v} (of triangle ${Math.floor(i / 3)}) has a non-finite coordinate (${positions[3 * v + c]})`);
+      if (!isCoordinate(positions[3 * v + c])) {
+        throw new CollideInputError(`${what}: vertex ${v} (of triangle ${Math.floor(i / 3)}) coordinate ${c} ${coordinateRefusal(positions[3 * v + c])}`);
       }
     }
   }

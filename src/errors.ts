@@ -1,11 +1,30 @@
 import type { ReadonlyFloats } from './layout';
 
+/**
+ * Largest magnitude accepted for a coordinate, extent, radius or scale at the public API boundary
+ * (user units). Stores are Float32 (largest finite value about 3.4e38): with every input within
+ * ±1e18, a derived world volume (|position| + scale × (|centre| + extent): sums of products of at
+ * most two inputs, below 1e37) stays finite, and squared distances computed in doubles never
+ * overflow. Float32 spacing at 1e18 is already about 1e11, so no meaningful input is refused.
+ */
+export const MAX_COORDINATE = 1e18;
+
+/** Whether v is a finite number within ±MAX_COORDINATE (false for NaN). */
+export function isCoordinate(v: number): boolean {
+  return Math.abs(v) <= MAX_COORDINATE;
+}
+
+/** Why a value is refused, for messages ("is not finite (NaN)" or "is 1e+39, outside ±1e+18"). */
+export function coordinateRefusal(v: unknown): string {
+  return typeof v === 'number' && Number.isFinite(v) ? `is ${v}, outside ±${MAX_COORDINATE.toExponential()}` : `is not finite (${v})`;
+}
+
 /** Thrown at a public API boundary when input cannot produce a defined result. */
 export class CollideInputError extends RangeError {
   override name = 'CollideInputError';
 }
 
-/** Throws unless `count` xyz points starting at `offset` are all finite. */
+/** Throws unless `count` xyz points starting at `offset` are all finite and within ±MAX_COORDINATE. */
 export function assertFinitePoints(
   points: ReadonlyFloats,
   count: number,
@@ -22,9 +41,9 @@ export function assertFinitePoints(
   }
   for (let i = 0; i < 3 * count; i++) {
     const v = points[offset + i];
-    if (!Number.isFinite(v)) {
-      const p = Math.floor(i / 3);
-      throw new CollideInputError(`${what}: point ${p} has a non-finite coordinate (${v})`);
+    if (!isCoordinate(v)) {
+      const reason = Number.isFinite(v) ? `coordinate ${v}, outside ±${MAX_COORDINATE.toExponential()}` : `non-finite coordinate (${v})`;
+      throw new CollideInputError(`${what}: point ${Math.floor(i / 3)} has a ${reason}`);
     }
   }
 }
@@ -35,15 +54,20 @@ export function assertNonEmptyPoints(points: ReadonlyFloats, count: number, what
   if (count === 0) throw new CollideInputError(`${what}: the point set is empty`);
 }
 
-/** Throws unless `n` numbers starting at `offset` are finite. */
+/** Throws unless `n` numbers starting at `offset` are finite and within ±MAX_COORDINATE. */
 export function assertFiniteValues(values: ReadonlyFloats, offset: number, n: number, what: string): void {
   for (let i = 0; i < n; i++) {
     const v = values[offset + i];
-    if (!Number.isFinite(v)) throw new CollideInputError(`${what}: value ${i} is not finite (${v})`);
+    if (!isCoordinate(v)) throw new CollideInputError(`${what}: value ${i} ${coordinateRefusal(v)}`);
   }
 }
 
-/** Throws unless every extent is finite and non-negative. */
+/** Throws unless `v` is a finite number within ±MAX_COORDINATE; `what` names it. */
+export function assertCoordinate(v: number, what: string): void {
+  if (typeof v !== 'number' || !isCoordinate(v)) throw new CollideInputError(`${what} ${coordinateRefusal(v)}`);
+}
+
+/** Throws unless every extent is finite, non-negative and at most MAX_COORDINATE. */
 export function assertExtents(values: ReadonlyFloats, offset: number, n: number, what: string): void {
   assertFiniteValues(values, offset, n, what);
   for (let i = 0; i < n; i++) {

@@ -1,6 +1,6 @@
 import { ditoObb } from './dito';
 import { symmetricEigen3 } from './eigen3';
-import { CollideInputError, assertNonEmptyPoints } from './errors';
+import { CollideInputError, assertNonEmptyPoints, coordinateRefusal, isCoordinate } from './errors';
 import { OBB_AXES, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from './layout';
 import { obbFromAxes, obbSurfaceArea, obbVolume } from './obb';
 import { quickhull } from './quickhull';
@@ -246,8 +246,8 @@ function validateElements(
         throw new CollideInputError(`${what}: ${noun} ${e} has vertex index ${v} outside 0..${vertexCount - 1}`);
       }
       for (let c = 0; c < 3; c++) {
-        if (!Number.isFinite(positions[3 * v + c])) {
-          throw new CollideInputError(`${what}: vertex ${v} has a non-finite coordinate (${positions[3 * v + c]})`);
+        if (!isCoordinate(positions[3 * v + c])) {
+          throw new CollideInputError(`${what}: vertex ${v} coordinate ${c} ${coordinateRefusal(positions[3 * v + c])}`);
         }
       }
     }

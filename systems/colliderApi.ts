@@ -6,7 +6,7 @@
 import { addComponent, entityExists, removeComponent, type World } from 'bitecs';
 import type { BoundingTree } from '../src/boundingTree';
 import { quaternionToMat3 } from '../src/aabb';
-import { CollideInputError, assertExtents, assertFiniteValues, assertNonEmptyPoints } from '../src/errors';
+import { CollideInputError, MAX_COORDINATE, assertExtents, assertFiniteValues, assertNonEmptyPoints, coordinateRefusal, isCoordinate } from '../src/errors';
 import { OBB_AXES, OBB_CENTER, OBB_HALF } from '../src/layout';
 import { assertEntityId } from '../components/capacity';
 import {
@@ -52,11 +52,15 @@ const ORIGIN: Vec3Like = [0, 0, 0];
 const IDENTITY: QuatLike = [0, 0, 0, 1];
 const unitQuaternion = new Float64Array(4);
 
-function assertVector(v: ArrayLike<number> | undefined, n: number, what: string): ArrayLike<number> {
+/** Throws unless `v` holds `n` numbers, each a coordinate (finite, within ±MAX_COORDINATE) unless `anyFinite`. */
+function assertVector(v: ArrayLike<number> | undefined, n: number, what: string, anyFinite = false): ArrayLike<number> {
   if (v === undefined || v === null || typeof v.length !== 'number' || v.length < n) {
     throw new CollideInputError(`${what} must hold ${n} numbers`);
   }
-  assertFiniteValues(v, 0, n, what);
+  if (!anyFinite) assertFiniteValues(v, 0, n, what);
+  for (let i = 0; anyFinite && i < n; i++) {
+    if (!Number.isFinite(v[i])) throw new CollideInputError(`${what}: value ${i} is not finite (${v[i]})`);
+  }
   return v;
 }
 
@@ -66,14 +70,25 @@ function assertMeshScale(scale: number, what: string): void {
 }
 
 function assertRadius(r: number, what: string): void {
-  if (typeof r !== 'number' || !Number.isFinite(r) || r < 0) {
-    throw new CollideInputError(`${what} must be a finite number >= 0, got ${r}`);
-  }
+  if (typeof r !== 'number' || !Number.isFinite(r) || r < 0) throw new CollideInputError(`${what} must be a finite number >= 0, got ${r}`);
+  if (r > MAX_COORDINATE) throw new CollideInputError(`${what} must be at most ${MAX_COORDINATE.toExponential()}, got ${r}`);
+}
+
+/** Whether `scale` is a usable uniform scale: in (0, MAX_COORDINATE]. */
+function isScale(scale: number): boolean {
+  return scale > 0 && scale <= MAX_COORDINATE;
+}
+
+/** The error for a scale that `isScale` refuses. */
+function scaleError(scale: number, what: string): CollideInputError {
+  return new CollideInputError(Number.isFinite(scale) && scale > MAX_COORDINATE
+    ? `${what} must be at most ${MAX_COORDINATE.toExponential()}, got ${scale}`
+    : `${what} must be a finite number > 0, got ${scale}`);
 }
 
 /** Validated, normalised quaternion in `unitQuaternion`. */
 function normalisedQuaternion(q: QuatLike, what: string): Float64Array {
-  assertVector(q, 4, what);
+  assertVector(q, 4, what, true); // only its direction is used: any finite length will do
   const n = Math.hypot(q[0], q[1], q[2], q[3]);
   if (!(n > 0) || !Number.isFinite(n)) throw new CollideInputError(`${what} must be a non-zero quaternion, got length ${n}`);
   for (let k = 0; k < 4; k++) unitQuaternion[k] = q[k] / n;
@@ -248,7 +263,8 @@ export function addCollider(target: World | CollisionPipeline, eid: number, desc
 /**
  * Sets entity `eid`'s transform (position, rotation quaternion x, y, z, w, normalised here,
  * uniform scale > 0) and queues its volumes for refitting. Throws CollideInputError for a dead
- * entity, non-finite values, a zero quaternion or a scale that is not finite and positive.
+ * entity, a position that is not finite or lies outside ±MAX_COORDINATE, a non-finite or zero
+ * quaternion, or a scale outside (0, MAX_COORDINATE].
  */
 export function setTransform(
   target: World | CollisionPipeline,
@@ -284,11 +300,11 @@ export function setTransform(
 /** The rotation's length when position, rotation and scale are all valid, else NaN. */
 function validPoseQuaternionNorm(position: Vec3Like, rotation: QuatLike, scale: number): number {
   if (position == null || rotation == null || !(position.length >= 3) || !(rotation.length >= 4)) return NaN;
-  if (typeof scale !== 'number' || !(scale > 0 && scale < Infinity)) return NaN;
-  const x = position[0], y = position[1], z = position[2];
+  if (typeof scale !== 'number' || !isScale(scale)) return NaN;
+  if (!(isCoordinate(position[0]) && isCoordinate(position[1]) && isCoordinate(position[2]))) return NaN;
   const qx = rotation[0], qy = rotation[1], qz = rotation[2], qw = rotation[3];
   // v - v is 0 for finite numbers and NaN for infinities and NaN (a sum could overflow instead).
-  if (x - x + (y - y) + (z - z) + (qx - qx) + (qy - qy) + (qz - qz) + (qw - qw) !== 0) return NaN;
+  if (qx - qx + (qy - qy) + (qz - qz) + (qw - qw) !== 0) return NaN;
   const norm = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
   // Squares overflow or underflow only for extreme components; hypot is exact there, and slow.
   return norm > 1e-150 && norm < 1e150 ? norm : Math.hypot(qx, qy, qz, qw);
@@ -299,17 +315,25 @@ function rejectPose(eid: number, position: Vec3Like, rotation: QuatLike, scale: 
   const what = `setTransform(entity ${eid})`;
   assertVector(position, 3, `${what}.position`);
   normalisedQuaternion(rotation, `${what}.rotation`);
-  throw new CollideInputError(`${what}.scale must be a finite number > 0, got ${scale}`);
+  throw scaleError(scale, `${what}.scale`);
 }
 
 /**
- * Queues `eid` for refitting after its Transform arrays were written directly (unit quaternion
- * and positive scale are then the caller's responsibility).
+ * Queues `eid` for refitting after its Transform arrays were written directly (a unit quaternion
+ * is then the caller's responsibility). Throws CollideInputError when the written position or
+ * scale is not finite, lies outside ±MAX_COORDINATE or (scale) is not positive, so a bad direct
+ * write never reaches the world volumes.
  */
 export function markTransformChanged(target: World | CollisionPipeline, eid: number): void {
   const p = pipelineOf(target, 'markTransformChanged');
   assertEntityId(eid, 'markTransformChanged');
   growTransformStore(p.transform, eid);
+  const t = p.transform;
+  for (let k = 0; k < 3; k++) {
+    const v = t.position[3 * eid + k];
+    if (!isCoordinate(v)) throw new CollideInputError(`markTransformChanged(entity ${eid}): position[${k}] ${coordinateRefusal(v)}`);
+  }
+  if (!isScale(t.scale[eid])) throw scaleError(t.scale[eid], `markTransformChanged(entity ${eid}).scale`);
   if (eid < p.collider.capacity && p.collider.kind[eid] === SHAPE_MESH) assertMeshScale(p.transform.scale[eid], `markTransformChanged(entity ${eid})`);
   markChanged(p.transform, eid);
 }

@@ -13,7 +13,7 @@ import type { World } from 'bitecs';
 import { OBB_STRIDE } from '../src/layout';
 import { POSE_STRIDE, raycastTree, TreeQueryResult } from '../src/obbTree';
 import { RAY_HIT_STRIDE, raycastAabb, raycastCapsule, raycastKdop, raycastObb, raycastSphere } from '../src/raycast';
-import { CollideInputError } from '../src/errors';
+import { CollideInputError, MAX_COORDINATE, isCoordinate } from '../src/errors';
 import {
   SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
 } from '../components/collider';
@@ -52,7 +52,7 @@ const pose = new Float64Array(POSE_STRIDE);
  * Returns whether something was hit and writes the nearest hit into `hit`; among hits at the same
  * t the lowest entity id wins, so the answer does not depend on creation order. A ray starting
  * inside a solid shape hits it at t = 0 (normal −direction/|direction|). k-DOP colliders are cast
- * against their k-DOP. Throws CollideInputError for non-finite numbers, a negative or NaN maxT or
+ * against their k-DOP. Throws CollideInputError for numbers that are not finite or lie outside ±MAX_COORDINATE, a negative or NaN maxT or
  * a mask outside uint32.
  */
 export function raycastColliders(
@@ -65,9 +65,9 @@ export function raycastColliders(
   ignore = -1,
 ): boolean {
   const p = pipelineOf(target, 'raycastColliders');
-  // v - v is 0 for finite numbers, NaN otherwise (no array or message built on the good path).
-  if (ox - ox + (oy - oy) + (oz - oz) + (dx - dx) + (dy - dy) + (dz - dz) !== 0) {
-    throw new CollideInputError(`raycastColliders: origin and direction must be finite, got ${[ox, oy, oz, dx, dy, dz].join(', ')}`);
+  // No array or message built on the good path.
+  if (!(isCoordinate(ox) && isCoordinate(oy) && isCoordinate(oz) && isCoordinate(dx) && isCoordinate(dy) && isCoordinate(dz))) {
+    throw new CollideInputError(`raycastColliders: origin and direction must be finite and within ±${MAX_COORDINATE.toExponential()}, got ${[ox, oy, oz, dx, dy, dz].join(', ')}`);
   }
   if (!(maxT >= 0)) throw new CollideInputError(`raycastColliders: maxT must be >= 0, got ${maxT}`);
   if (!Number.isInteger(mask) || mask < 0 || mask > 0xffffffff) throw new CollideInputError(`raycastColliders: mask must be a uint32, got ${mask}`);
