@@ -11,6 +11,7 @@ import { addEntity, createWorld, type World } from 'bitecs';
 import { addCollider, setTransform } from '../systems/colliderApi';
 import type { BroadPhaseName, CollisionPipeline } from '../systems/collisionState';
 import { createCollisionPipeline } from '../systems/pipeline';
+import { shiftWorldOrigin } from '../systems/worldOrigin';
 import { markdownTable, percentile } from './harness';
 import { createCannonRunner, createRapierRunner, type SceneRunner } from './peers';
 import type { BenchReport } from './run';
@@ -112,6 +113,40 @@ function difference(a: string[], b: string[]): [number, number] {
 
 const fmt = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '—' : x < 10 ? x.toFixed(2) : x.toFixed(1));
 
+/**
+ * What moving the world origin costs on the moving-boxes scene (pairs only, spatial hash): one
+ * `shiftWorldOrigin` call alone, and frames with a shift before the poses are written against
+ * frames without, interleaved. Shifts alternate between +1024 and −1024 units along x.
+ */
+function originShiftRows(): (string | number)[][] {
+  const rows: (string | number)[][] = [];
+  for (const count of [2000, 100000]) {
+    const scene = createScene(count, sizeForDensity(count));
+    const c = ours(scene, 'spatialHash', true);
+    const world = c.pipeline!.world;
+    const frames = count > 10000 ? 20 : 100;
+    const shiftMs: number[] = [], plain: number[] = [], shifted: number[] = [];
+    for (let f = 0; f < 5; f++) c.frame();
+    for (let f = 0; f < frames; f++) {
+      let t0 = performance.now();
+      c.frame();
+      plain.push(performance.now() - t0);
+      advanceScene(scene);
+      t0 = performance.now();
+      shiftWorldOrigin(world, f % 2 === 0 ? 1024 : -1024, 0, 0);
+      const t1 = performance.now();
+      c.frame();
+      shifted.push(performance.now() - t0);
+      shiftMs.push(t1 - t0);
+      advanceScene(scene);
+    }
+    c.dispose();
+    const med = (v: number[]) => percentile(v.slice().sort((a, b) => a - b), 0.5);
+    rows.push([count.toLocaleString('en-US'), fmt(med(shiftMs)), fmt(med(plain)), fmt(med(shifted)), `${(med(shifted) / med(plain)).toFixed(2)}x`]);
+  }
+  return rows;
+}
+
 export async function run(): Promise<BenchReport> {
   const rows: (string | number)[][] = [];
   const breakdown: (string | number)[][] = [];
@@ -177,6 +212,8 @@ export async function run(): Promise<BenchReport> {
     for (const c of contestants) c.dispose();
     console.log(rows[rows.length - 1].join(' | '));
   }
+  const originShift = originShiftRows();
+  console.log(originShift.map((r) => r.join(' | ')).join('\n'));
   const markdown = [
     'Milliseconds per frame, median / p95 (setTransform per box + step for ours; set poses + step for the peers). ' +
       'Ratio = Rapier median / our best pairs-only median.',
@@ -193,6 +230,11 @@ export async function run(): Promise<BenchReport> {
     'Pair-set agreement on the last frame:',
     '',
     ...agreement.map((a) => `- ${a}`),
+    '',
+    'World origin shift (docs/precision.md): one `shiftWorldOrigin` call, and a frame (poses + step) with a shift before it ' +
+      'against one without, medians in ms:',
+    '',
+    markdownTable(['bodies', 'shiftWorldOrigin', 'frame', 'frame after a shift', 'ratio'], originShift),
   ].join('\n');
-  return { name: 'pipeline', markdown, data: { scenes, denseScene } };
+  return { name: 'pipeline', markdown, data: { scenes, denseScene, originShift } };
 }

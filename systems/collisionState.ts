@@ -111,6 +111,11 @@ export interface CollisionPipeline {
   /** Runs every system in order on `world` (this pipeline's world). */
   step(world: World): World;
   readonly timings: PipelineTimings;
+  /**
+   * The world origin (x, y, z, Float64), moved by shiftWorldOrigin: every position the pipeline
+   * stores or reports is relative to it.
+   */
+  readonly origin: Float64Array;
   /** Frames stepped (narrow phases run). */
   frame: number;
   readonly scratch: PipelineScratch;

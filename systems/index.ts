@@ -7,6 +7,7 @@ export { refitVolumes } from './refitVolumes';
 export { broadPhase, resolveBroadPhase, BROAD_PHASE_NAMES } from './broadPhase';
 export { narrowPhase } from './narrowPhase';
 export { touching } from './touching';
+export { shiftWorldOrigin, worldOrigin } from './worldOrigin';
 export { raycastColliders, createColliderRayHit, type ColliderRayHit } from './raycastColliders';
 export { updateCharacterColliders, type HitboxPairStore } from './characterColliders';
 export { updateBoneHitboxes, type BoneHitboxState } from './updateBoneHitboxes';

@@ -78,6 +78,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
       return timed(pipeline, 'narrowPhase', narrowPhase, w, measure);
     },
     timings: { refitVolumes: 0, boneHitboxes: 0, broadPhase: 0, narrowPhase: 0 },
+    origin: new Float64Array(3),
     frame: 0,
     scratch: {
       broadInput: { ids: collider.ids, count: 0, boxes: collider.aabb, isStatic: collider.isStatic, layer: collider.layer, mask: collider.mask },
