@@ -7,6 +7,7 @@ import { CollideInputError } from './errors';
 import { CAPSULE_STRIDE, OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from './layout';
 import { RAY_HIT_STRIDE, ballEntry, raycastTriangle } from './raycast';
 import { TRI_TRI_DISJOINT, TRI_TRI_SEGMENT, triTriIntersectionSegment, triTriOverlap } from './triTri';
+import { SAT_AXIS_SLACK } from './sat';
 
 /**
  * Queries on bounding trees (boundingTree.ts): tree vs tree, and tree vs OBB, sphere, capsule and
@@ -36,10 +37,14 @@ export const POSE_STRIDE = 12;
  */
 export const TREE_SLACK_RELATIVE = 1e-9;
 /**
- * Added to |R_ij| in the box test (RAPID's epsilon): for nearly parallel edges the cross-product
- * axis is almost zero and its test is all rounding; the epsilon keeps it from separating.
+ * Added to |R_ij| in the node box test (RAPID's epsilon): for nearly parallel edges the
+ * cross-product axis is almost zero and its test is all rounding; the epsilon keeps it from
+ * separating. Node boxes are Float64 and orthonormal to rounding, but the box a tree is queried
+ * with may come from a Float32 store, orthonormal only to about 2.5e-7, so the epsilon covers
+ * that (SAT_AXIS_SLACK). A node test only has to be conservative: a false overlap costs a
+ * descent, the triangle tests at the leaves decide.
  */
-const PARALLEL_AXIS_EPSILON = 1e-9;
+const PARALLEL_AXIS_EPSILON = SAT_AXIS_SLACK;
 
 /** What a query collects: stop at the first hit, collect every hit, or hits with intersection segments. */
 export type TreeQueryMode = 'first' | 'all' | 'contacts';

@@ -18,6 +18,7 @@ import {
 import { raycastTriangle } from '../src/raycast';
 import { TRI_TRI_SEGMENT, triTriOverlap } from '../src/triTri';
 import { loadBunny, loadFox, type TestMesh } from './support/meshes';
+import { nearParallelPair } from './support/nearParallelPairs';
 import { mulberry32, quaternionToAxes, randomQuaternion } from './support/random';
 import { torusKnot } from './support/torusKnot';
 
@@ -497,5 +498,31 @@ describe('tree vs volumes and rays equal brute force', () => {
       );
     }
     expect(hits).toBeGreaterThan(rays / 4);
+  });
+});
+
+describe('node tests with nearly parallel edges', () => {
+  it('never cull a Float32 query box that passes through the mesh along a nearly parallel edge', () => {
+    const rand = mulberry32(29);
+    const result = new TreeQueryResult();
+    const pose = new Float64Array(POSE_STRIDE);
+    poseFromTranslationQuaternion(pose, 0, 0, 0, 0, [0, 0, 0, 1]);
+    const corners = new Float64Array(24);
+    let found = 0;
+    for (let p = 0; p < 300; p++) {
+      const angle = 10 ** (-7 + 6 * rand());
+      // Edges crossing through each other by 1e-5..1e-2 of the size: the surfaces intersect.
+      const pair = nearParallelPair(rand, angle, -(10 ** (-5 + 3 * rand())), 1, 0);
+      // Box A as a closed triangle mesh (its 12 faces), box B as a query box from a Float32 store.
+      obbCorners(corners, pair.a, 0);
+      const faces = [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]];
+      const indices = faces.flatMap(([a, b, c, d]) => [a, b, c, a, c, d]);
+      const tree = buildBoundingTree(corners, indices, { maxLeafTriangles: 1 });
+      const box = Float32Array.from(pair.b);
+      const count = overlapTreeObb(result, tree, pose, 0, box, 0, 'first');
+      expect(count, `angle ${angle}`).toBe(1);
+      found += count;
+    }
+    expect(found).toBe(300);
   });
 });
