@@ -199,9 +199,12 @@ export function roundContact(
   fx: number, fy: number, fz: number,
   featureA: number, featureB: number,
 ): number {
-  const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
-  const depth = ra + rb - dist;
-  if (depth < 0) return separated(out, oo);
+  // Squared distance against squared radii, as the boolean kernels compare (sphereOverlap):
+  // through sqrt, rounding could turn an exact touch into a depth of −1 ulp and no contact.
+  const d2 = dx * dx + dy * dy + dz * dz, r = ra + rb;
+  if (d2 > r * r) return separated(out, oo);
+  const dist = Math.sqrt(d2);
+  const depth = Math.max(r - dist, 0);
   let nx = fx, ny = fy, nz = fz;
   if (dist > 0) {
     nx = dx / dist;

@@ -51,6 +51,7 @@ import {
   unit,
 } from './support/contactReference';
 import { mulberry32 } from './support/random';
+import { sphereOverlap } from '../src/sphere';
 
 const OO = 5; // write manifolds at an offset, to check offsets are honoured
 const out = new Float64Array(OO + CONTACT_STRIDE);
@@ -494,5 +495,33 @@ describe('sphere and capsule against boxes', () => {
     expect(contactSphereSphere(out, OO, [1, 1, 1, 0], 0, [1, 1, 1, 0], 0)).toBe(1);
     expect(normalOf()).toEqual([1, 0, 0]);
     expect(depthOf()).toBe(0);
+  });
+});
+
+describe('round shapes: the contact agrees with the boolean test', () => {
+  it('sphere pairs within ulps of touching get a contact exactly when sphereOverlap says they touch', () => {
+    const out = new Float64Array(CONTACT_STRIDE);
+    let touching = 0, apart = 0;
+    fc.assert(fc.property(
+      fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.double({ min: 1e-3, max: 1e3, noNaN: true }),
+      fc.double({ min: 1e-3, max: 1e3, noNaN: true }), fc.integer({ min: -4, max: 4 }), fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+      (x, ra, rb, ulps, seed) => {
+        const rand = mulberry32(seed);
+        const d = [rand() - 0.5, rand() - 0.5, rand() - 0.5];
+        const n = Math.hypot(...d) || 1;
+        // Centres (ra + rb) apart along d, then nudged by a few ulps.
+        const dist = (ra + rb) * (1 + ulps * Number.EPSILON);
+        const a = Float64Array.from([x, -x, x / 3, ra]);
+        const b = Float64Array.from([x + dist * d[0] / n, -x + dist * d[1] / n, x / 3 + dist * d[2] / n, rb]);
+        const hit = sphereOverlap(a, 0, b, 0);
+        if (hit) touching++;
+        else apart++;
+        const count = contactSphereSphere(out, 0, a, 0, b, 0);
+        expect(count > 0).toBe(hit);
+        if (count > 0) expect(out[CONTACT_DEPTH]).toBeGreaterThanOrEqual(0);
+      },
+    ), { numRuns: 3000, seed: 23 });
+    expect(touching).toBeGreaterThan(300);
+    expect(apart).toBeGreaterThan(300);
   });
 });
