@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- name ...]`: runs the benchmarks, writes bench/results/latest.json and
- * replaces each benchmark's table in README.md between its `<!-- bench:NAME -->` markers, so the
- * README always shows the numbers of the last committed run.
+ * replaces each benchmark's table in docs/benchmarks.md between its `<!-- bench:NAME -->`
+ * markers, so the page always shows the numbers of the last committed run.
  *
  * npm runs this file bundled by esbuild into bench/.bundle, our sources in one module as in the
  * published dist (tsup bundles each entry), packages (bitecs, the peers) imported as installed.
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../test/support/packageRoot';
 
 export interface BenchReport {
-  /** README marker name. */
+  /** Marker name of its section in docs/benchmarks.md. */
   name: string;
   markdown: string;
   data: unknown;
@@ -35,22 +35,22 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
 };
 
 const root = packageRoot(import.meta.url);
-const readmePath = join(root, 'README.md');
+const pagePath = join(root, 'docs', 'benchmarks.md');
 const resultsPath = join(root, 'bench', 'results', 'latest.json');
 
-function replaceSection(readme: string, name: string, markdown: string): string {
+function replaceSection(page: string, name: string, markdown: string): string {
   const start = `<!-- bench:${name} -->`;
   const end = `<!-- /bench:${name} -->`;
-  const i = readme.indexOf(start);
-  const j = readme.indexOf(end);
+  const i = page.indexOf(start);
+  const j = page.indexOf(end);
   if (i < 0 || j < i) {
-    console.warn(`README has no ${start} ... ${end} section; table printed only.`);
-    return readme;
+    console.warn(`docs/benchmarks.md has no ${start} ... ${end} section; table printed only.`);
+    return page;
   }
-  return `${readme.slice(0, i + start.length)}\n${markdown}\n${readme.slice(j)}`;
+  return `${page.slice(0, i + start.length)}\n${markdown}\n${page.slice(j)}`;
 }
 
-/** Runs one benchmark in this process and merges its table and data into README and latest.json. */
+/** Runs one benchmark in this process and merges its table and data into docs/benchmarks.md and latest.json. */
 async function runOne(name: string): Promise<void> {
   const load = BENCHMARKS[name];
   if (!load) throw new Error(`unknown benchmark ${name}; known: ${Object.keys(BENCHMARKS).join(', ')}`);
@@ -67,7 +67,7 @@ async function runOne(name: string): Promise<void> {
   const results = { ...previous, machine, date: new Date().toISOString(), [report.name]: report.data };
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
   writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(readmePath, replaceSection(readFileSync(readmePath, 'utf8'), report.name, `_${machine}_\n\n${report.markdown}`));
+  writeFileSync(pagePath, replaceSection(readFileSync(pagePath, 'utf8'), report.name, `_${machine}_\n\n${report.markdown}`));
 }
 
 /**
