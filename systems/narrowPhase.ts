@@ -8,8 +8,9 @@
  * colliders alike (OBB-OBB by SAT with the pair's last separating axis tried first, kept in a
  * sorted pair cache matched by a merge walk with the sorted candidates); touching solid pairs then
  * get their manifold from src/contacts.ts (an AABB is passed as an identity-axes OBB where a
- * kernel wants a box), whose kernels report a point wherever the boolean ones report touching. k-DOP colliders are tested k-DOP against k-DOP: the other
- * shape's exact k-DOP is built on the fly (the standard, conservative k-DOP test; no manifold).
+ * kernel wants a box), whose kernels report a point wherever the boolean ones report touching.
+ * k-DOP colliders are tested k-DOP against k-DOP: the other shape's exact k-DOP is built on the
+ * fly (the standard, conservative k-DOP test; no manifold).
  * Mesh colliders ask their bounding tree (meshCollider.ts): exact, with a manifold merged from
  * per-triangle contacts against a sphere, capsule, OBB or AABB, none against another mesh.
  * Characters ask their bone hitboxes (characterColliders.ts): exact, no manifold.
