@@ -16,7 +16,7 @@ import { createSpatialHash } from '../src/broadphase/spatialHash';
 import { createSweepAndPrune } from '../src/broadphase/sweepAndPrune';
 import { mulberry32 } from '../test/support/random';
 import { markdownTable, runInterleaved, type BenchCase } from './harness';
-import type { BenchReport } from './run';
+import type { BenchReport } from './harness';
 
 const ALGORITHMS: (() => BroadPhase)[] = [
   createBruteForce,

@@ -19,7 +19,7 @@ import { triangulatedFloor } from '../test/support/floors';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../test/support/random';
 import { torusKnot } from '../test/support/torusKnot';
 import { markdownTable, median, millions, runInterleaved, type BenchCase } from './harness';
-import type { BenchReport } from './run';
+import type { BenchReport } from './harness';
 
 const PAIRS = 4096;
 const RAYS = 4096;

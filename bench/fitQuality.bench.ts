@@ -9,7 +9,7 @@ import { fitObb, type ObbFitMethod } from '../src/obbFit';
 import { welzlSphere } from '../src/sphere';
 import { loadBunny, loadFox, loadTeapot, type TestMesh } from '../test/support/meshes';
 import { markdownTable, runInterleaved } from './harness';
-import type { BenchReport } from './run';
+import type { BenchReport } from './harness';
 
 const METHODS: ObbFitMethod[] = ['pca-points', 'pca-hull', 'hull-triangles', 'dito14', 'dito26', 'refined'];
 

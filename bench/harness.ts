@@ -80,3 +80,11 @@ export function markdownTable(header: string[], rows: (string | number)[][]): st
   const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
+
+/** What a benchmark module's `run` returns: its section of docs/benchmarks.md and its raw data. */
+export interface BenchReport {
+  /** Marker name of its section in docs/benchmarks.md. */
+  name: string;
+  markdown: string;
+  data: unknown;
+}

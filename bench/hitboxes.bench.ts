@@ -25,7 +25,7 @@ import { updateBoneHitboxes, type BoneHitboxState } from '../systems/updateBoneH
 import { buildHumanoid } from '../test/support/humanoid';
 import { mulberry32 } from '../test/support/random';
 import { markdownTable, runInterleaved, type BenchResult } from './harness';
-import type { BenchReport } from './run';
+import type { BenchReport } from './harness';
 
 const CHARACTERS = 1000;
 const RAYS = 10000;

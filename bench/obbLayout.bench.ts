@@ -15,7 +15,7 @@ import { obbTransform } from '../src/obb';
 import { obbSeparatingAxis } from '../src/sat';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../test/support/random';
 import { markdownTable, millions, runInterleaved, type BenchCase } from './harness';
-import type { BenchReport } from './run';
+import type { BenchReport } from './harness';
 
 const BOXES = 10_000;
 /** Scene edge: about 9 candidate pairs per box with half-extents in [0.5, 2] (a dense, SAT-heavy frame). */

@@ -13,7 +13,7 @@ import { buildBoundingTree, type BoundingNodeKind, type BoundingTree } from '../
 import { POSE_STRIDE, TreeQueryResult, collideTrees, poseFromTranslationQuaternion } from '../src/obbTree';
 import { torusKnot } from '../test/support/torusKnot';
 import { markdownTable, runInterleaved, type BenchCase } from './harness';
-import type { BenchReport } from './run';
+import type { BenchReport } from './harness';
 
 const KINDS: BoundingNodeKind[] = ['obb', 'aabb', 'sphere'];
 /** three-mesh-bvh's default maxLeafSize. */

@@ -22,7 +22,7 @@ import { sphereOverlap } from '../src/sphere';
 import { generateObbPairs, type ObbPairKind, type ObbPairs } from '../test/support/obbPairs';
 import { referenceBand, referenceSeparation } from '../test/support/satReference';
 import { markdownTable, millions, runInterleaved, type BenchCase, type BenchResult } from './harness';
-import type { BenchReport } from './run';
+import type { BenchReport } from './harness';
 
 const PAIRS = 4096;
 /** Passes over all pairs per timed sample, so one sample lasts a few milliseconds. */

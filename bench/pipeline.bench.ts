@@ -14,7 +14,7 @@ import { createCollisionPipeline } from '../systems/pipeline';
 import { shiftWorldOrigin } from '../systems/worldOrigin';
 import { markdownTable, percentile } from './harness';
 import { createCannonRunner, createRapierRunner, type SceneRunner } from './peers';
-import type { BenchReport } from './run';
+import type { BenchReport } from './harness';
 import { advanceScene, createScene, sizeForDensity, type Scene } from './scene';
 
 interface Setup {

@@ -13,13 +13,8 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../test/support/packageRoot';
+import type { BenchReport } from './harness';
 
-export interface BenchReport {
-  /** Marker name of its section in docs/benchmarks.md. */
-  name: string;
-  markdown: string;
-  data: unknown;
-}
 
 type BenchModule = { run: () => Promise<BenchReport> | BenchReport };
 

@@ -2,7 +2,7 @@ import { grown } from './broadphase/growable';
 import { ditoObb } from './dito';
 import { CollideInputError, assertExtents, assertFiniteValues, isCoordinate, MAX_COORDINATE } from './errors';
 import { FLOAT32_RELATIVE_STEP } from './float32';
-import { AABB_STRIDE, OBB_HALF, OBB_STRIDE, SPHERE_STRIDE, type ReadonlyFloats } from './layout';
+import { AABB_STRIDE, OBB_HALF, OBB_STRIDE, SPHERE_STRIDE, IDENTITY_AXES, type ReadonlyFloats } from './layout';
 import { obbFromAxes } from './obb';
 import { fitObbPcaPoints } from './obbFit';
 import { raycastObb } from './raycast';
@@ -94,7 +94,6 @@ function matrixAt(matrices: ReadonlyFloats, b: number): mat4 {
   return Float64Array.from({ length: 16 }, (_, k) => matrices[16 * b + k]) as unknown as mat4;
 }
 
-const IDENTITY_AXES = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]);
 
 function fitPoints(out: Float64Array, o: number, points: Float64Array, count: number, method: HitboxFitMethod): void {
   if (method === 'aabb') obbFromAxes(out, o, IDENTITY_AXES, 0, points, count);

@@ -1,7 +1,7 @@
 import { selectByKey } from './broadphase/sortByKey';
 import { ditoObb } from './dito';
 import { CollideInputError, coordinateRefusal, isCoordinate } from './errors';
-import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from './layout';
+import { IDENTITY_AXES, OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from './layout';
 import { aabbOfTrustedPoints } from './aabb';
 import { obbFromAxes } from './obb';
 import { symmetricEigen3 } from './eigen3';
@@ -71,8 +71,6 @@ export interface BoundingTree {
   /** Largest |coordinate| of any vertex plus the root's size: the magnitude rounding scales with. */
   readonly scale: number;
 }
-
-const IDENTITY = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]);
 
 /** Throws unless the mesh is non-empty, its indices in range and its referenced vertices finite. */
 function validateMesh(positions: ReadonlyFloats, indices: ReadonlyFloats): void {
@@ -312,7 +310,7 @@ class Builder {
         out[o + OBB_CENTER + c] = 0.5 * (s[SUM_MIN + c] + s[SUM_MAX + c]);
         out[o + OBB_HALF + c] = 0.5 * (s[SUM_MAX + c] - s[SUM_MIN + c]);
       }
-      for (let i = 0; i < 9; i++) out[o + OBB_AXES + i] = IDENTITY[i];
+      for (let i = 0; i < 9; i++) out[o + OBB_AXES + i] = IDENTITY_AXES[i];
       return;
     }
     if (this.options.kind === 'sphere') {
@@ -321,7 +319,7 @@ class Builder {
         out[o + OBB_CENTER + c] = s[c];
         out[o + OBB_HALF + c] = s[3];
       }
-      for (let i = 0; i < 9; i++) out[o + OBB_AXES + i] = IDENTITY[i];
+      for (let i = 0; i < 9; i++) out[o + OBB_AXES + i] = IDENTITY_AXES[i];
       return;
     }
     if (count === 1 && this.fitSingleTriangle(o, first)) return;

@@ -2,6 +2,8 @@ import { CollideInputError, assertNonEmptyPoints } from './errors';
 import { KDOP_DIRECTIONS } from './kdop';
 import type { Floats, ReadonlyFloats } from './layout';
 import { obbFromAxes } from './obb';
+import { ROUNDING_ALLOWANCE } from './tolerances';
+import { IDENTITY_AXES } from './layout';
 
 /**
  * DiTO: Ditetrahedron OBB fitting (Larsson & Källberg 2011, "Fast Computation of Tight-Fitting
@@ -15,8 +17,6 @@ import { obbFromAxes } from './obb';
  * count as zero: such triangles and edges give no reliable direction and are skipped.
  */
 export const DITO_RELATIVE_TOLERANCE = 1e-9;
-/** Rounding allowance in units of the largest |coordinate| (far from the origin, differences lose that much). */
-const ROUNDING_ALLOWANCE = 16 * Number.EPSILON;
 
 const MAX_NORMALS = 13;
 // Module scratch (fitting is single-threaded): extremal points as 2 per normal (min, max), plus
@@ -28,7 +28,6 @@ const minIndex = new Int32Array(MAX_NORMALS);
 const maxIndex = new Int32Array(MAX_NORMALS);
 const bestAxes = new Float64Array(9);
 const candidate = new Float64Array(9);
-const IDENTITY_AXES = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]);
 
 let extremalCount = 0;
 let bestQuality = Infinity;

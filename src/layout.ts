@@ -25,6 +25,9 @@ export const OBB_CENTER = 0;
 export const OBB_AXES = 3;
 export const OBB_HALF = 12;
 
+/** The identity rotation as OBB axes (columns u0, u1, u2): an axis-aligned box. Read-only. */
+export const IDENTITY_AXES = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+
 /** Capsule (sphere-swept segment): endpoint p0 (3), endpoint p1 (3), radius. */
 export const CAPSULE_STRIDE = 7;
 

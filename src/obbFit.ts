@@ -4,6 +4,7 @@ import { CollideInputError, assertNonEmptyPoints, coordinateRefusal, isCoordinat
 import { OBB_AXES, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from './layout';
 import { obbFromAxes, obbSurfaceArea, obbVolume } from './obb';
 import { quickhull } from './quickhull';
+import { ROUNDING_ALLOWANCE } from './tolerances';
 
 /**
  * Oriented-box fitting. Every method only chooses three axes; `obbFromAxes` then makes the
@@ -35,8 +36,6 @@ const DEFAULT_REFINE: Required<ObbRefineOptions> = { initialAngle: 0.25, minAngl
  * rounding noise, so the refinement compares such boxes by surface area instead.
  */
 export const OBB_FLAT_RELATIVE_TOLERANCE = 1e-9;
-/** Rounding carried by projected coordinates, in units of the largest |coordinate|. */
-const ROUNDING_ALLOWANCE = 16 * Number.EPSILON;
 
 // ---- module scratch (fitting is single-threaded; nothing here escapes a call) ----
 // Running sums of a weighted distribution, in coordinates relative to a reference point so far

@@ -4,7 +4,7 @@ import { grown } from './broadphase/growable';
 import { PairList } from './broadphase/pairList';
 import { CLOSEST_ON_TRIANGLE_STRIDE, CLOSEST_SEGMENTS_STRIDE, closestPtPointTriangle, closestPtSegmentSegment } from './closestPoints';
 import { CollideInputError } from './errors';
-import { CAPSULE_STRIDE, OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from './layout';
+import { CAPSULE_STRIDE, OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats, IDENTITY_AXES, type ReadonlyFloats } from './layout';
 import { RAY_HIT_STRIDE, ballEntry, raycastTriangle } from './raycast';
 import { TRI_TRI_DISJOINT, TRI_TRI_SEGMENT, triTriIntersectionSegment, triTriOverlap } from './triTri';
 import { SAT_AXIS_SLACK } from './sat';
@@ -533,7 +533,6 @@ function querySlack(tree: BoundingTree, size: number): number {
   return TREE_SLACK_RELATIVE * (tree.scale + Math.hypot(rootState[0], rootState[1], rootState[2]) + size);
 }
 
-const IDENTITY_AXES = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]);
 
 /**
  * Tree (at pose[po]) vs an OBB (world frame, OBB layout at box[bo]): the mesh triangles meeting

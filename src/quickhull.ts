@@ -1,5 +1,6 @@
 import { assertNonEmptyPoints } from './errors';
 import type { ReadonlyFloats } from './layout';
+import { ROUNDING_ALLOWANCE } from './tolerances';
 
 /**
  * Convex hull of a 3D point set, in flat arrays. For `dimension` 3 the triangles close a
@@ -28,11 +29,6 @@ export interface ConvexHull {
  * on it: they are not made hull vertices, so flat facets and duplicates do not create slivers.
  */
 export const HULL_RELATIVE_TOLERANCE = 1e-10;
-/**
- * Rounding allowance in units of the largest |coordinate|: far from the origin, the coordinates
- * themselves carry that much error, whatever the extent of the set.
- */
-const ROUNDING_ALLOWANCE = 16 * Number.EPSILON;
 /**
  * When several points are equally far (within tolerance) a secondary linear function picks one;
  * its second in-plane weight is irrational so that lattice-aligned edges rarely tie again. The

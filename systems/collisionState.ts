@@ -12,7 +12,7 @@ import { CollideInputError } from '../src/errors';
 import type { ColliderStore } from '../components/collider';
 import type { ContactStore } from '../components/contactStore';
 import type { TransformStore } from '../components/transform';
-import type { HitboxPairStore } from './characterColliders';
+import type { HitboxPairStore } from '../components/hitboxPairStore';
 import type { BoneHitboxState } from './updateBoneHitboxes';
 
 /** Key of the pipeline on the user's world object. */

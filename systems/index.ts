@@ -9,7 +9,8 @@ export { narrowPhase } from './narrowPhase';
 export { touching } from './touching';
 export { shiftWorldOrigin, worldOrigin } from './worldOrigin';
 export { raycastColliders, createColliderRayHit, type ColliderRayHit } from './raycastColliders';
-export { updateCharacterColliders, type HitboxPairStore } from './characterColliders';
+export { updateCharacterColliders } from './characterColliders';
+export { type HitboxPairStore } from '../components/hitboxPairStore';
 export { updateBoneHitboxes, type BoneHitboxState } from './updateBoneHitboxes';
 export {
   addCollider,

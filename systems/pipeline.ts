@@ -14,7 +14,8 @@ import { broadPhase, resolveBroadPhase } from './broadPhase';
 import {
   COLLISION_PIPELINE, type CollisionPipeline, type CollisionPipelineOptions, type PipelineTimings, type System,
 } from './collisionState';
-import { createHitboxPairStore, updateCharacterColliders } from './characterColliders';
+import { createHitboxPairStore } from '../components/hitboxPairStore';
+import { updateCharacterColliders } from './characterColliders';
 import { narrowPhase } from './narrowPhase';
 import { refitVolumes } from './refitVolumes';
 
