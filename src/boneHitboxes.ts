@@ -18,12 +18,17 @@ import { mat4 } from 'gl-matrix';
 
 // ---- hit groups ----
 
-/** Hit group tags (a per-hitbox Uint8), e.g. for damage multipliers. */
+/** Hit group tags (a per-hitbox Uint8), e.g. for damage multipliers: head, neck, jaw, eyes. */
 export const HIT_GROUP_HEAD = 0;
+/** Hit group: spine, chest, hips, pelvis. */
 export const HIT_GROUP_TORSO = 1;
+/** Hit group: shoulders, arms, hands. */
 export const HIT_GROUP_ARMS = 2;
+/** Hit group: legs and feet. */
 export const HIT_GROUP_LEGS = 3;
+/** Hit group: tails. */
 export const HIT_GROUP_TAIL = 4;
+/** Hit group of bones whose names match none of the others. */
 export const HIT_GROUP_OTHER = 5;
 /** Names of the hit groups, by tag. */
 export const HIT_GROUP_NAMES: readonly string[] = ['head', 'torso', 'arms', 'legs', 'tail', 'other'];
@@ -80,6 +85,7 @@ export interface HitboxFitOptions {
 
 /** Hitboxes of one skeleton definition, in bone space, sorted by bone. */
 export interface BoneHitboxes {
+  /** Number of hitboxes. */
   count: number;
   /** Bone (index into the skeleton definition) carrying each hitbox. */
   bone: Int32Array;
@@ -244,21 +250,37 @@ const MAX_INDEX = 2 ** 24;
  * Arrays are replaced when the store grows: read them from the store after adding.
  */
 export interface HitboxStore {
+  /** Hitboxes of all characters. */
   count: number;
+  /** Characters added. */
   characterCount: number;
+  /** Clusters of all characters. */
   clusterCount: number;
+  /** Per hitbox: global bone index in the skeleton store. */
   bone: Int32Array;
+  /** Per hitbox: its character. */
   character: Int32Array;
+  /** Per hitbox: hit group tag (HIT_GROUP_*). */
   group: Uint8Array;
+  /** Per hitbox: local OBB in bone space (OBB layout, 15 numbers). */
   local: Float64Array;
+  /** Per hitbox: the local box as centre and half-extent vectors h_k·u_k (12 numbers). */
   extent: Float64Array;
+  /** Per hitbox: world OBB of the last update (OBB layout). */
   world: Float32Array;
+  /** Per hitbox: bounding sphere of the world box (sphere layout). */
   sphere: Float32Array;
+  /** Per character: index of its first hitbox. */
   firstHitbox: Int32Array;
+  /** Per character: its number of hitboxes. */
   hitboxCount: Int32Array;
+  /** Per character: the entity that owns it. */
   characterEntity: Int32Array;
+  /** Per character: min-max union of its world boxes (6 numbers). */
   characterAabb: Float32Array;
+  /** Per character: index of its first cluster. */
   firstCluster: Int32Array;
+  /** Per cluster: min-max union of its hitboxes' world boxes (6 numbers). */
   clusterAabb: Float32Array;
 }
 
@@ -527,13 +549,19 @@ export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firs
  * tested by the current ray (a character spans several cells).
  */
 export interface CharacterRayGrid {
+  /** Edge of a cell, in world units. */
   cellSize: number;
-  /** Grid origin (min corner) and cells per axis. */
+  /** Grid origin (min corner). */
   origin: Float64Array;
+  /** Cells per axis. */
   dims: Int32Array;
+  /** Per cell: start of its characters in `cellItems` (prefix sums; one more entry than cells). */
   cellStart: Int32Array;
+  /** Character indices, cell by cell. */
   cellItems: Int32Array;
+  /** Per character: the last ray that tested it, so a ray tests a character once. */
   stamp: Int32Array;
+  /** Counter of rays cast, for `stamp`. */
   rayId: number;
   /** Cell size as a multiple of the mean character extent. */
   cellScale: number;
@@ -648,16 +676,21 @@ function clipAxis(o: number, d: number, a: number, b: number): boolean {
 
 /** Nearest hit of `raycastHitboxes`, filled in place (create once with `createHitboxRayHit`). */
 export interface HitboxRayHit {
+  /** Hitbox hit (index into the HitboxStore). */
   hitbox: number;
+  /** Its character. */
   character: number;
+  /** The character's entity. */
   entity: number;
   /** Global bone index in the skeleton store. */
   bone: number;
+  /** Hit group of the hitbox (HIT_GROUP_*). */
   group: number;
   /** Ray parameter of the hit (units of |d|). */
   t: number;
   /** t·|d|: the distance along the ray. */
   distance: number;
+  /** World point of the hit. */
   point: Float64Array;
   /** Unit outward normal of the box face hit (−d/|d| when the origin is inside the box). */
   normal: Float64Array;
