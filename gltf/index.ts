@@ -25,7 +25,9 @@ export type GltfChannelPath = 'translation' | 'rotation' | 'scale';
 export interface GltfChannel {
   /** Bone (parents-first index of the skeleton definition). */
   bone: number;
+  /** The local TRS component it drives. */
   path: GltfChannelPath;
+  /** Key interpolation, as in the glTF sampler. */
   interpolation: 'LINEAR' | 'STEP' | 'CUBICSPLINE';
   /** Key times, increasing. */
   times: Float64Array;
@@ -35,22 +37,28 @@ export interface GltfChannel {
 
 /** An animation: its channels that drive bones of the skin. */
 export interface GltfAnimation {
+  /** Its name in the document ('' when it had none). */
   name: string;
   /** Last key time over all channels. */
   duration: number;
+  /** Its channels that drive bones of the skin. */
   channels: GltfChannel[];
 }
 
 /** A skinned character read from a glTF document. */
 export interface GltfCharacter {
+  /** The skin's joints as a skeleton definition (parents-first). */
   skeleton: SkeletonDefinition;
+  /** The skinned mesh: bind-pose positions, joints and weights. */
   skin: SkinDefinition;
+  /** One box per bone, fitted over the bind pose and sampled animation poses (`poseSamples`). */
   hitboxes: BoneHitboxes;
   /**
    * World matrix (column-major) of the nodes above the root joints: glTF joint matrices include
    * them, so put `placement · rootMatrix` in the character's `characterMatrix`.
    */
   rootMatrix: Float64Array;
+  /** The document's animations that drive bones of the skin. */
   animations: GltfAnimation[];
 }
 

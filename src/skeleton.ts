@@ -21,6 +21,7 @@ export const MAT4_STRIDE = 16;
  * kind shares with every other. Built by `defineSkeleton`.
  */
 export interface SkeletonDefinition {
+  /** Number of bones. */
   boneCount: number;
   /** Bone names (for hit groups and lookups); empty strings when the source had none. */
   names: string[];
@@ -44,9 +45,13 @@ export interface SkeletonDefinition {
 export interface SkeletonInput {
   /** Parent index per bone (into this input), -1 for a root. Its length is the bone count. */
   parents: ArrayLike<number>;
+  /** Bone names, for hit groups and lookups (default empty). */
   names?: readonly string[];
+  /** Rest-pose local translation, xyz per bone (default 0). */
   translation?: ReadonlyFloats;
+  /** Rest-pose local rotation, unit quaternion xyzw per bone (default identity). */
   rotation?: ReadonlyFloats;
+  /** Rest-pose local scale, xyz per bone (default 1). */
   scale?: ReadonlyFloats;
   /** 16 per bone; defaults to the inverse of each bone's rest world matrix. */
   inverseBind?: ReadonlyFloats;
@@ -166,18 +171,31 @@ export function defineSkeleton(input: SkeletonInput): SkeletonDefinition {
  * Arrays are replaced when the store grows: read them from the store after `addCharacter`.
  */
 export interface SkeletonStore {
+  /** Bones of all characters. */
   boneCount: number;
+  /** Characters added. */
   characterCount: number;
+  /** Per bone: parent bone (global index), -1 for a character root. */
   parent: Int32Array;
+  /** Per bone: its character. */
   character: Int32Array;
+  /** Per bone: local translation, xyz (written by animation). */
   translation: Float64Array;
+  /** Per bone: local rotation, unit quaternion xyzw (written by animation). */
   rotation: Float64Array;
+  /** Per bone: local scale, xyz (written by animation). */
   scale: Float64Array;
+  /** Per bone: world matrix, 16 numbers column-major (written by `computeWorldMatrices`). */
   world: Float64Array;
+  /** Per bone: inverse bind matrix, 16 numbers column-major. */
   inverseBind: Float64Array;
+  /** Per character: the entity that owns it. */
   characterEntity: Int32Array;
+  /** Per character: global index of its first bone. */
   firstBone: Int32Array;
+  /** Per character: its number of bones. */
   characterBoneCount: Int32Array;
+  /** Per character: its placement in the world, 16 numbers column-major; its root bones are children of it. */
   characterMatrix: Float64Array;
 }
 

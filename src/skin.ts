@@ -8,6 +8,7 @@ import type { SkeletonDefinition } from './skeleton';
  * skinning can trust it.
  */
 export interface SkinDefinition {
+  /** Number of vertices. */
   vertexCount: number;
   /** Influences per vertex. */
   influences: number;
@@ -21,8 +22,11 @@ export interface SkinDefinition {
 
 /** Input of `defineSkin`; joint indices refer to the skeleton INPUT order (as in the source asset). */
 export interface SkinInput {
+  /** Bind-pose positions, xyz per vertex. */
   positions: ReadonlyFloats;
+  /** Joint (skeleton input bone) index per influence, `influences` per vertex. */
   joints: ArrayLike<number>;
+  /** Weight per influence, `influences` per vertex. */
   weights: ReadonlyFloats;
   /** Influences per vertex (default 4). */
   influences?: number;
