@@ -58,7 +58,7 @@ export interface GltfCharacter {
    * them, so put `placement · rootMatrix` in the character's `characterMatrix`.
    */
   rootMatrix: Float64Array;
-  /** The document's animations that drive bones of the skin. */
+  /** The document's animations, each with its channels that drive bones of the skin. */
   animations: GltfAnimation[];
 }
 
