@@ -21,11 +21,15 @@ import { float32Above, float32Below } from '../src/float32';
 import type { KdopK } from '../src/layout';
 import { INITIAL_ENTITY_CAPACITY, capacityFor, resized } from './capacity';
 
-/** Shape kinds (`Collider.kind`). */
+/** Shape kinds (`Collider.kind`): a sphere (sphere layout). */
 export const SHAPE_SPHERE = 0;
+/** Shape kind: an axis-aligned box (min-max layout), which stays axis-aligned under rotation (its world box is the rotated box's AABB). */
 export const SHAPE_AABB = 1;
+/** Shape kind: an oriented box (OBB layout). */
 export const SHAPE_OBB = 2;
+/** Shape kind: a capsule (capsule layout). */
 export const SHAPE_CAPSULE = 3;
+/** Shape kind: a k-DOP refit from local points (`kdopVertices`). */
 export const SHAPE_KDOP = 4;
 /** A triangle mesh in a bounding tree (`mesh[eid]`); its local shape is the tree's root box. */
 export const SHAPE_MESH = 5;
@@ -37,16 +41,18 @@ export const SHAPE_NONE = 255;
 /** Numbers per entity in the `local` and `world` shape arrays (an OBB's 15 is the largest layout). */
 export const SHAPE_STRIDE = 15;
 
-/** Default collision layer bits and mask bits. */
+/** Default collision layer bits. */
 export const DEFAULT_LAYER = 1;
+/** Default mask bits: collides with every layer. */
 export const DEFAULT_MASK = 0xffffffff;
 
 /** Per-world collider store. */
 export interface ColliderStore {
   /** SHAPE_* by entity; SHAPE_NONE for ids without a collider. */
   kind: Uint8Array;
-  /** Layer bits and mask bits (a pair collides when each one's layer is in the other's mask). */
+  /** Layer bits (a pair collides when each one's layer is in the other's mask). */
   layer: Uint32Array;
+  /** Mask bits: the layers this collider collides with. */
   mask: Uint32Array;
   /** 1 = sensor: reported by events, no contact manifold. */
   sensor: Uint8Array;
@@ -68,10 +74,13 @@ export interface ColliderStore {
   kdop: Float32Array;
   /** Local points of k-DOP colliders: entity e's are kdopVertexCount[e] xyz triples from kdopVertexStart[e] * 3. */
   kdopVertices: Float32Array;
+  /** Per entity: first vertex of its k-DOP points in `kdopVertices`. */
   kdopVertexStart: Uint32Array;
+  /** Per entity: number of its k-DOP points. */
   kdopVertexCount: Uint32Array;
-  /** Vertices used in `kdopVertices` (including holes left by removed colliders) and vertices alive. */
+  /** Vertices used in `kdopVertices`, including holes left by removed colliders. */
   kdopVertexEnd: number;
+  /** Vertices alive in `kdopVertices` (compaction runs when holes dominate). */
   kdopVertexLive: number;
   /** Character index (into the pipeline's skeleton and hitbox stores) of each character collider. */
   character: Int32Array;
@@ -79,6 +88,7 @@ export interface ColliderStore {
   mesh: (BoundingTree | undefined)[];
   /** Dense list of the entities that have a collider (any order), first `count` valid. */
   ids: Uint32Array;
+  /** Number of colliders (valid entries of `ids`). */
   count: number;
   /** Position of each entity in `ids`, -1 when it has no collider. */
   slot: Int32Array;

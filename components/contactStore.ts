@@ -19,8 +19,9 @@ import { resized } from './capacity';
 export interface ContactStore {
   /** Number of contacts this frame. */
   count: number;
-  /** Entity a (the smaller id) and entity b of each contact. */
+  /** Entity a (the smaller id) of each contact. */
   a: Uint32Array;
+  /** Entity b (the larger id) of each contact. */
   b: Uint32Array;
   /** Manifolds, stride CONTACT_STRIDE: normal from a to b, depth, point count, features, points. */
   manifold: Float32Array;

@@ -6,12 +6,15 @@ import { resized } from './capacity';
 
 /** Touching hitbox-level pairs of one frame, sorted like the touching pairs; pooled. */
 export interface HitboxPairStore {
+  /** Number of pairs this frame. */
   count: number;
-  /** Entities of the pair (a < b), as in `touchingPairs`. */
+  /** Entity a of each pair (a < b), as in `touchingPairs`. */
   a: Uint32Array;
+  /** Entity b of each pair. */
   b: Uint32Array;
-  /** Hitbox index (into the HitboxStore) on a's side, -1 when a is not a character; same for b. */
+  /** Hitbox index (into the HitboxStore) on a's side, -1 when a is not a character. */
   hitboxA: Int32Array;
+  /** Hitbox index on b's side, -1 when b is not a character. */
   hitboxB: Int32Array;
 }
 

@@ -30,6 +30,7 @@ export interface TransformStore {
   present: Uint8Array;
   /** Ids of entities changed since the last refit; the first `changedCount` are valid. */
   changedIds: Uint32Array;
+  /** Number of valid entries of `changedIds`. */
   changedCount: number;
   /** Entities the arrays hold (largest id + 1 at least). */
   capacity: number;

@@ -58,9 +58,13 @@ export interface PairEvents {
 
 /** Milliseconds spent in each system by the last `step` (when the `timings` option is on). */
 export interface PipelineTimings {
+  /** refitVolumes: world shapes and broad-phase boxes of moved colliders. */
   refitVolumes: number;
+  /** Bone world matrices, hitboxes and character boxes (0 without characters). */
   boneHitboxes: number;
+  /** The broad phase: candidate pairs. */
   broadPhase: number;
+  /** The narrow phase: exact tests, contacts, events. */
   narrowPhase: number;
 }
 
@@ -87,6 +91,7 @@ export interface PipelineScratch {
 
 /** What `createCollisionPipeline` returns; also stored on the world under COLLISION_PIPELINE. */
 export interface CollisionPipeline {
+  /** The bitecs world the pipeline is registered in. */
   readonly world: World;
   /** The world's transform store (bitecs component of entities with a transform). */
   readonly transform: TransformStore;
@@ -100,7 +105,9 @@ export interface CollisionPipeline {
   readonly touchingPairs: PairList;
   /** This frame's contact manifolds (non-sensor pairs, sorted). */
   readonly contacts: ContactStore;
+  /** This frame's begin / stay / end pairs. */
   readonly events: PairEvents;
+  /** Fattening margin of broad-phase boxes (the `aabbMargin` option). */
   readonly aabbMargin: number;
   /** Skeleton and hitbox stores of the characters (the `characters` option), if any. */
   readonly characters: BoneHitboxState | undefined;
@@ -110,6 +117,7 @@ export interface CollisionPipeline {
   readonly systems: readonly System[];
   /** Runs every system in order on `world` (this pipeline's world). */
   step(world: World): World;
+  /** Milliseconds per system of the last step (with the `timings` option). */
   readonly timings: PipelineTimings;
   /**
    * The world origin (x, y, z, Float64), moved by shiftWorldOrigin: every position the pipeline
@@ -118,6 +126,7 @@ export interface CollisionPipeline {
   readonly origin: Float64Array;
   /** Frames stepped (narrow phases run). */
   frame: number;
+  /** Per-frame scratch memory of the systems (internal). */
   readonly scratch: PipelineScratch;
   /** Unregisters the pipeline from its world (stops observing collider removal). */
   destroy(): void;

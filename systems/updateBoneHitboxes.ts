@@ -3,7 +3,9 @@ import { computeWorldMatrices, type SkeletonStore } from '../src/skeleton';
 
 /** What `updateBoneHitboxes` reads and writes: the skeleton and hitbox stores, and optionally a ray grid. */
 export interface BoneHitboxState {
+  /** Bones of the characters (animation writes their local TRS). */
   skeletons: SkeletonStore;
+  /** Hitboxes of the same characters, in the same order. */
   hitboxes: HitboxStore;
   /** Rebuilt from the character AABBs when present, for `raycastHitboxes`. */
   rayGrid?: CharacterRayGrid;
