@@ -49,8 +49,11 @@ export const TREE_TRIANGLE_STRIDE = 9;
 
 /** A built tree. Arrays are indexed by node (or tree-order triangle); node 0 is the root. */
 export interface BoundingTree {
+  /** Node volume: 'obb', 'aabb' or 'sphere'. */
   readonly kind: BoundingNodeKind;
+  /** Number of nodes. */
   readonly nodeCount: number;
+  /** Number of triangles of the mesh. */
   readonly triangleCount: number;
   /** Longest root-to-leaf path, in edges (sizes the query stacks). */
   readonly depth: number;

@@ -27,8 +27,11 @@ export const CLOSEST_SEGMENTS_STRIDE = 8;
  * half-extents along them (2).
  */
 export const RECT_STRIDE = 11;
+/** Offset of a rectangle's centre (3 numbers). */
 export const RECT_CENTER = 0;
+/** Offset of a rectangle's two axes (6 numbers). */
 export const RECT_AXES = 3;
+/** Offset of a rectangle's two half-extents. */
 export const RECT_HALF = 9;
 
 /**

@@ -21,6 +21,7 @@ export function coordinateRefusal(v: unknown): string {
 
 /** Thrown at a public API boundary when input cannot produce a defined result. */
 export class CollideInputError extends RangeError {
+  /** 'CollideInputError', for messages and stack traces. */
   override name = 'CollideInputError';
 }
 

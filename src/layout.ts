@@ -7,7 +7,11 @@
 /** Any readable run of numbers: typed arrays, plain arrays. */
 export type ReadonlyFloats = ArrayLike<number>;
 /** Any writable run of numbers. */
-export type Floats = { [index: number]: number; readonly length: number };
+export type Floats = {
+  [index: number]: number;
+  /** How many numbers it holds. */
+  readonly length: number;
+};
 
 /** Sphere: centre x, y, z, radius. */
 export const SPHERE_STRIDE = 4;
@@ -21,8 +25,11 @@ export const AABB_STRIDE = 6;
  * Axes rather than a quaternion because SAT reads axes directly.
  */
 export const OBB_STRIDE = 15;
+/** Offset of an OBB's centre (3 numbers). */
 export const OBB_CENTER = 0;
+/** Offset of an OBB's axes (9 numbers: u0, u1, u2). */
 export const OBB_AXES = 3;
+/** Offset of an OBB's half-extents (3 numbers). */
 export const OBB_HALF = 12;
 
 /** The identity rotation as OBB axes (columns u0, u1, u2): an axis-aligned box. Read-only. */

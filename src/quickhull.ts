@@ -9,11 +9,13 @@ import { ROUNDING_ALLOWANCE } from './tolerances';
  * one side), 1 = the two endpoints of a segment, 0 = a single point.
  */
 export interface ConvexHull {
+  /** Number of hull vertices. */
   vertexCount: number;
   /** xyz of each hull vertex, copied from the input. */
   vertices: Float64Array;
   /** Index of each hull vertex in the input point set. */
   sourceIndex: Uint32Array;
+  /** Number of hull triangles (see `dimension` for flat hulls). */
   triangleCount: number;
   /** 3 vertex indices (into `vertices`) per triangle, counter-clockwise seen from outside. */
   indices: Uint32Array;
@@ -21,6 +23,7 @@ export interface ConvexHull {
   adjacencyOffsets: Uint32Array;
   /** Neighbour vertex indices along hull edges (polygon edges in 2D, the segment in 1D), ascending per vertex. */
   adjacency: Uint32Array;
+  /** Dimension of the hull: 0 a point, 1 a segment, 2 a flat polygon, 3 a solid. */
   dimension: 0 | 1 | 2 | 3;
 }
 

@@ -31,16 +31,21 @@ function unionHalfArea(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, b
 export class AabbTree {
   /** Node boxes, stride 6, min-max. */
   box = new Float64Array(0);
+  /** Parent node (-1 for the root). */
   parent = new Int32Array(0);
+  /** Left child (-1 for a leaf). */
   left = new Int32Array(0);
+  /** Right child (-1 for a leaf). */
   right = new Int32Array(0);
   /** Leaf: 0; internal: 1 + max child height; free: -1. */
   height = new Int32Array(0);
   /** Proxy id of a leaf (-1 for internal nodes). */
   proxy = new Int32Array(0);
+  /** Root node (-1 when the tree is empty). */
   root = NULL_NODE;
   /** Proxy ids found by the last `query`, `hitCount` of them. */
   hits = new Int32Array(16);
+  /** Number of valid entries of `hits`. */
   hitCount = 0;
   private freeList = NULL_NODE;
   private stack = new Int32Array(64);

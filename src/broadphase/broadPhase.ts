@@ -13,18 +13,21 @@ export const MAX_PROXY_ID = 1 << 24;
 export interface BroadPhaseInput {
   /** Proxy ids (entity ids < 2^24), `count` of them, unique, any order. */
   ids: ArrayLike<number>;
+  /** Number of proxies (valid entries of `ids`). */
   count: number;
   /** World AABBs in min-max layout, stride 6, proxy id's box at boxes[id * 6]. */
   boxes: ArrayLike<number>;
   /** By id: 1 = static collider (static-static pairs are never reported), 0 = dynamic. */
   isStatic: ArrayLike<number>;
-  /** By id: collision layer bits and mask bits (uint32). A pair (a, b) is kept when (layer[a] & mask[b]) !== 0 && (layer[b] & mask[a]) !== 0. */
+  /** By id: collision layer bits (uint32). A pair (a, b) is kept when (layer[a] & mask[b]) !== 0 && (layer[b] & mask[a]) !== 0. */
   layer: ArrayLike<number>;
+  /** By id: collision mask bits (uint32): the layers it collides with. */
   mask: ArrayLike<number>;
 }
 
 /** A broad-phase algorithm instance (may keep state between frames). */
 export interface BroadPhase {
+  /** The algorithm's name, as accepted by `createCollisionPipeline`'s `broadPhase` option. */
   readonly name: string;
   /**
    * Writes into `out` (after clearing it) exactly the pairs whose closed AABBs overlap, filtered

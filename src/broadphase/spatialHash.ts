@@ -54,6 +54,7 @@ export interface SpatialHashStatistics {
 
 /** A spatial-hash broad phase, with the work counters of its last frame. */
 export interface SpatialHash extends BroadPhase {
+  /** Work counters of the last `findPairs`, for tests and tuning. */
   readonly statistics: SpatialHashStatistics;
 }
 
