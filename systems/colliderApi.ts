@@ -36,16 +36,68 @@ export interface ColliderOptions {
 
 /** A collider's shape in the entity's local frame, plus its options. */
 export type ColliderDescription = ColliderOptions & (
-  | { shape: 'sphere'; radius: number; center?: Vec3Like }
-  | { shape: 'aabb'; min: Vec3Like; max: Vec3Like }
-  | { shape: 'aabb'; halfExtents: Vec3Like; center?: Vec3Like }
-  | { shape: 'obb'; halfExtents: Vec3Like; center?: Vec3Like; rotation?: QuatLike }
-  | { shape: 'capsule'; p0: Vec3Like; p1: Vec3Like; radius: number }
-  | { shape: 'kdop'; points: ArrayLike<number> }
-  /** A triangle mesh: an OBB tree from buildBoundingTree, built once and shared by any number of entities (transform scale must be 1). */
-  | { shape: 'mesh'; tree: BoundingTree }
-  /** An animated character of the pipeline's `characters` stores (its index there; that character's entity must be this one). */
-  | { shape: 'character'; character: number }
+  | {
+    /** A sphere. */
+    shape: 'sphere';
+    /** Its radius (>= 0). */
+    radius: number;
+    /** Its centre in the entity's frame (default the origin). */
+    center?: Vec3Like;
+  }
+  | {
+    /** An axis-aligned box given by its corners; its world shape is the AABB of the posed box. */
+    shape: 'aabb';
+    /** Minimum corner in the entity's frame. */
+    min: Vec3Like;
+    /** Maximum corner in the entity's frame (each coordinate >= min's). */
+    max: Vec3Like;
+  }
+  | {
+    /** An axis-aligned box given by its centre and half-extents. */
+    shape: 'aabb';
+    /** Half-extents (>= 0). */
+    halfExtents: Vec3Like;
+    /** Centre in the entity's frame (default the origin). */
+    center?: Vec3Like;
+  }
+  | {
+    /** An oriented box. */
+    shape: 'obb';
+    /** Half-extents along its axes (>= 0). */
+    halfExtents: Vec3Like;
+    /** Centre in the entity's frame (default the origin). */
+    center?: Vec3Like;
+    /** Rotation in the entity's frame, quaternion x, y, z, w (default identity). */
+    rotation?: QuatLike;
+  }
+  | {
+    /** A capsule: the points within `radius` of the segment p0-p1. */
+    shape: 'capsule';
+    /** First end of the segment, in the entity's frame. */
+    p0: Vec3Like;
+    /** Second end of the segment, in the entity's frame. */
+    p1: Vec3Like;
+    /** Its radius (>= 0). */
+    radius: number;
+  }
+  | {
+    /** A k-DOP (the pipeline's kdopK) refit every frame from local points. */
+    shape: 'kdop';
+    /** The points, xyz triples in the entity's frame (at least one). */
+    points: ArrayLike<number>;
+  }
+  | {
+    /** A triangle mesh (transform scale must be 1). */
+    shape: 'mesh';
+    /** Its OBB tree from buildBoundingTree, built once and shared by any number of entities. */
+    tree: BoundingTree;
+  }
+  | {
+    /** An animated character of the pipeline's `characters` stores. */
+    shape: 'character';
+    /** Its index there; that character's entity must be this one. */
+    character: number;
+  }
 );
 
 const ORIGIN: Vec3Like = [0, 0, 0];

@@ -126,7 +126,7 @@ export interface CollisionPipeline {
   readonly origin: Float64Array;
   /** Frames stepped (narrow phases run). */
   frame: number;
-  /** Per-frame scratch memory of the systems (internal). */
+  /** @internal Per-frame scratch memory of the systems. */
   readonly scratch: PipelineScratch;
   /** Unregisters the pipeline from its world (stops observing collider removal). */
   destroy(): void;
