@@ -51,11 +51,17 @@ export const CONTACT_POINT_STRIDE = 4;
  * FEATURE_CAPSULE_SIDE when the contact is along the segment (or spans it).
  */
 export const FEATURE_BOX_FACE = 0;
+/** First box edge id (see above). */
 export const FEATURE_BOX_EDGE = 6;
+/** First box vertex id (see above). */
 export const FEATURE_BOX_VERTEX = 18;
+/** The feature id of a sphere. */
 export const FEATURE_SPHERE = 0;
+/** Capsule feature: the end cap at p0. */
 export const FEATURE_CAPSULE_P0 = 0;
+/** Capsule feature: the end cap at p1. */
 export const FEATURE_CAPSULE_P1 = 1;
+/** Capsule feature: the side, along the segment. */
 export const FEATURE_CAPSULE_SIDE = 2;
 
 /**

@@ -45,7 +45,9 @@ import { RAY_HIT_STRIDE, raycastTriangle } from './raycast';
 
 /** Triangle feature ids: vertices 0..2 (a, b, c), edges 3..5 (ab, bc, ca), the face 6. */
 export const FEATURE_TRIANGLE_VERTEX = 0;
+/** First triangle edge id: ab, then bc, then ca. */
 export const FEATURE_TRIANGLE_EDGE = 3;
+/** The triangle's face. */
 export const FEATURE_TRIANGLE_FACE = 6;
 
 const onTriangle = new Float64Array(CLOSEST_ON_TRIANGLE_STRIDE);
