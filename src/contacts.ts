@@ -1,4 +1,4 @@
-import { closestPtPointSegment, closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from './closestPoints';
+import { closestPtPointAabb, closestPtPointObb, closestPtPointSegment, closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from './closestPoints';
 import { OBB_AXES, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from './layout';
 import { raycastObb, RAY_HIT_STRIDE } from './raycast';
 import { obbFromAabb } from './obb';
@@ -97,7 +97,9 @@ export const CONTACT_SLACK = 1e-9;
 /**
  * A segment whose direction makes an angle with sine below this with a face (capsule-box) or with
  * another segment (capsule-capsule) is treated as parallel to it and gets two contact points, the
- * ends of the overlap, so that a capsule lying on a box or on another capsule rests stably.
+ * ends of the overlap, so that a capsule lying on a box or on another capsule rests stably. It
+ * only picks the number of points, never whether the shapes touch: no band of its own (that is
+ * closestPtSegmentSegment's, see src/closestPoints.ts).
  */
 export const PARALLEL_SEGMENT_SINE = 1e-3;
 
@@ -118,6 +120,7 @@ const aabbAsObb = new Float64Array(OBB_STRIDE);
 const localSegment = new Float64Array(6);
 const boxEdge = new Float64Array(6);
 const bestPoints = new Float64Array(6);
+const onBox = new Float64Array(3);
 
 export function separated(out: Floats, oo: number): number {
   out[oo + CONTACT_COUNT] = 0;
@@ -209,7 +212,23 @@ export function roundContact(
   // through sqrt, rounding could turn an exact touch into a depth of −1 ulp and no contact.
   const d2 = dx * dx + dy * dy + dz * dz, r = ra + rb;
   if (d2 > r * r) return separated(out, oo);
-  const dist = Math.sqrt(d2);
+  return touchingRoundContact(out, oo, px, py, pz, ra, dx, dy, dz, rb, fx, fy, fz, featureA, featureB);
+}
+
+/**
+ * `roundContact` for shapes already known to touch (the caller decided it with its boolean
+ * kernel's own arithmetic): no separation test; a core distance that rounding put past the radii
+ * gives depth 0.
+ */
+function touchingRoundContact(
+  out: Floats, oo: number,
+  px: number, py: number, pz: number, ra: number,
+  dx: number, dy: number, dz: number, rb: number,
+  fx: number, fy: number, fz: number,
+  featureA: number, featureB: number,
+): number {
+  const r = ra + rb;
+  const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
   const depth = Math.max(r - dist, 0);
   let nx = fx, ny = fy, nz = fz;
   if (dist > 0) {
@@ -239,8 +258,24 @@ export function contactSphereSphere(out: Floats, oo: number, a: ReadonlyFloats, 
  * closest box point, and the box feature is the face, edge or vertex of that point. A centre
  * inside (or on) the box: the normal is the face normal of least penetration (ties go to the
  * lower axis, then the + side), pointing into the box, and depth = radius + distance to that face.
+ *
+ * They touch when `obbSphereOverlap` says so, by the same call (closestPtPointObb's squared
+ * distance against r²), so this reports a point wherever the narrow phase's boolean test reports
+ * touching; and also when the offset measured in the box frame says so, which that test's world
+ * reconstruction of the closest point can miss by rounding (a zero-radius sphere inside the box, a
+ * touch far from the origin). The normal and depth come from that box-frame offset, which stays
+ * accurate far from the origin; where the two measures differ at a touch, the depth is 0.
  */
 export function contactSphereObb(out: Floats, oo: number, s: ReadonlyFloats, so: number, b: ReadonlyFloats, bo: number): number {
+  const r = s[so + 3];
+  return sphereObbContact(out, oo, s, so, b, bo, closestPtPointObb(onBox, 0, s[so], s[so + 1], s[so + 2], b, bo) <= r * r);
+}
+
+/**
+ * `contactSphereObb` once its boolean test has answered: `touching`, always one point; otherwise
+ * one point when the box-frame offset reaches the sphere, else none.
+ */
+function sphereObbContact(out: Floats, oo: number, s: ReadonlyFloats, so: number, b: ReadonlyFloats, bo: number, touching: boolean): number {
   const sx = s[so], sy = s[so + 1], sz = s[so + 2], r = s[so + 3];
   const rx = sx - b[bo], ry = sy - b[bo + 1], rz = sz - b[bo + 2];
   const ax = bo + OBB_AXES;
@@ -266,11 +301,12 @@ export function contactSphereObb(out: Floats, oo: number, s: ReadonlyFloats, so:
     }
   }
   if (clamped !== 0) {
+    if (!touching && dx * dx + dy * dy + dz * dz > r * r) return separated(out, oo);
     // Fallback normal for an offset lost to rounding: into the box across a clamped face.
     const k = (clamped & 1) !== 0 ? 0 : (clamped & 2) !== 0 ? 1 : 2;
     const sign = (positive >> k) & 1 ? -1 : 1;
     const a = ax + 3 * k;
-    return roundContact(
+    return touchingRoundContact(
       out, oo, sx, sy, sz, r, dx, dy, dz, 0,
       sign * b[a], sign * b[a + 1], sign * b[a + 2],
       FEATURE_SPHERE, boxFeature(clamped, positive),
@@ -291,9 +327,17 @@ function aabbToObb(box: ReadonlyFloats, bo: number): Float64Array {
   return obbFromAabb(aabbAsObb, 0, box, bo) as Float64Array;
 }
 
-/** Sphere A against min-max AABB B: as `contactSphereObb` with the world axes. */
+/**
+ * Sphere A against min-max AABB B: as `contactSphereObb` with the world axes. Whether they touch
+ * is decided by closestPtPointAabb's squared distance against r² alone, the narrow phase's
+ * boolean test for this pair, exact on the min-max numbers themselves (the centre-half box the
+ * rest works on rounds differently and could lose exact touches): a point exactly when that test
+ * reports touching.
+ */
 export function contactSphereAabb(out: Floats, oo: number, s: ReadonlyFloats, so: number, b: ReadonlyFloats, bo: number): number {
-  return contactSphereObb(out, oo, s, so, aabbToObb(b, bo), 0);
+  const r = s[so + 3];
+  if (closestPtPointAabb(onBox, 0, s[so], s[so + 1], s[so + 2], b, bo) > r * r) return separated(out, oo);
+  return sphereObbContact(out, oo, s, so, aabbToObb(b, bo), 0, true);
 }
 
 /**

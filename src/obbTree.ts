@@ -8,6 +8,7 @@ import { CAPSULE_STRIDE, OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats
 import { RAY_HIT_STRIDE, ballEntry, raycastTriangle } from './raycast';
 import { TRI_TRI_DISJOINT, TRI_TRI_SEGMENT, triTriIntersectionSegment, triTriOverlap } from './triTri';
 import { SAT_AXIS_SLACK } from './sat';
+import { ROUNDING_ALLOWANCE } from './tolerances';
 
 /**
  * Queries on bounding trees (boundingTree.ts): tree vs tree, and tree vs OBB, sphere, capsule and
@@ -37,11 +38,17 @@ export const POSE_STRIDE = 12;
  */
 export const TREE_SLACK_RELATIVE = 1e-9;
 /**
- * Added to |R_ij| in the node box test (RAPID's epsilon): for nearly parallel edges the
- * cross-product axis is almost zero and its test is all rounding; the epsilon keeps it from
- * separating. Node boxes are Float64 and orthonormal to rounding, but the box a tree is queried
- * with may come from a Float32 store, orthonormal only to about 2.5e-7, so the epsilon covers
- * that (SAT_AXIS_SLACK). A node test only has to be conservative: a false overlap costs a
+ * Node box tests, for nearly parallel edges and for boxes whose axes are not quite orthonormal.
+ * Node boxes are Float64 and orthonormal to rounding, but the box a tree is queried with may come
+ * from a Float32 store, whose axes are orthonormal only to SAT_AXIS_SLACK (|Bi·Bj − δij|). Each
+ * box test therefore (see `boxesDisjoint`):
+ * - takes B's radius along an edge axis from 2×2 minors of R (as src/sat.ts), never from the
+ *   rotation identity, which is off by about 3× the axes' error;
+ * - widens B's face axes by this fraction of B's half-extents (B's radius along its own axis Bj
+ *   is b_j only up to that);
+ * - adds this to every |R_ij| (RAPID's epsilon): for nearly parallel edges the cross-product axis
+ *   is almost zero and its test is all rounding; the epsilon keeps it from separating.
+ * A node test only has to be conservative (never separate what touches): a false overlap costs a
  * descent, the triangle tests at the leaves decide.
  */
 const PARALLEL_AXIS_EPSILON = SAT_AXIS_SLACK;
@@ -68,6 +75,12 @@ export class TreeQueryResult {
   triangles = new Uint32Array(16);
   /** Number of entries in `triangles`. */
   triangleCount = 0;
+  /**
+   * Tree vs volume: the queried volume in the tree's mesh frame, exactly as the leaf tests saw it
+   * (sphere [c, r], capsule [p0, p1, r], or an OBB in the OBB layout), so that exact per-triangle
+   * kernels run on the found triangles (tree.triangles, mesh frame) see the very same numbers.
+   */
+  readonly query = new Float64Array(OBB_STRIDE);
   /** Ray cast: TREE_RAY_HIT_STRIDE numbers of the nearest hit. */
   readonly hit = new Float64Array(TREE_RAY_HIT_STRIDE);
   /** Volume tests of the last query (Nv). */
@@ -165,6 +178,17 @@ function enterBodyNode(dst: Float64Array, d: number, src: Float64Array, s: numbe
  * (a0, a1, a2); box B with half-extents (b0, b1, b2), centre T and axes R (columns) given by the
  * state at st[s]. True when an axis separates them by more than `slack`. `full` adds the nine
  * edge-edge axes to the six face axes. R_ij below is component i of B's axis j.
+ *
+ * Conservative for a B whose axes are orthonormal only to PARALLEL_AXIS_EPSILON (a query box
+ * from a Float32 store), A being orthonormal to rounding: A's face axes measure B's radius
+ * Σ b_j |R_ij| exactly for any B; B's face axes add PARALLEL_AXIS_EPSILON × (b0 + b1 + b2) for
+ * the error of taking b_j as B's radius along Bj; edge axis A_i × B_j, with (i, k, l) and
+ * (j, m, n) cyclic, is L = R_kj·A_l − R_lj·A_k, with T·L = t_l R_kj − t_k R_lj, A's radius
+ * a_k |R_lj| + a_l |R_kj| and B's radius b_m |R_kj R_lm − R_lj R_km| + b_n |R_kj R_ln − R_lj R_kn|
+ * (B_m·L as a 2×2 minor of R, exact for any B). PARALLEL_AXIS_EPSILON added to every |R| and
+ * minor keeps nearly parallel edges, whose axis is all rounding, from separating. False overlap,
+ * in true distance along an axis: `slack` + PARALLEL_AXIS_EPSILON × (the six half-extents) per
+ * face axis; that divided by sin(angle between the edges) for an edge axis (only costs descents).
  */
 function boxesDisjoint(
   a0: number, a1: number, a2: number,
@@ -182,21 +206,31 @@ function boxesDisjoint(
   if (Math.abs(t0) > a0 + b0 * e00 + b1 * e01 + b2 * e02 + slack) return true;
   if (Math.abs(t1) > a1 + b0 * e10 + b1 * e11 + b2 * e12 + slack) return true;
   if (Math.abs(t2) > a2 + b0 * e20 + b1 * e21 + b2 * e22 + slack) return true;
-  // B's face axes.
-  if (Math.abs(t0 * r00 + t1 * r10 + t2 * r20) > b0 + a0 * e00 + a1 * e10 + a2 * e20 + slack) return true;
-  if (Math.abs(t0 * r01 + t1 * r11 + t2 * r21) > b1 + a0 * e01 + a1 * e11 + a2 * e21 + slack) return true;
-  if (Math.abs(t0 * r02 + t1 * r12 + t2 * r22) > b2 + a0 * e02 + a1 * e12 + a2 * e22 + slack) return true;
+  // B's face axes: B's radius along Bj is b_j up to PARALLEL_AXIS_EPSILON × (b0 + b1 + b2).
+  const bSlack = slack + PARALLEL_AXIS_EPSILON * (b0 + b1 + b2);
+  if (Math.abs(t0 * r00 + t1 * r10 + t2 * r20) > b0 + a0 * e00 + a1 * e10 + a2 * e20 + bSlack) return true;
+  if (Math.abs(t0 * r01 + t1 * r11 + t2 * r21) > b1 + a0 * e01 + a1 * e11 + a2 * e21 + bSlack) return true;
+  if (Math.abs(t0 * r02 + t1 * r12 + t2 * r22) > b2 + a0 * e02 + a1 * e12 + a2 * e22 + bSlack) return true;
   if (!full) return false;
-  // A_i × B_j.
-  if (Math.abs(t2 * r10 - t1 * r20) > a1 * e20 + a2 * e10 + b1 * e02 + b2 * e01 + slack) return true;
-  if (Math.abs(t2 * r11 - t1 * r21) > a1 * e21 + a2 * e11 + b0 * e02 + b2 * e00 + slack) return true;
-  if (Math.abs(t2 * r12 - t1 * r22) > a1 * e22 + a2 * e12 + b0 * e01 + b1 * e00 + slack) return true;
-  if (Math.abs(t0 * r20 - t2 * r00) > a0 * e20 + a2 * e00 + b1 * e12 + b2 * e11 + slack) return true;
-  if (Math.abs(t0 * r21 - t2 * r01) > a0 * e21 + a2 * e01 + b0 * e12 + b2 * e10 + slack) return true;
-  if (Math.abs(t0 * r22 - t2 * r02) > a0 * e22 + a2 * e02 + b0 * e11 + b1 * e10 + slack) return true;
-  if (Math.abs(t1 * r00 - t0 * r10) > a0 * e10 + a1 * e00 + b1 * e22 + b2 * e21 + slack) return true;
-  if (Math.abs(t1 * r01 - t0 * r11) > a0 * e11 + a1 * e01 + b0 * e22 + b2 * e20 + slack) return true;
-  if (Math.abs(t1 * r02 - t0 * r12) > a0 * e12 + a1 * e02 + b0 * e21 + b1 * e20 + slack) return true;
+  // A_i × B_j: B's radius from the minors of R without row i (mIcd: columns c and d), as src/sat.ts.
+  // A0 × Bj: (k, l) = (1, 2).
+  const m001 = Math.abs(r10 * r21 - r20 * r11) + PARALLEL_AXIS_EPSILON, m012 = Math.abs(r11 * r22 - r21 * r12) + PARALLEL_AXIS_EPSILON;
+  const m020 = Math.abs(r12 * r20 - r22 * r10) + PARALLEL_AXIS_EPSILON;
+  if (Math.abs(t2 * r10 - t1 * r20) > a1 * e20 + a2 * e10 + b1 * m001 + b2 * m020 + slack) return true;
+  if (Math.abs(t2 * r11 - t1 * r21) > a1 * e21 + a2 * e11 + b2 * m012 + b0 * m001 + slack) return true;
+  if (Math.abs(t2 * r12 - t1 * r22) > a1 * e22 + a2 * e12 + b0 * m020 + b1 * m012 + slack) return true;
+  // A1 × Bj: (k, l) = (2, 0).
+  const m101 = Math.abs(r20 * r01 - r00 * r21) + PARALLEL_AXIS_EPSILON, m112 = Math.abs(r21 * r02 - r01 * r22) + PARALLEL_AXIS_EPSILON;
+  const m120 = Math.abs(r22 * r00 - r02 * r20) + PARALLEL_AXIS_EPSILON;
+  if (Math.abs(t0 * r20 - t2 * r00) > a0 * e20 + a2 * e00 + b1 * m101 + b2 * m120 + slack) return true;
+  if (Math.abs(t0 * r21 - t2 * r01) > a0 * e21 + a2 * e01 + b2 * m112 + b0 * m101 + slack) return true;
+  if (Math.abs(t0 * r22 - t2 * r02) > a0 * e22 + a2 * e02 + b0 * m120 + b1 * m112 + slack) return true;
+  // A2 × Bj: (k, l) = (0, 1).
+  const m201 = Math.abs(r00 * r11 - r10 * r01) + PARALLEL_AXIS_EPSILON, m212 = Math.abs(r01 * r12 - r11 * r02) + PARALLEL_AXIS_EPSILON;
+  const m220 = Math.abs(r02 * r10 - r12 * r00) + PARALLEL_AXIS_EPSILON;
+  if (Math.abs(t1 * r00 - t0 * r10) > a0 * e10 + a1 * e00 + b1 * m201 + b2 * m220 + slack) return true;
+  if (Math.abs(t1 * r01 - t0 * r11) > a0 * e11 + a1 * e01 + b2 * m212 + b0 * m201 + slack) return true;
+  if (Math.abs(t1 * r02 - t0 * r12) > a0 * e12 + a1 * e02 + b0 * m220 + b1 * m212 + slack) return true;
   return false;
 }
 
@@ -382,6 +416,16 @@ function directionToMeshFrame(out: Floats, o: number, pose: ReadonlyFloats, po: 
  * faces, the triangle normal and the nine edge-edge axes, with the triangle moved into the box
  * frame. Zero-area triangles make zero axes, which never separate, so the test stays exact for
  * segments and points.
+ *
+ * An axis ℓ (box frame) separates only past w·|ℓ|₁, w = SAT_AXIS_SLACK × (h0 + h1 + h2) +
+ * ROUNDING_ALLOWANCE × (largest box-frame vertex coordinate + h0 + h1 + h2): the box's axes may be
+ * orthonormal only to SAT_AXIS_SLACK (a Float32 store), which moves the box's radius along the
+ * world direction of ℓ by up to SAT_AXIS_SLACK × (h0 + h1 + h2) × |ℓ|₁, and the coordinates
+ * round. So it never reports apart a triangle that touches the box as stored, and reports
+ * touching only triangles within √3·w of it in true distance (|ℓ|₁ ≤ √3 |ℓ|), whatever the angle
+ * between the edges: the edge axes are exact, unnormalised crosses of a box axis with an edge.
+ * contactObbTriangle separates only past a wider band (BOX_TRIANGLE_ROUNDING), so every triangle
+ * this reports gets a contact.
  */
 function obbTriangleOverlap(tri: ReadonlyFloats, to: number): boolean {
   const b = queryBox, h0 = b[OBB_HALF], h1 = b[OBB_HALF + 1], h2 = b[OBB_HALF + 2];
@@ -396,33 +440,40 @@ function obbTriangleOverlap(tri: ReadonlyFloats, to: number): boolean {
   const x1 = u0x * px + u0y * py + u0z * pz, y1 = u1x * px + u1y * py + u1z * pz, z1 = u2x * px + u2y * py + u2z * pz;
   px = tri[to + 6] - cx; py = tri[to + 7] - cy; pz = tri[to + 8] - cz;
   const x2 = u0x * px + u0y * py + u0z * pz, y2 = u1x * px + u1y * py + u1z * pz, z2 = u2x * px + u2y * py + u2z * pz;
-  if (Math.min(x0, x1, x2) > h0 || Math.max(x0, x1, x2) < -h0) return false;
-  if (Math.min(y0, y1, y2) > h1 || Math.max(y0, y1, y2) < -h1) return false;
-  if (Math.min(z0, z1, z2) > h2 || Math.max(z0, z1, z2) < -h2) return false;
+  const half = h0 + h1 + h2;
+  const maxAbs = Math.max(Math.abs(x0), Math.abs(y0), Math.abs(z0), Math.abs(x1), Math.abs(y1), Math.abs(z1), Math.abs(x2), Math.abs(y2), Math.abs(z2));
+  // Widening per unit of an axis' 1-norm (see above).
+  const w = SAT_AXIS_SLACK * half + ROUNDING_ALLOWANCE * (maxAbs + half);
+  if (Math.min(x0, x1, x2) > h0 + w || Math.max(x0, x1, x2) < -h0 - w) return false;
+  if (Math.min(y0, y1, y2) > h1 + w || Math.max(y0, y1, y2) < -h1 - w) return false;
+  if (Math.min(z0, z1, z2) > h2 + w || Math.max(z0, z1, z2) < -h2 - w) return false;
   const ax = x1 - x0, ay = y1 - y0, az = z1 - z0;
   const bx = x2 - x0, by = y2 - y0, bz = z2 - z0;
   const nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
-  if (Math.abs(nx * x0 + ny * y0 + nz * z0) > h0 * Math.abs(nx) + h1 * Math.abs(ny) + h2 * Math.abs(nz)) return false;
+  const anx = Math.abs(nx), any = Math.abs(ny), anz = Math.abs(nz);
+  if (Math.abs(nx * x0 + ny * y0 + nz * z0) > h0 * anx + h1 * any + h2 * anz + w * (anx + any + anz)) return false;
   for (let e = 0; e < 3; e++) {
     const ex = e === 0 ? ax : e === 1 ? x2 - x1 : -bx;
     const ey = e === 0 ? ay : e === 1 ? y2 - y1 : -by;
     const ez = e === 0 ? az : e === 1 ? z2 - z1 : -bz;
     // Axis (1,0,0) × e = (0, -ez, ey).
-    if (edgeAxisSeparates(0, -ez, ey, h0, h1, h2, x0, y0, z0, x1, y1, z1, x2, y2, z2)) return false;
+    if (edgeAxisSeparates(0, -ez, ey, h0, h1, h2, w, x0, y0, z0, x1, y1, z1, x2, y2, z2)) return false;
     // Axis (0,1,0) × e = (ez, 0, -ex).
-    if (edgeAxisSeparates(ez, 0, -ex, h0, h1, h2, x0, y0, z0, x1, y1, z1, x2, y2, z2)) return false;
+    if (edgeAxisSeparates(ez, 0, -ex, h0, h1, h2, w, x0, y0, z0, x1, y1, z1, x2, y2, z2)) return false;
     // Axis (0,0,1) × e = (-ey, ex, 0).
-    if (edgeAxisSeparates(-ey, ex, 0, h0, h1, h2, x0, y0, z0, x1, y1, z1, x2, y2, z2)) return false;
+    if (edgeAxisSeparates(-ey, ex, 0, h0, h1, h2, w, x0, y0, z0, x1, y1, z1, x2, y2, z2)) return false;
   }
   return true;
 }
 
+/** Does axis ℓ (box frame) separate the box (half-extents h) and the triangle by more than w·|ℓ|₁? */
 function edgeAxisSeparates(
-  lx: number, ly: number, lz: number, h0: number, h1: number, h2: number,
+  lx: number, ly: number, lz: number, h0: number, h1: number, h2: number, w: number,
   x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, x2: number, y2: number, z2: number,
 ): boolean {
   const p0 = lx * x0 + ly * y0 + lz * z0, p1 = lx * x1 + ly * y1 + lz * z1, p2 = lx * x2 + ly * y2 + lz * z2;
-  const r = h0 * Math.abs(lx) + h1 * Math.abs(ly) + h2 * Math.abs(lz);
+  const alx = Math.abs(lx), aly = Math.abs(ly), alz = Math.abs(lz);
+  const r = h0 * alx + h1 * aly + h2 * alz + w * (alx + aly + alz);
   return Math.min(p0, p1, p2) > r || Math.max(p0, p1, p2) < -r;
 }
 
@@ -464,7 +515,9 @@ function nodeDisjoint(tree: BoundingTree, n: number, s: number, ball: boolean, s
   const h0 = nodes[h], h1 = nodes[h + 1], h2 = nodes[h + 2];
   if (tree.kind === 'sphere') {
     if (ball) return spheresDisjoint(h0, queryHalf[0], st, s, slack);
-    // Distance from the node centre (origin) to the query box, in the box frame.
+    // Distance from the node centre (origin) to the query box, in the box frame. The box's axes
+    // may be orthonormal only to PARALLEL_AXIS_EPSILON (a Float32 store), which moves that
+    // distance by about twice that fraction of (ball radius + the box's half-extents).
     let d2 = 0;
     for (let i = 0; i < 3; i++) {
       const u = s + 3 + 3 * i;
@@ -472,7 +525,7 @@ function nodeDisjoint(tree: BoundingTree, n: number, s: number, ball: boolean, s
       const out = p - queryHalf[i];
       if (out > 0) d2 += out * out;
     }
-    const r = h0 + slack;
+    const r = h0 + slack + 2 * PARALLEL_AXIS_EPSILON * (h0 + queryHalf[0] + queryHalf[1] + queryHalf[2]);
     return d2 > r * r;
   }
   if (ball) {
@@ -546,6 +599,7 @@ export function overlapTreeObb(
   queryFrame(pose, po, box[bo + OBB_CENTER], box[bo + OBB_CENTER + 1], box[bo + OBB_CENTER + 2], box, bo + OBB_AXES);
   for (let i = 0; i < 12; i++) queryBox[i] = rootState[i];
   for (let i = 0; i < 3; i++) queryBox[OBB_HALF + i] = queryHalf[i] = box[bo + OBB_HALF + i];
+  result.query.set(queryBox);
   return overlapTreeVolume(result, tree, QUERY_OBB, mode, querySlack(tree, Math.hypot(queryHalf[0], queryHalf[1], queryHalf[2])));
 }
 
@@ -560,6 +614,8 @@ export function overlapTreeSphere(
   queryFrame(pose, po, sphere[so], sphere[so + 1], sphere[so + 2], IDENTITY_AXES, 0);
   for (let i = 0; i < 3; i++) queryCapsule[i] = queryCapsule[3 + i] = rootState[i];
   queryCapsule[6] = queryHalf[0] = sphere[so + 3];
+  for (let i = 0; i < 3; i++) result.query[i] = queryCapsule[i];
+  result.query[3] = queryCapsule[6];
   return overlapTreeVolume(result, tree, QUERY_SPHERE, mode, querySlack(tree, sphere[so + 3]));
 }
 
@@ -596,6 +652,7 @@ export function overlapTreeCapsule(
   toMeshFrame(queryCapsule, 0, pose, po, x0, y0, z0);
   toMeshFrame(queryCapsule, 3, pose, po, x0 + dx, y0 + dy, z0 + dz);
   queryCapsule[6] = r;
+  result.query.set(queryCapsule);
   return overlapTreeVolume(result, tree, QUERY_CAPSULE, mode, querySlack(tree, queryHalf[0]));
 }
 

@@ -265,6 +265,19 @@ const closestPoint = new Float64Array(3); // scratch: receives the clamped point
 /**
  * Whether a closed OBB and a closed sphere ([cx, cy, cz, r] at `so`) overlap: the sphere centre
  * clamped into the box (in the box frame) lies within r of the centre.
+ *
+ * No slack, unlike the box-box tests. Its bands, in true distance (test/kernelBands.test.ts):
+ * - false overlap: only rounding, a few ulps of the largest coordinate (the clamped point is
+ *   rebuilt in world coordinates, c + Σ clamp_k·u_k, and is a point of the stored box);
+ * - false separation: the same rounding, which also loses a zero-radius sphere inside the box
+ *   (the rebuilt point misses the centre by an ulp); and, for axes orthonormal only to ε (ε ≈
+ *   1.2e-7 from a Float32 store), the clamped point is off the true closest point by up to about
+ *   ε × (h0 + h1 + h2) across the face, so a sphere overlapping the box by less than that (small
+ *   radii) can be reported apart: measured up to 3e-8 × (h0 + h1 + h2 + r).
+ * So, unlike obbOverlap, it can falsely separate touching shapes from Float32 stores. Sound
+ * alternative: sum the squared excesses max(|l_k| − h_k, 0)² in the box frame (exact for a centre
+ * inside the box) and compare with (r + SAT_AXIS_SLACK × (h0 + h1 + h2))²; contactSphereObb
+ * would then decide with that same expression.
  */
 export function obbSphereOverlap(box: ReadonlyFloats, bo: number, sphere: ReadonlyFloats, so: number): boolean {
   const r = sphere[so + 3];

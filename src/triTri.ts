@@ -29,9 +29,13 @@ export const TRI_TRI_COPLANAR = 2;
 /**
  * Distances below this fraction of the larger triangle's longest edge count as zero: vertices
  * that close to a plane are on it, points that close to an edge touch it. Keeps touching
- * configurations (shared vertices and edges) intersecting despite rounding.
+ * configurations (shared vertices and edges) intersecting despite rounding. So the tests report
+ * touching only triangles within about this fraction of the longest edge (in true distance). No
+ * edge-cross axes are built, so nearly parallel edges widen nothing: triangles whose closest
+ * features are edges 1e-9..1e-1 rad apart are never reported apart when they touch, nor touching
+ * when farther than this (test/kernelBands.test.ts).
  */
-const TOUCH_TOLERANCE = 1e-12;
+export const TOUCH_TOLERANCE = 1e-12;
 
 const cut = new Float64Array(6);
 const tri2 = new Float64Array(6);

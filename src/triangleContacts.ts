@@ -10,6 +10,8 @@ import {
 import { OBB_AXES, OBB_HALF, type Floats, type ReadonlyFloats } from './layout';
 import { EDGE_FLAGS_ALL_ACTIVE, EDGE_FLAGS_BACK } from './meshEdges';
 import { RAY_HIT_STRIDE, raycastTriangle } from './raycast';
+import { SAT_FALSE_OVERLAP_BAND } from './sat';
+import { ROUNDING_ALLOWANCE } from './tolerances';
 
 /**
  * Contact manifolds between a convex shape (sphere, capsule, OBB) as A and one triangle as B
@@ -41,6 +43,15 @@ import { RAY_HIT_STRIDE, raycastTriangle } from './raycast';
  *   vertex along it, the edge when two tie, the face, always active, when three do).
  * Zero-area triangles have no face normal and keep their contacts. The default
  * (EDGE_FLAGS_ALL_ACTIVE) is the plain per-triangle contact.
+ *
+ * Unfiltered, each kernel reports a contact wherever the mesh tree's leaf test (src/obbTree.ts),
+ * given the same numbers, reports the triangle: the sphere and capsule decide with the very
+ * squared distances of that test against r² (closestPtPointTriangle, closestPtSegmentSegment, the
+ * same ray cast), so they agree exactly, with that test's bands (rounding; a sliver below
+ * ZERO_AREA_TRIANGLE_RATIO is its longest edge, off by at most that fraction of it); the box
+ * separates only past a band wider than the leaf test's (BOX_TRIANGLE_ROUNDING). Filtered, a
+ * triangle may decline a contact its neighbour has (systems/meshCollider.ts falls back to the
+ * unfiltered contacts when every triangle declines).
  */
 
 /** Triangle feature ids: vertices 0..2 (a, b, c), edges 3..5 (ab, bc, ca), the face 6. */
@@ -222,6 +233,8 @@ export function contactCapsuleTriangle(
   const px = c[co], py = c[co + 1], pz = c[co + 2];
   const dx = c[co + 3] - px, dy = c[co + 4] - py, dz = c[co + 5] - pz;
   const crossing = raycastTriangle(rayHit, px, py, pz, dx, dy, dz, 1, tri, to);
+  // Segment parameter of a point the segment shares with the triangle, when it reaches the penetration test.
+  let meet = crossing ? rayHit[0] : 0;
   if (!crossing) {
     let best2 = Infinity, bestT = 0, feature = FEATURE_TRIANGLE_FACE;
     for (let e = 0; e < 2; e++) {
@@ -247,7 +260,8 @@ export function contactCapsuleTriangle(
       }
     }
     if (best2 > 0) {
-      if (r - Math.sqrt(best2) < 0) return separated(out, oo);
+      // Squared distance against r², as the tree's leaf test compares the same numbers.
+      if (best2 > r * r) return separated(out, oo);
       let vx = best[3] - best[0], vy = best[4] - best[1], vz = best[5] - best[2];
       const vn = vx * triangleNormal[0] + vy * triangleNormal[1] + vz * triangleNormal[2];
       const replaced = flat && feature !== FEATURE_TRIANGLE_FACE && !featureActive(active, feature, vn);
@@ -268,16 +282,18 @@ export function contactCapsuleTriangle(
         -triangleNormal[0], -triangleNormal[1], -triangleNormal[2], capsuleFeature(bestT), feature,
       );
     }
+    meet = bestT;
   }
-  return capsuleTrianglePenetration(out, oo, c, co, tri, to, r, flat, active);
+  return capsuleTrianglePenetration(out, oo, c, co, tri, to, r, flat, active, meet);
 }
 
 /**
- * The segment of capsule c meets triangle tri: least penetration over the segment-triangle SAT
- * axes, an inactive edge's (`active`) left to the plane axis.
+ * The segment of capsule c meets triangle tri (at parameter `meet`): least penetration over the
+ * segment-triangle SAT axes, an inactive edge's (`active`) left to the plane axis.
  */
 function capsuleTrianglePenetration(
   out: Floats, oo: number, c: ReadonlyFloats, co: number, tri: ReadonlyFloats, to: number, r: number, flat: boolean, active: number,
+  meet: number,
 ): number {
   const px = c[co], py = c[co + 1], pz = c[co + 2];
   const dx = c[co + 3] - px, dy = c[co + 4] - py, dz = c[co + 5] - pz;
@@ -335,8 +351,16 @@ function capsuleTrianglePenetration(
     );
     return writeHeader(out, oo, wx, wy, wz, edge, 1, capsuleFeature(closest[6]), FEATURE_TRIANGLE_EDGE + edgeIndex);
   }
-  // The segment crosses the triangle, so part of it lies inside the prism.
-  return capsuleTriangleFace(out, oo, c, co, tri, to, r, fx, fy, fz, face, true);
+  // The segment crosses the triangle, so part of it lies inside the prism...
+  const count = capsuleTriangleFace(out, oo, c, co, tri, to, r, fx, fy, fz, face, true);
+  if (count > 0) return count;
+  // ...unless rounding put that part just outside a side plane (a segment through an edge or a
+  // vertex), or one end of a parallel segment out of contact: one point where it meets the triangle.
+  const qx = px + meet * dx, qy = py + meet * dy, qz = pz + meet * dz;
+  const pd = Math.max(r + (qx - tri[to]) * fx + (qy - tri[to + 1]) * fy + (qz - tri[to + 2]) * fz, 0);
+  const m = r - 0.5 * pd;
+  writePoint(out, oo, 0, qx + m * fx, qy + m * fy, qz + m * fz, pd);
+  return writeHeader(out, oo, fx, fy, fz, Math.max(face, 0), 1, capsuleFeature(meet), FEATURE_TRIANGLE_FACE);
 }
 
 /** Writes the kept points (polyA, pointDepth; box frame), reduced to 4 across coordinates j, l; returns the count. */
@@ -349,6 +373,19 @@ function writeKept(out: Floats, oo: number, b: ReadonlyFloats, bo: number, kept:
   }
   return count;
 }
+
+/**
+ * `contactObbTriangle` separates only past a band of SAT_FALSE_OVERLAP_BAND × (h0 + h1 + h2) plus
+ * this many units of the magnitudes involved (the largest |coordinate| of the triangle in the box
+ * frame plus the three half-extents), and keeps the contact at depth 0 inside it. The mesh tree's
+ * leaf test (obbTriangleOverlap, src/obbTree.ts) reports triangles up to √3 × (SAT_AXIS_SLACK ×
+ * (h0 + h1 + h2) + ROUNDING_ALLOWANCE × those magnitudes) away, measuring the same axes from the
+ * same box-frame vertices, but unnormalised and from one vertex (a few ulps of those magnitudes
+ * apart from this test's numbers). The band covers both, so a manifold comes out wherever the
+ * tree reports the triangle: 4 × ROUNDING_ALLOWANCE (64 ulps) ≥ √3 × ROUNDING_ALLOWANCE plus a
+ * normalisation and two projections, and SAT_FALSE_OVERLAP_BAND = 3 × SAT_AXIS_SLACK ≥ √3 × it.
+ */
+export const BOX_TRIANGLE_ROUNDING = 4 * ROUNDING_ALLOWANCE;
 
 // Best axis of the OBB-triangle SAT so far (box frame, from the box to the triangle): depth, x, y, z.
 const bestAxis = new Float64Array(4);
@@ -383,7 +420,11 @@ function boxTriangleAxis(lx: number, ly: number, lz: number, h0: number, h1: num
  * axis: one point midway between the closest points of the two edges. At most 4 points (the
  * deepest, then the widest spread); depth = penetration along the axis. An edge axis of an
  * inactive edge, or a box-face axis met by an inactive triangle feature (`active`), gives way to
- * the plane axis.
+ * the plane axis. An axis separates only past the band of BOX_TRIANGLE_ROUNDING (depth 0 within
+ * it), so this reports a contact wherever the mesh tree's leaf test reports the triangle touching
+ * the box, and none for a triangle farther than that band (about 3e-6 of h0 + h1 + h2), plus
+ * √3 × (the box axes' error from orthonormal, at most SAT_AXIS_SLACK) × (h0 + h1 + h2): its radii
+ * take the axes as orthonormal.
  */
 export function contactObbTriangle(
   out: Floats, oo: number, b: ReadonlyFloats, bo: number, tri: ReadonlyFloats, to: number, active: number = EDGE_FLAGS_ALL_ACTIVE,
@@ -394,6 +435,10 @@ export function contactObbTriangle(
     const rx = tri[to + 3 * v] - b[bo], ry = tri[to + 3 * v + 1] - b[bo + 1], rz = tri[to + 3 * v + 2] - b[bo + 2];
     for (let k = 0; k < 3; k++) local[3 * v + k] = rx * b[ax + 3 * k] + ry * b[ax + 3 * k + 1] + rz * b[ax + 3 * k + 2];
   }
+  let maxAbs = 0;
+  for (let i = 0; i < 9; i++) maxAbs = Math.max(maxAbs, Math.abs(local[i]));
+  // Depth below which an axis separates (see BOX_TRIANGLE_ROUNDING).
+  const band = -(SAT_FALSE_OVERLAP_BAND * (h0 + h1 + h2) + BOX_TRIANGLE_ROUNDING * (maxAbs + h0 + h1 + h2));
   const flat = trianglePlane(local, 0);
   let longest = 0, longestEdge = 0;
   for (let e = 0; e < 3; e++) {
@@ -408,14 +453,14 @@ export function contactObbTriangle(
   // Plane axis (the incumbent; a zero-area triangle has none).
   let face = Infinity, fx = 0, fy = 0, fz = 0, boxAxis = -1;
   if (flat) {
-    if (boxTriangleAxis(triangleNormal[0], triangleNormal[1], triangleNormal[2], h0, h1, h2) < 0) return separated(out, oo);
+    if (boxTriangleAxis(triangleNormal[0], triangleNormal[1], triangleNormal[2], h0, h1, h2) < band) return separated(out, oo);
     face = bestAxis[0]; fx = bestAxis[1]; fy = bestAxis[2]; fz = bestAxis[3];
   }
   // The plane axis, kept for inactive features, and its sign: the side the box is pushed out to.
   const planeDepth = face, px = fx, py = fy, pz = fz;
   const side = px * triangleNormal[0] + py * triangleNormal[1] + pz * triangleNormal[2];
   for (let k = 0; k < 3; k++) {
-    if (boxTriangleAxis(k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0, h0, h1, h2) < 0) return separated(out, oo);
+    if (boxTriangleAxis(k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0, h0, h1, h2) < band) return separated(out, oo);
     if (clearlySmaller(bestAxis[0], face, size)) {
       face = bestAxis[0]; fx = bestAxis[1]; fy = bestAxis[2]; fz = bestAxis[3];
       boxAxis = k;
@@ -436,7 +481,7 @@ export function contactObbTriangle(
       const l2 = lx * lx + ly * ly + lz * lz;
       if (l2 === 0 || l2 <= EDGE_AXIS_MIN_SINE * EDGE_AXIS_MIN_SINE * e2) continue;
       const inv = 1 / Math.sqrt(l2);
-      if (boxTriangleAxis(lx * inv, ly * inv, lz * inv, h0, h1, h2) < 0) return separated(out, oo);
+      if (boxTriangleAxis(lx * inv, ly * inv, lz * inv, h0, h1, h2) < band) return separated(out, oo);
       if (bestAxis[0] < edge) {
         edge = bestAxis[0]; edgeK = k; edgeE = e;
         wx = bestAxis[1]; wy = bestAxis[2]; wz = bestAxis[3];
@@ -446,13 +491,13 @@ export function contactObbTriangle(
   const slack = CONTACT_SLACK * size;
   // A zero-area triangle has no plane axis, so it keeps the others whatever `active` says.
   if (clearlySmaller(edge, face, size) && (!flat || featureActive(active, FEATURE_TRIANGLE_EDGE + edgeE, side))) {
-    return boxTriangleEdgeContact(out, oo, b, bo, edgeK, edgeE, wx, wy, wz, edge);
+    return boxTriangleEdgeContact(out, oo, b, bo, edgeK, edgeE, wx, wy, wz, Math.max(edge, 0));
   }
   const faceSide = fx + fy + fz > 0 ? 1 : -1;
   if (boxAxis >= 0 && (!flat || boxFaceFeatureActive(active, boxAxis, faceSide, slack, side))) {
-    return boxFaceTriangleContact(out, oo, b, bo, boxAxis, faceSide, face, slack);
+    return boxFaceTriangleContact(out, oo, b, bo, boxAxis, faceSide, Math.max(face, 0), slack);
   }
-  return triangleFaceBoxContact(out, oo, b, bo, px, py, pz, planeDepth, slack);
+  return triangleFaceBoxContact(out, oo, b, bo, px, py, pz, Math.max(planeDepth, 0), slack);
 }
 
 /**

@@ -22,7 +22,7 @@ import {
 } from '../src/contacts';
 import { OBB_STRIDE, type Floats } from '../src/layout';
 import { obbFromAabb } from '../src/obb';
-import { meshEdgeFlags } from '../src/meshEdges';
+import { EDGE_FLAGS_ALL_ACTIVE, meshEdgeFlags } from '../src/meshEdges';
 import { collideTrees, overlapTreeCapsule, overlapTreeObb, overlapTreeSphere, poseFromTranslationQuaternion, POSE_STRIDE, transformByPose, TreeQueryResult } from '../src/obbTree';
 import { contactCapsuleTriangle, contactObbTriangle, contactSphereTriangle } from '../src/triangleContacts';
 import { SHAPE_AABB, SHAPE_CAPSULE, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore } from '../components/collider';
@@ -38,9 +38,21 @@ export function meshLocalShape(out: Float32Array, o: number, tree: BoundingTree)
   for (let k = 0; k < OBB_STRIDE; k++) out[o + k] = tree.nodes[k];
 }
 
-/** Rigid pose (obbTree's POSE layout) of entity `eid`, its transform's position and rotation, at out[o]. */
+/**
+ * Rigid pose (obbTree's POSE layout) of entity `eid`, its transform's position and rotation, at
+ * out[o]. The stored quaternion is unit only to Float32 precision (|q|² = 1 ± ~1e-7, every
+ * rotation written is normalised in doubles first, then rounded), and its matrix would scale the
+ * mesh by |q|²: about 1e-4 at 1,000 units from the mesh origin. Normalised here in doubles, the
+ * pose is rigid to double rounding, as the trees assume.
+ */
 export function entityPose(out: Floats, o: number, t: TransformStore, eid: number): void {
-  for (let k = 0; k < 4; k++) quaternion[k] = t.rotation[4 * eid + k];
+  const r = t.rotation, q = 4 * eid;
+  const x = r[q], y = r[q + 1], z = r[q + 2], w = r[q + 3];
+  const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+  quaternion[0] = x * inv;
+  quaternion[1] = y * inv;
+  quaternion[2] = z * inv;
+  quaternion[3] = w * inv;
   poseFromTranslationQuaternion(out, o, t.position[3 * eid], t.position[3 * eid + 1], t.position[3 * eid + 2], quaternion);
 }
 
@@ -97,7 +109,7 @@ let triangleIds = new Uint32Array(16);
 let mergedPoints = new Float64Array(48);
 let mergedDepths = new Float64Array(16);
 const chosen = new Int32Array(4);
-const worldTriangle = new Float64Array(9);
+const worldPoint = new Float64Array(3);
 /** Tree-order index of each mesh triangle index, per tree (query results hold mesh indices). */
 const treeOrder = new WeakMap<BoundingTree, Uint32Array>();
 
@@ -120,7 +132,7 @@ export function meshManifoldKind(kind: number): boolean {
  * Contact manifold of collider `other` (sphere, capsule, OBB or AABB: meshManifoldKind) against
  * mesh collider `mesh`, normal from `other` to the mesh, written at out[oo]; returns its point
  * count, 0 when they do not touch. Every triangle the tree finds gets its own contact
- * (src/triangleContacts.ts, world frame) with the tree's active-edge mask (src/meshEdges.ts), so
+ * (src/triangleContacts.ts) with the tree's active-edge mask (src/meshEdges.ts), so
  * internal edges and vertices of flat or concave parts give the face normal, not a "ghost" edge
  * normal; the deepest gives the normal, the depth and feature A (of `other`); feature B is that
  * triangle's mesh index. The points are those of every triangle contact whose normal lies within
@@ -129,6 +141,15 @@ export function meshManifoldKind(kind: number): boolean {
  *
  * A crease (floor and wall at once) keeps the deepest surface only: one manifold has one normal,
  * and a merged normal would push along a direction neither surface has.
+ *
+ * Reports a manifold exactly when `meshPairOverlap` reports touching: the triangle contacts run in
+ * the mesh frame on the very numbers the tree's leaf tests saw (the query volume the tree moved
+ * into its frame, `TreeQueryResult.query`, and the tree's own triangles), each kernel reports a
+ * point wherever its leaf test reports the triangle, and the manifold is moved to the world at the
+ * end. The active-edge filter alone may leave every found triangle without a contact: over a
+ * convex edge bent by less than the flat-edge angle, a shape can touch the edge from the narrow
+ * wedge above it that neither face lies under. The unfiltered contacts decide then; their normals
+ * lie within that angle of both faces.
  */
 export function meshPairContact(c: ColliderStore, t: TransformStore, other: number, mesh: number, out: Floats, oo: number): number {
   const tree = c.mesh[mesh] as BoundingTree;
@@ -139,28 +160,16 @@ export function meshPairContact(c: ColliderStore, t: TransformStore, other: numb
   const found = kind === SHAPE_SPHERE ? overlapTreeSphere(result, tree, poses, 0, w, o, 'all')
     : kind === SHAPE_CAPSULE ? overlapTreeCapsule(result, tree, poses, 0, w, o, 'all')
       : overlapTreeObb(result, tree, poses, 0, box, bo, 'all');
-  const order = treeOrderOf(tree);
-  const edges = meshEdgeFlags(tree);
   triangleManifolds = grown(triangleManifolds, found * CONTACT_STRIDE);
   triangleIds = grown(triangleIds, found);
-  let m = 0, deepest = -1;
-  for (let i = 0; i < found; i++) {
-    const id = result.triangles[i];
-    const t = order[id];
-    worldTriangleOf(tree, t);
-    const mo = m * CONTACT_STRIDE;
-    const count = kind === SHAPE_SPHERE ? contactSphereTriangle(triangleManifolds, mo, w, o, worldTriangle, 0, edges[t])
-      : kind === SHAPE_CAPSULE ? contactCapsuleTriangle(triangleManifolds, mo, w, o, worldTriangle, 0, edges[t])
-        : contactObbTriangle(triangleManifolds, mo, box, bo, worldTriangle, 0, edges[t]);
-    if (count === 0) continue;
-    triangleIds[m] = id;
-    if (deepest < 0 || triangleManifolds[mo + CONTACT_DEPTH] > triangleManifolds[deepest * CONTACT_STRIDE + CONTACT_DEPTH]) deepest = m;
-    m++;
-  }
+  let m = triangleContacts(tree, kind, found, true);
+  if (m === 0) m = triangleContacts(tree, kind, found, false);
   if (m === 0) {
     out[oo + CONTACT_COUNT] = 0;
     return 0;
   }
+  let deepest = 0;
+  for (let i = 1; i < m; i++) if (triangleManifolds[i * CONTACT_STRIDE + CONTACT_DEPTH] > triangleManifolds[deepest * CONTACT_STRIDE + CONTACT_DEPTH]) deepest = i;
   const d = deepest * CONTACT_STRIDE;
   const nx = triangleManifolds[d + CONTACT_NORMAL], ny = triangleManifolds[d + CONTACT_NORMAL + 1], nz = triangleManifolds[d + CONTACT_NORMAL + 2];
   const depth = triangleManifolds[d + CONTACT_DEPTH];
@@ -186,19 +195,47 @@ export function meshPairContact(c: ColliderStore, t: TransformStore, other: numb
       mergedDepths[k] = pd;
     }
   }
-  // Spread measured across the normal: in the two world coordinates other than its largest.
+  // Spread measured across the normal: in the two mesh-frame coordinates other than its largest.
   const ax = Math.abs(nx), ay = Math.abs(ny), az = Math.abs(nz);
   const major = ax >= ay && ax >= az ? 0 : ay >= az ? 1 : 2;
   if (n > 4) reduceToFour(mergedPoints, mergedDepths, n, (major + 1) % 3, (major + 2) % 3, chosen);
   const count = n > 4 ? 4 : n;
+  // Back to the world: points by the pose, the normal by its rotation.
   for (let q = 0; q < count; q++) {
     const i = n > 4 ? chosen[q] : q;
-    writePoint(out, oo, q, mergedPoints[3 * i], mergedPoints[3 * i + 1], mergedPoints[3 * i + 2], mergedDepths[i]);
+    transformByPose(worldPoint, 0, poses, 0, mergedPoints, 3 * i, 1);
+    writePoint(out, oo, q, worldPoint[0], worldPoint[1], worldPoint[2], mergedDepths[i]);
   }
-  return writeHeader(out, oo, nx, ny, nz, depth, count, triangleManifolds[d + CONTACT_FEATURE_A], triangleIds[deepest]);
+  const r = poses;
+  return writeHeader(
+    out, oo,
+    r[3] * nx + r[6] * ny + r[9] * nz, r[4] * nx + r[7] * ny + r[10] * nz, r[5] * nx + r[8] * ny + r[11] * nz,
+    depth, count, triangleManifolds[d + CONTACT_FEATURE_A], triangleIds[deepest],
+  );
 }
 
-/** Tree-order triangle t of `tree` moved by the pose at poses[0], into worldTriangle. */
-function worldTriangleOf(tree: BoundingTree, t: number): void {
-  transformByPose(worldTriangle, 0, poses, 0, tree.triangles, 9 * t, 3);
+/**
+ * Per-triangle contacts (mesh frame) of the query volume left in `result.query` (a sphere, capsule
+ * or OBB by `kind`; an AABB was queried as an OBB) with the `found` triangles of `result`, into
+ * triangleManifolds / triangleIds; returns how many gave one. `filtered`: with the tree's
+ * active-edge masks, else unfiltered (every edge and vertex active).
+ */
+function triangleContacts(tree: BoundingTree, kind: number, found: number, filtered: boolean): number {
+  const order = treeOrderOf(tree);
+  const edges = meshEdgeFlags(tree);
+  const q = result.query, triangles = tree.triangles;
+  let m = 0;
+  for (let i = 0; i < found; i++) {
+    const id = result.triangles[i];
+    const t = order[id];
+    const mo = m * CONTACT_STRIDE;
+    const active = filtered ? edges[t] : EDGE_FLAGS_ALL_ACTIVE;
+    const count = kind === SHAPE_SPHERE ? contactSphereTriangle(triangleManifolds, mo, q, 0, triangles, 9 * t, active)
+      : kind === SHAPE_CAPSULE ? contactCapsuleTriangle(triangleManifolds, mo, q, 0, triangles, 9 * t, active)
+        : contactObbTriangle(triangleManifolds, mo, q, 0, triangles, 9 * t, active);
+    if (count === 0) continue;
+    triangleIds[m] = id;
+    m++;
+  }
+  return m;
 }

@@ -7,6 +7,7 @@ import { buildBoundingTree } from '../src/boundingTree';
 import { closestPtPointTriangle } from '../src/closestPoints';
 import { CollideInputError } from '../src/errors';
 import { obbContainsPoint, obbCorners } from '../src/obb';
+import { POSE_STRIDE, TreeQueryResult, overlapTreeSphere, poseFromTranslationQuaternion } from '../src/obbTree';
 import { quaternionToMat3 } from '../src/aabb';
 import { triTriOverlap } from '../src/triTri';
 import { SHAPE_STRIDE } from '../components/collider';
@@ -393,5 +394,51 @@ describe('mesh colliders: contact manifolds', () => {
       }
     }
     expect(manifolds).toBeGreaterThan(30);
+  });
+});
+
+describe('mesh colliders: a rigid pose from the Float32 rotation store', () => {
+  it('places a vertex 1,000 units from the mesh origin where the rotation puts it, not 1e-4 off as the stored quaternion\'s own matrix does', () => {
+    // A quaternion whose Float32 rounding (after normalising) has |q|² = 1 − 9.6e-8: its matrix
+    // scales the mesh by about that much.
+    const q = [0.06678310975639404, 0.5511271014964885, -0.5064594440208985, -0.659770994974307];
+    const positions = [1000, 0, 0, 0, -1, 0, 0, 1, 0];
+    const thin = buildBoundingTree(positions, [0, 1, 2]);
+    const world = createWorld();
+    const collision = createCollisionPipeline(world);
+    const mesh = addEntity(world), sensor = addEntity(world);
+    addCollider(world, mesh, { shape: 'mesh', tree: thin });
+    setTransform(world, mesh, [0, 0, 0], q);
+    // The rotation the store means: its Float32 quaternion normalised in doubles.
+    const stored = Array.from(collision.transform.rotation.subarray(4 * mesh, 4 * mesh + 4));
+    const norm = Math.hypot(...stored);
+    expect(Math.abs(norm * norm - 1)).toBeGreaterThan(9e-8);
+    const m = quaternionToMat3(new Float64Array(9), 0, stored.map((x) => x / norm)) as Float64Array;
+    const tip = [m[0] * 1000, m[1] * 1000, m[2] * 1000];
+    // A sphere beyond the tip, its centre as Float32 holds it, 5e-5 short of the tip.
+    const centre = Array.from(Float32Array.from(tip.map((x, i) => x + 0.9 * m[i])));
+    const w = new Float64Array(9);
+    for (let k = 0; k < 3; k++) for (let i = 0; i < 3; i++) w[3 * k + i] = m[i] * positions[3 * k] + m[3 + i] * positions[3 * k + 1] + m[6 + i] * positions[3 * k + 2];
+    const reference = Math.sqrt(closestPtPointTriangle(new Float64Array(6), 0, centre[0], centre[1], centre[2], w, 0));
+    const radius = Math.fround(reference - 5e-5);
+    expect(reference - radius).toBeGreaterThan(4e-5);
+    addCollider(world, sensor, { shape: 'sphere', radius, sensor: true });
+    setTransform(world, sensor, centre, [0, 0, 0, 1]);
+    collision.step(world);
+    const pairs = collision.touchingPairs;
+    let touching = false;
+    for (let i = 0; i < pairs.count; i++) touching ||= pairs.first[i] === mesh && pairs.second[i] === sensor;
+    expect(touching).toBe(false);
+    // The stored quaternion's own matrix (its transpose brings the sphere into the mesh frame)
+    // moves the sphere about 1e-4 toward the tip: touching.
+    const rawPose = poseFromTranslationQuaternion(new Float64Array(POSE_STRIDE), 0, 0, 0, 0, stored);
+    const sphere = Float64Array.from([...centre, radius]);
+    expect(overlapTreeSphere(new TreeQueryResult(), thin, rawPose, 0, sphere, 0, 'first')).toBe(1);
+    // 2e-4 closer, the sphere touches the tip.
+    setTransform(world, sensor, centre.map((x, i) => x - 2e-4 * m[i]), [0, 0, 0, 1]);
+    collision.step(world);
+    touching = false;
+    for (let i = 0; i < pairs.count; i++) touching ||= pairs.first[i] === mesh && pairs.second[i] === sensor;
+    expect(touching).toBe(true);
   });
 });
