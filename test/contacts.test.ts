@@ -51,6 +51,7 @@ import {
   unit,
 } from './support/contactReference';
 import { mulberry32 } from './support/random';
+import { SAT_FALSE_OVERLAP_BAND } from '../src/sat';
 import { sphereOverlap } from '../src/sphere';
 
 const OO = 5; // write manifolds at an offset, to check offsets are honoured
@@ -167,7 +168,9 @@ describe('contactObbObb', () => {
     const ref = boxPenetration(a, b);
     const rounding = 1e-9 * (size + norm(a.c));
     if (ref > rounding) expect(count).toBeGreaterThan(0);
-    if (ref < -rounding) expect(count).toBe(0);
+    // Within the SAT's false-overlap band the boxes may touch at depth 0 (as obbOverlap says).
+    const band = SAT_FALSE_OVERLAP_BAND * [...a.h, ...b.h].reduce((x, y) => x + y, 0);
+    if (ref < -(rounding + band)) expect(count).toBe(0);
     if (count === 0) {
       separatedPairs++;
       return;
