@@ -14,7 +14,7 @@ import { createOctree } from '../src/broadphase/octree';
 import { PairList } from '../src/broadphase/pairList';
 import { createSpatialHash } from '../src/broadphase/spatialHash';
 import { createSweepAndPrune } from '../src/broadphase/sweepAndPrune';
-import { mulberry32 } from '../test/support/random';
+import { mulberry32 } from '../scenes/random';
 import { markdownTable, runInterleaved, type BenchCase } from './harness';
 import type { BenchReport } from './harness';
 

@@ -7,17 +7,17 @@
  * Medians of interleaved samples.
  */
 import { addEntity, createWorld } from 'bitecs';
-import { buildBoundingTree, type BoundingTree } from '../src/boundingTree';
-import { CONTACT_STRIDE, contactCapsuleObb, contactObbObb } from '../src/contacts';
+import { buildBoundingTree, type BoundingTree } from '../src/tree/build';
+import { CONTACT_STRIDE, contactCapsuleObb, contactObbObb } from '../src/contacts/manifold';
 import { OBB_STRIDE } from '../src/layout';
-import { setMeshEdges } from '../src/meshEdges';
-import { RAY_HIT_STRIDE, raycastObb } from '../src/raycast';
-import { contactObbTriangle } from '../src/triangleContacts';
+import { setMeshEdges } from '../src/contacts/meshEdges';
+import { RAY_HIT_STRIDE, raycastObb } from '../src/query/raycast';
+import { contactObbTriangle } from '../src/contacts/triangles';
 import { meshPairContact } from '../systems/meshCollider';
 import { addCollider, createCollisionPipeline, setTransform } from '../systems/index';
-import { triangulatedFloor } from '../test/support/floors';
-import { mulberry32, quaternionToAxes, randomQuaternion } from '../test/support/random';
-import { torusKnot } from '../test/support/torusKnot';
+import { triangulatedFloor } from '../scenes/floors';
+import { mulberry32, quaternionToAxes, randomQuaternion } from '../scenes/random';
+import { torusKnot } from '../scenes/torusKnot';
 import { markdownTable, median, millions, runInterleaved, type BenchCase } from './harness';
 import type { BenchReport } from './harness';
 

@@ -2,12 +2,12 @@
  * Fit quality: volume and surface area of the OBB from each fitting method, of the AABB and of
  * the minimal sphere, on real meshes, plus the fit time per method (median of interleaved samples).
  */
-import { aabbFromPoints } from '../src/aabb';
+import { aabbFromPoints } from '../src/volumes/aabb';
 import { OBB_STRIDE } from '../src/layout';
-import { obbSurfaceArea, obbVolume } from '../src/obb';
-import { fitObb, type ObbFitMethod } from '../src/obbFit';
-import { welzlSphere } from '../src/sphere';
-import { loadBunny, loadFox, loadTeapot, type TestMesh } from '../test/support/meshes';
+import { obbSurfaceArea, obbVolume } from '../src/volumes/obb';
+import { fitObb, type ObbFitMethod } from '../src/fit/obbFit';
+import { welzlSphere } from '../src/volumes/sphere';
+import { loadBunny, loadFox, loadTeapot, type TestMesh } from '../scenes/meshes';
 import { markdownTable, runInterleaved } from './harness';
 import type { BenchReport } from './harness';
 

@@ -16,14 +16,20 @@
  */
 import * as THREE from 'three';
 import {
-  addCharacterHitboxes, buildCharacterRayGrid, createCharacterRayGrid, createHitboxRayHit, createHitboxStore, fitBoneHitboxes,
-  raycastHitboxes, updateHitboxes,
-} from '../src/boneHitboxes';
-import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton } from '../src/skeleton';
-import { defineSkin } from '../src/skin';
+  addCharacterHitboxes,
+  buildCharacterRayGrid,
+  createCharacterRayGrid,
+  createHitboxRayHit,
+  createHitboxStore,
+  fitBoneHitboxes,
+  raycastHitboxes,
+  updateHitboxes,
+} from '../src/character/hitboxFit';
+import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton } from '../src/character/skeleton';
+import { defineSkin } from '../src/character/skin';
 import { updateBoneHitboxes, type BoneHitboxState } from '../systems/updateBoneHitboxes';
-import { buildHumanoid } from '../test/support/humanoid';
-import { mulberry32 } from '../test/support/random';
+import { buildHumanoid } from '../scenes/humanoid';
+import { mulberry32 } from '../scenes/random';
 import { markdownTable, runInterleaved, type BenchResult } from './harness';
 import type { BenchReport } from './harness';
 

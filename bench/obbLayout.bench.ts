@@ -7,13 +7,13 @@
  * - narrow phase: the 15-axis SAT over the sorted candidate pairs of a scene (what the broad
  *   phase hands over); the SoA variant gathers both boxes into scratch first.
  */
-import { aabbTransformMat3 } from '../src/aabb';
+import { aabbTransformMat3 } from '../src/volumes/aabb';
 import { PairList } from '../src/broadphase/pairList';
 import { createSweepAndPrune } from '../src/broadphase/sweepAndPrune';
 import { OBB_AXES, OBB_STRIDE } from '../src/layout';
-import { obbTransform } from '../src/obb';
-import { obbSeparatingAxis } from '../src/sat';
-import { mulberry32, quaternionToAxes, randomQuaternion } from '../test/support/random';
+import { obbTransform } from '../src/volumes/obb';
+import { obbSeparatingAxis } from '../src/query/sat';
+import { mulberry32, quaternionToAxes, randomQuaternion } from '../scenes/random';
 import { markdownTable, millions, runInterleaved, type BenchCase } from './harness';
 import type { BenchReport } from './harness';
 

@@ -9,9 +9,9 @@
  */
 import { BufferAttribute, BufferGeometry, Matrix4, Quaternion, Vector3 } from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
-import { buildBoundingTree, type BoundingNodeKind, type BoundingTree } from '../src/boundingTree';
-import { POSE_STRIDE, TreeQueryResult, collideTrees, poseFromTranslationQuaternion } from '../src/obbTree';
-import { torusKnot } from '../test/support/torusKnot';
+import { buildBoundingTree, type BoundingNodeKind, type BoundingTree } from '../src/tree/build';
+import { POSE_STRIDE, TreeQueryResult, collideTrees, poseFromTranslationQuaternion } from '../src/tree/pose';
+import { torusKnot } from '../scenes/torusKnot';
 import { markdownTable, runInterleaved, type BenchCase } from './harness';
 import type { BenchReport } from './harness';
 

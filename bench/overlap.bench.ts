@@ -7,20 +7,20 @@
  */
 import { Matrix3, Vector3 } from 'three';
 import { OBB } from 'three/examples/jsm/math/OBB.js';
-import { aabbFromPoints, aabbOverlap } from '../src/aabb';
-import { kdopFromPoints, kdopOverlap } from '../src/kdop';
+import { aabbFromPoints, aabbOverlap } from '../src/volumes/aabb';
+import { kdopFromPoints, kdopOverlap } from '../src/volumes/kdop';
 import { AABB_STRIDE, OBB_STRIDE, SPHERE_STRIDE } from '../src/layout';
-import { obbCorners } from '../src/obb';
+import { obbCorners } from '../src/volumes/obb';
 import {
   obbOverlap,
   obbOverlapLite,
   obbOverlapWithSpherePrecheck,
   obbSeparatingAxis,
   obbSeparatingAxisCached,
-} from '../src/sat';
-import { sphereOverlap } from '../src/sphere';
-import { generateObbPairs, type ObbPairKind, type ObbPairs } from '../test/support/obbPairs';
-import { referenceBand, referenceSeparation } from '../test/support/satReference';
+} from '../src/query/sat';
+import { sphereOverlap } from '../src/volumes/sphere';
+import { generateObbPairs, type ObbPairKind, type ObbPairs } from '../scenes/obbPairs';
+import { referenceBand, referenceSeparation } from '../scenes/satReference';
 import { markdownTable, millions, runInterleaved, type BenchCase, type BenchResult } from './harness';
 import type { BenchReport } from './harness';
 

@@ -11,7 +11,7 @@
  */
 import RAPIER from '@dimforge/rapier3d-simd-compat';
 import * as CANNON from 'cannon-es';
-import type { Scene } from './scene';
+import type { Scene } from '../scenes/movingBoxes';
 
 export interface SceneRunner {
   readonly name: string;

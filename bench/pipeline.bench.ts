@@ -1,6 +1,6 @@
 /**
  * Whole pipeline against the peers: milliseconds per frame on the moving-boxes scene of
- * bench/scene.ts (one OBB collider per box). Our frame is what a user writes: setTransform per
+ * scenes/movingBoxes.ts (one OBB collider per box). Our frame is what a user writes: setTransform per
  * entity, then `step` (refit, broad phase, narrow phase). "pairs only" uses sensor colliders
  * (touching pairs and events, exact SAT, no manifolds) — the same work the peers do here, since
  * their bodies are sensors / kinematic; "with contacts" adds manifolds for every pair. Every
@@ -15,7 +15,7 @@ import { shiftWorldOrigin } from '../systems/worldOrigin';
 import { markdownTable, percentile } from './harness';
 import { createCannonRunner, createRapierRunner, type SceneRunner } from './peers';
 import type { BenchReport } from './harness';
-import { advanceScene, createScene, sizeForDensity, type Scene } from './scene';
+import { advanceScene, createScene, sizeForDensity, type Scene } from '../scenes/movingBoxes';
 
 interface Setup {
   label: string;

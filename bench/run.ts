@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { packageRoot } from '../test/support/packageRoot';
+import { packageRoot } from '../scenes/packageRoot';
 import type { BenchReport } from './harness';
 
 

@@ -16,7 +16,7 @@
  * One store per world: the pipeline registers it (it is also the bitecs component of colliders).
  * Arrays are replaced when the store grows: re-read fields every frame, never cache them.
  */
-import type { BoundingTree } from '../src/boundingTree';
+import type { BoundingTree } from '../src/tree/build';
 import { float32Above, float32Below } from '../src/float32';
 import type { KdopK } from '../src/layout';
 import { INITIAL_ENTITY_CAPACITY, capacityFor, resized } from './capacity';

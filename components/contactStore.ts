@@ -12,7 +12,7 @@
  * ```
  * The manifold layout is src/contacts.ts's (CONTACT_* offsets).
  */
-import { CONTACT_STRIDE } from '../src/contacts';
+import { CONTACT_STRIDE } from '../src/contacts/manifold';
 import { resized } from './capacity';
 
 /** Contacts of one frame. */

@@ -1,15 +1,15 @@
 /**
- * The debug view: the demo scene (examples/demoScene.ts) stepped at a fixed 1/60 s per animation
+ * The debug view: the demo scene (scenes/demo.ts) stepped at a fixed 1/60 s per animation
  * frame and drawn with three.js. Query parameters: seed=N (default 7), fox=0 (leave the Fox out),
  * paused=1 (start paused), frames=K (advance K steps at once, then pause). The page publishes its
  * state for tests on document.body.dataset: frame, contacts, touching, rayHits, webgl ('1' or
  * '0'), ready ('1' once set up and the K frames are done).
  */
 import { WebIO } from '@gltf-transform/core';
-import { HIT_GROUP_NAMES } from '../src/boneHitboxes';
-import foxUrl from '../test/fixtures/Fox.glb?url';
-import { createDemoScene, type CharacterKind, type DemoScene } from '../examples/demoScene';
-import { foxKind } from '../examples/foxKind';
+import { HIT_GROUP_NAMES } from '../src/character/hitboxFit';
+import foxUrl from '../scenes/assets/Fox.glb?url';
+import { createDemoScene, type CharacterKind, type DemoScene } from '../scenes/demo';
+import { foxKind } from '../scenes/foxKind';
 import { LAYERS } from './layers';
 import { DebugView } from './view';
 

@@ -5,9 +5,9 @@
  */
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { CONTACT_COUNT, CONTACT_DEPTH, CONTACT_NORMAL, CONTACT_POINT_STRIDE, CONTACT_POINTS, CONTACT_STRIDE } from '../src/contacts';
+import { CONTACT_COUNT, CONTACT_DEPTH, CONTACT_NORMAL, CONTACT_POINT_STRIDE, CONTACT_POINTS, CONTACT_STRIDE } from '../src/contacts/manifold';
 import { SHAPE_CAPSULE, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE } from '../systems/index';
-import type { DemoScene } from '../examples/demoScene';
+import type { DemoScene } from '../scenes/demo';
 import { drawAabb, drawCapsule, drawObb, drawSphere } from './drawVolumes';
 import { CONTACT_POINT_COLOR, HIT_GROUP_COLORS, LAYERS, RAY_HIT_COLOR, RAY_HIT_POINT_COLOR, RAY_MISS_COLOR, type LayerKey } from './layers';
 import { CIRCLE_SEGMENTS, LineBatch } from './lineBatch';

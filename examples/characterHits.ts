@@ -13,7 +13,7 @@ import {
 import { addCollider, createCollisionPipeline } from 'bitecs-collide/ecs';
 import { loadGltfCharacter, sampleGltfAnimation } from 'bitecs-collide/gltf';
 
-const doc = await new NodeIO().read(new URL('../test/fixtures/Fox.glb', import.meta.url).pathname);
+const doc = await new NodeIO().read(new URL('../scenes/assets/Fox.glb', import.meta.url).pathname);
 const fox = loadGltfCharacter(doc); // skeleton, skin, one fitted box per bone, animations
 const walk = fox.animations.find((a) => a.name === 'Walk') ?? fox.animations[0];
 

@@ -1,13 +1,13 @@
 /**
- * `npm start`: the headless demo scene (examples/demoScene.ts) with 300 moving boxes, spheres and
+ * `npm start`: the headless demo scene (scenes/demo.ts) with 300 moving boxes, spheres and
  * capsules over a static mesh floor, four procedural humanoids and the Fox walking through them,
  * and rays shot at the characters every frame. Prints, per simulated second (60 frames): the
  * pairs that began and ended touching, which bones of the characters touch bodies now, the rays
  * that hit which character and bone, and the time per system.
  */
-import { HIT_GROUP_NAMES } from '../src/boneHitboxes';
-import { createDemoScene } from './demoScene';
-import { loadFoxNode } from './loadFoxNode';
+import { HIT_GROUP_NAMES } from '../src/character/hitboxFit';
+import { createDemoScene } from '../scenes/demo';
+import { loadFoxNode } from '../scenes/loadFoxNode';
 
 const SECONDS = 5;
 const FRAMES_PER_SECOND = 60;

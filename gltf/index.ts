@@ -13,10 +13,10 @@
  *     skeletons.translation, skeletons.rotation, skeletons.scale, skeletons.firstBone[c]);
  */
 import type { Accessor, Document, Node, Skin } from '@gltf-transform/core';
-import { fitBoneHitboxes, type BoneHitboxes, type HitboxFitOptions } from '../src/boneHitboxes';
+import { fitBoneHitboxes, type BoneHitboxes, type HitboxFitOptions } from '../src/character/hitboxFit';
 import { CollideInputError } from '../src/errors';
-import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton, type SkeletonDefinition } from '../src/skeleton';
-import { defineSkin, type SkinDefinition } from '../src/skin';
+import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton, type SkeletonDefinition } from '../src/character/skeleton';
+import { defineSkin, type SkinDefinition } from '../src/character/skin';
 
 /** Which local TRS component a channel drives. */
 export type GltfChannelPath = 'translation' | 'rotation' | 'scale';

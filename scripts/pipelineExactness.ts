@@ -1,5 +1,5 @@
 /**
- * Exactness of the whole pipeline on the benchmark scene (bench/scene.ts): at every frame, the
+ * Exactness of the whole pipeline on the benchmark scene (scenes/movingBoxes.ts): at every frame, the
  * touching pairs of every broad phase + narrow phase must equal an all-pairs brute-force
  * reference, be identical across two runs, and not depend on entity creation order.
  *
@@ -16,14 +16,14 @@
  */
 import { addEntity, createWorld, type World } from 'bitecs';
 import { fileURLToPath } from 'node:url';
-import { createScene, sizeForDensity, advanceScene, type Scene } from '../bench/scene';
+import { createScene, sizeForDensity, advanceScene, type Scene } from '../scenes/movingBoxes';
 import { BROAD_PHASE_NAMES } from '../systems/broadPhase';
 import { addCollider, setTransform } from '../systems/colliderApi';
 import type { BroadPhaseName, CollisionPipeline } from '../systems/collisionState';
 import { createCollisionPipeline } from '../systems/pipeline';
 import { OBB_STRIDE } from '../src/layout';
-import { referenceBand, referenceSeparation } from '../test/support/satReference';
-import { mulberry32, quaternionToAxes } from '../test/support/random';
+import { referenceBand, referenceSeparation } from '../scenes/satReference';
+import { mulberry32, quaternionToAxes } from '../scenes/random';
 
 /** Every algorithm once ('sweepAndPrune' is an alias of 'sap'). */
 export const EXACTNESS_BROAD_PHASES = BROAD_PHASE_NAMES.filter((n) => n !== 'sweepAndPrune');

@@ -10,7 +10,7 @@ export {
   assertFiniteValues,
   assertExtents,
 } from './errors';
-export { obbFromAxes, obbVolume, obbSurfaceArea, obbContainsPoint, obbTransform, obbTransformCentered, obbCorners } from './obb';
+export { obbFromAxes, obbVolume, obbSurfaceArea, obbContainsPoint, obbTransform, obbTransformCentered, obbCorners } from './volumes/obb';
 export {
   sphereFromAabb,
   ritterSphere,
@@ -19,7 +19,7 @@ export {
   sphereTransform,
   sphereContainsPoint,
   WELZL_RELATIVE_TOLERANCE,
-} from './sphere';
+} from './volumes/sphere';
 export {
   AABB_MIN_WIDTH_STRIDE,
   AABB_CENTER_RADIUS_STRIDE,
@@ -42,7 +42,7 @@ export {
   aabbTransform,
   aabbTransformCenterRadiusMat3,
   aabbTransformCenterRadius,
-} from './aabb';
+} from './volumes/aabb';
 export {
   extremeVertex,
   createExtremeVertexTracker,
@@ -50,8 +50,8 @@ export {
   EXTREME_VERTEX_RELATIVE_TOLERANCE,
   HULL_EXTREME_CACHE_STRIDE,
   type ExtremeVertexTracker,
-} from './extremeVertex';
-export { symmetricEigen3 } from './eigen3';
+} from './volumes/extremeVertex';
+export { symmetricEigen3 } from './fit/eigen3';
 export {
   fitObb,
   fitObbPcaPoints,
@@ -68,10 +68,10 @@ export {
   OBB_FLAT_RELATIVE_TOLERANCE,
   type ObbFitMethod,
   type ObbRefineOptions,
-} from './obbFit';
-export { quickhull, HULL_RELATIVE_TOLERANCE, type ConvexHull } from './quickhull';
-export { KDOP_DIRECTIONS, kdopFromPoints, kdopOverlap, kdopRefit, kdopFromAabb, kdopContainsPoint } from './kdop';
-export { ditoObb, DITO_RELATIVE_TOLERANCE } from './dito';
+} from './fit/obbFit';
+export { quickhull, HULL_RELATIVE_TOLERANCE, type ConvexHull } from './fit/quickhull';
+export { KDOP_DIRECTIONS, kdopFromPoints, kdopOverlap, kdopRefit, kdopFromAabb, kdopContainsPoint } from './volumes/kdop';
+export { ditoObb, DITO_RELATIVE_TOLERANCE } from './fit/dito';
 export {
   CLOSEST_ON_SEGMENT_STRIDE,
   CLOSEST_ON_TRIANGLE_STRIDE,
@@ -87,8 +87,8 @@ export {
   closestPtPointRect,
   closestPtPointAabb,
   closestPtSegmentSegment,
-} from './closestPoints';
-export { TRI_TRI_DISJOINT, TRI_TRI_SEGMENT, TRI_TRI_COPLANAR, triTriIntersectionSegment, triTriOverlap } from './triTri';
+} from './query/closestPoints';
+export { TRI_TRI_DISJOINT, TRI_TRI_SEGMENT, TRI_TRI_COPLANAR, triTriIntersectionSegment, triTriOverlap } from './query/triTri';
 export {
   raycastSphere,
   raycastAabb,
@@ -97,7 +97,7 @@ export {
   raycastCapsule,
   raycastTriangle,
   RAY_HIT_STRIDE,
-} from './raycast';
+} from './query/raycast';
 export {
   CONTACT_STRIDE,
   CONTACT_NORMAL,
@@ -128,7 +128,7 @@ export {
   contactCapsuleSphere,
   contactCapsuleCapsule,
   contactCapsuleObb,
-} from './contacts';
+} from './contacts/manifold';
 export {
   FEATURE_TRIANGLE_VERTEX,
   FEATURE_TRIANGLE_EDGE,
@@ -137,7 +137,7 @@ export {
   contactCapsuleTriangle,
   contactObbTriangle,
   OVER_FACE_SLACK,
-} from './triangleContacts';
+} from './contacts/triangles';
 export {
   EDGE_FLAGS_BACK,
   EDGE_FLAGS_ALL_ACTIVE,
@@ -146,9 +146,9 @@ export {
   setMeshEdges,
   meshEdgeFlags,
   type MeshEdgeOptions,
-} from './meshEdges';
-export { sphereSphereToi, obbToi, obbSweptOverlap } from './toi';
-export { responseStop, responseSlide, responseReflect, responseImpulse } from './response';
+} from './contacts/meshEdges';
+export { sphereSphereToi, obbToi, obbSweptOverlap } from './query/toi';
+export { responseStop, responseSlide, responseReflect, responseImpulse } from './query/response';
 export {
   acceptPair,
   reportPair,
@@ -178,7 +178,7 @@ export {
   obbOverlapWithSpherePrecheck,
   obbSphereOverlap,
   obbAabbOverlap,
-} from './sat';
+} from './query/sat';
 export {
   buildBoundingTree,
   TREE_NODE_STRIDE,
@@ -188,7 +188,7 @@ export {
   type BoundingNodeKind,
   type ObbNodeFit,
   type TreeSplitRule,
-} from './boundingTree';
+} from './tree/build';
 export {
   collideTrees,
   overlapTreeObb,
@@ -203,7 +203,7 @@ export {
   TREE_RAY_HIT_STRIDE,
   type TreeQueryMode,
   type TreeBoxTest,
-} from './obbTree';
+} from './tree/pose';
 export {
   MAT4_STRIDE,
   orderBonesParentsFirst,
@@ -214,8 +214,8 @@ export {
   type SkeletonDefinition,
   type SkeletonInput,
   type SkeletonStore,
-} from './skeleton';
-export { defineSkin, skinWeight, skinVertex, type SkinDefinition, type SkinInput } from './skin';
+} from './character/skeleton';
+export { defineSkin, skinWeight, skinVertex, type SkinDefinition, type SkinInput } from './character/skin';
 export {
   HIT_GROUP_HEAD,
   HIT_GROUP_TORSO,
@@ -241,4 +241,4 @@ export {
   type HitboxStore,
   type CharacterRayGrid,
   type HitboxRayHit,
-} from './boneHitboxes';
+} from './character/hitboxFit';

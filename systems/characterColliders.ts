@@ -9,12 +9,20 @@
  * Character pairs report touching pairs, events and hitbox pairs; no contact manifold.
  */
 import type { World } from 'bitecs';
-import { kdopFromObb, kdopOverlap } from '../src/kdop';
-import { CONTACT_STRIDE, contactCapsuleObb } from '../src/contacts';
+import { kdopFromObb, kdopOverlap } from '../src/volumes/kdop';
+import { CONTACT_STRIDE, contactCapsuleObb } from '../src/contacts/manifold';
 import { OBB_STRIDE, SPHERE_STRIDE } from '../src/layout';
-import { obbAabbOverlap, obbOverlap, obbSphereOverlap } from '../src/sat';
+import { obbAabbOverlap, obbOverlap, obbSphereOverlap } from '../src/query/sat';
 import {
-  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_SPHERE, SHAPE_STRIDE, storeBroadPhaseBox, type ColliderStore,
+  SHAPE_AABB,
+  SHAPE_CAPSULE,
+  SHAPE_CHARACTER,
+  SHAPE_KDOP,
+  SHAPE_MESH,
+  SHAPE_SPHERE,
+  SHAPE_STRIDE,
+  storeBroadPhaseBox,
+  type ColliderStore,
 } from '../components/collider';
 import { pushHitboxPair } from '../components/hitboxPairStore';
 import { pipelineOf, type CollisionPipeline } from './collisionState';

@@ -4,14 +4,26 @@
  * stores. Each function takes the world (which must have a pipeline) or the pipeline itself.
  */
 import { addComponent, entityExists, removeComponent, type World } from 'bitecs';
-import type { BoundingTree } from '../src/boundingTree';
-import { quaternionToMat3 } from '../src/aabb';
+import type { BoundingTree } from '../src/tree/build';
+import { quaternionToMat3 } from '../src/volumes/aabb';
 import { CollideInputError, MAX_COORDINATE, assertExtents, assertFiniteValues, assertNonEmptyPoints, coordinateRefusal, isCoordinate } from '../src/errors';
 import { OBB_AXES, OBB_CENTER, OBB_HALF } from '../src/layout';
 import { assertEntityId } from '../components/capacity';
 import {
-  DEFAULT_LAYER, DEFAULT_MASK, SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE,
-  growColliderStore, insertColliderId, releaseKdopVertices, setKdopVertices,
+  DEFAULT_LAYER,
+  DEFAULT_MASK,
+  SHAPE_AABB,
+  SHAPE_CAPSULE,
+  SHAPE_CHARACTER,
+  SHAPE_KDOP,
+  SHAPE_MESH,
+  SHAPE_OBB,
+  SHAPE_SPHERE,
+  SHAPE_STRIDE,
+  growColliderStore,
+  insertColliderId,
+  releaseKdopVertices,
+  setKdopVertices,
 } from '../components/collider';
 import { growTransformStore, markChanged } from '../components/transform';
 import { pipelineOf, type CollisionPipeline } from './collisionState';

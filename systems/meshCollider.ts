@@ -14,17 +14,25 @@
  * segments, not a least-penetration normal). Exact against every kind but k-DOPs: a k-DOP pair is
  * always the conservative k-DOP test, here against the k-DOP of the mesh's root box, no manifold.
  */
-import type { BoundingTree } from '../src/boundingTree';
+import type { BoundingTree } from '../src/tree/build';
 import { grown } from '../src/broadphase/growable';
 import {
-  CONTACT_COUNT, CONTACT_DEPTH, CONTACT_FEATURE_A, CONTACT_NORMAL, CONTACT_POINTS, CONTACT_POINT_STRIDE,
-  CONTACT_STRIDE, reduceToFour, writeHeader, writePoint,
-} from '../src/contacts';
+  CONTACT_COUNT,
+  CONTACT_DEPTH,
+  CONTACT_FEATURE_A,
+  CONTACT_NORMAL,
+  CONTACT_POINTS,
+  CONTACT_POINT_STRIDE,
+  CONTACT_STRIDE,
+  reduceToFour,
+  writeHeader,
+  writePoint,
+} from '../src/contacts/manifold';
 import { OBB_STRIDE, type Floats } from '../src/layout';
-import { obbFromAabb } from '../src/obb';
-import { EDGE_FLAGS_ALL_ACTIVE, meshEdgeFlags } from '../src/meshEdges';
-import { collideTrees, overlapTreeCapsule, overlapTreeObb, overlapTreeSphere, poseFromTranslationQuaternion, POSE_STRIDE, transformByPose, TreeQueryResult } from '../src/obbTree';
-import { contactCapsuleTriangle, contactObbTriangle, contactSphereTriangle } from '../src/triangleContacts';
+import { obbFromAabb } from '../src/volumes/obb';
+import { EDGE_FLAGS_ALL_ACTIVE, meshEdgeFlags } from '../src/contacts/meshEdges';
+import { collideTrees, overlapTreeCapsule, overlapTreeObb, overlapTreeSphere, poseFromTranslationQuaternion, POSE_STRIDE, transformByPose, TreeQueryResult } from '../src/tree/pose';
+import { contactCapsuleTriangle, contactObbTriangle, contactSphereTriangle } from '../src/contacts/triangles';
 import { SHAPE_AABB, SHAPE_CAPSULE, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore } from '../components/collider';
 import type { TransformStore } from '../components/transform';
 

@@ -16,20 +16,37 @@
  * Characters ask their bone hitboxes (characterColliders.ts): exact, no manifold.
  */
 import type { World } from 'bitecs';
-import { aabbOverlap } from '../src/aabb';
-import { closestPtPointAabb, closestPtPointSegment, closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from '../src/closestPoints';
+import { aabbOverlap } from '../src/volumes/aabb';
+import { closestPtPointAabb, closestPtPointSegment, closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from '../src/query/closestPoints';
 import {
-  CONTACT_FEATURE_A, CONTACT_FEATURE_B, CONTACT_NORMAL, CONTACT_STRIDE,
-  contactAabbAabb, contactCapsuleCapsule, contactCapsuleObb, contactCapsuleSphere, contactObbObb,
-  contactSphereAabb, contactSphereObb, contactSphereSphere,
-} from '../src/contacts';
-import { KDOP_DIRECTIONS, kdopFromAabb, kdopFromObb, kdopOverlap, kdopRefit } from '../src/kdop';
+  CONTACT_FEATURE_A,
+  CONTACT_FEATURE_B,
+  CONTACT_NORMAL,
+  CONTACT_STRIDE,
+  contactAabbAabb,
+  contactCapsuleCapsule,
+  contactCapsuleObb,
+  contactCapsuleSphere,
+  contactObbObb,
+  contactSphereAabb,
+  contactSphereObb,
+  contactSphereSphere,
+} from '../src/contacts/manifold';
+import { KDOP_DIRECTIONS, kdopFromAabb, kdopFromObb, kdopOverlap, kdopRefit } from '../src/volumes/kdop';
 import { OBB_STRIDE, type Floats, type KdopK } from '../src/layout';
-import { obbFromAabb } from '../src/obb';
-import { obbAabbOverlap, obbSeparatingAxisCached, obbSphereOverlap } from '../src/sat';
-import { sphereOverlap } from '../src/sphere';
+import { obbFromAabb } from '../src/volumes/obb';
+import { obbAabbOverlap, obbSeparatingAxisCached, obbSphereOverlap } from '../src/query/sat';
+import { sphereOverlap } from '../src/volumes/sphere';
 import {
-  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
+  SHAPE_AABB,
+  SHAPE_CAPSULE,
+  SHAPE_CHARACTER,
+  SHAPE_KDOP,
+  SHAPE_MESH,
+  SHAPE_OBB,
+  SHAPE_SPHERE,
+  SHAPE_STRIDE,
+  type ColliderStore,
 } from '../components/collider';
 import { resized } from '../components/capacity';
 import { reserveContact, type ContactStore } from '../components/contactStore';

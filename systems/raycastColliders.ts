@@ -11,11 +11,19 @@
  */
 import type { World } from 'bitecs';
 import { OBB_STRIDE } from '../src/layout';
-import { POSE_STRIDE, raycastTree, TreeQueryResult } from '../src/obbTree';
-import { RAY_HIT_STRIDE, raycastAabb, raycastCapsule, raycastKdop, raycastObb, raycastSphere } from '../src/raycast';
+import { POSE_STRIDE, raycastTree, TreeQueryResult } from '../src/tree/pose';
+import { RAY_HIT_STRIDE, raycastAabb, raycastCapsule, raycastKdop, raycastObb, raycastSphere } from '../src/query/raycast';
 import { CollideInputError, MAX_COORDINATE, isCoordinate } from '../src/errors';
 import {
-  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore,
+  SHAPE_AABB,
+  SHAPE_CAPSULE,
+  SHAPE_CHARACTER,
+  SHAPE_KDOP,
+  SHAPE_MESH,
+  SHAPE_OBB,
+  SHAPE_SPHERE,
+  SHAPE_STRIDE,
+  type ColliderStore,
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { entityPose } from './meshCollider';

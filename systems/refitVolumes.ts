@@ -8,14 +8,23 @@
  * never make the broad phase miss a pair the narrow phase would report.
  */
 import type { World } from 'bitecs';
-import { aabbFromSphere, aabbTransform } from '../src/aabb';
-import { kdopRefit } from '../src/kdop';
+import { aabbFromSphere, aabbTransform } from '../src/volumes/aabb';
+import { kdopRefit } from '../src/volumes/kdop';
 import { FLOAT32_RELATIVE_STEP } from '../src/float32';
 import { OBB_AXES, OBB_HALF } from '../src/layout';
-import { obbTransform, obbTransformCentered } from '../src/obb';
-import { sphereTransform } from '../src/sphere';
+import { obbTransform, obbTransformCentered } from '../src/volumes/obb';
+import { sphereTransform } from '../src/volumes/sphere';
 import {
-  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, storeBroadPhaseBox, type ColliderStore,
+  SHAPE_AABB,
+  SHAPE_CAPSULE,
+  SHAPE_CHARACTER,
+  SHAPE_KDOP,
+  SHAPE_MESH,
+  SHAPE_OBB,
+  SHAPE_SPHERE,
+  SHAPE_STRIDE,
+  storeBroadPhaseBox,
+  type ColliderStore,
 } from '../components/collider';
 import { pipelineOf } from './collisionState';
 

@@ -1,5 +1,5 @@
-import { buildCharacterRayGrid, updateHitboxes, type CharacterRayGrid, type HitboxStore } from '../src/boneHitboxes';
-import { computeWorldMatrices, type SkeletonStore } from '../src/skeleton';
+import { buildCharacterRayGrid, updateHitboxes, type CharacterRayGrid, type HitboxStore } from '../src/character/hitboxFit';
+import { computeWorldMatrices, type SkeletonStore } from '../src/character/skeleton';
 
 /** What `updateBoneHitboxes` reads and writes: the skeleton and hitbox stores, and optionally a ray grid. */
 export interface BoneHitboxState {

@@ -4,7 +4,7 @@
  * added surface area (a greedy SAH descent), and height-balancing rotations on the way back up
  * keep queries logarithmic whatever the insertion order.
  */
-import { aabbOverlap } from '../aabb';
+import { aabbOverlap } from '../volumes/aabb';
 import { reportPair, type BroadPhaseInput } from './broadPhase';
 import { grown } from './growable';
 import type { PairList } from './pairList';

@@ -2,7 +2,7 @@
  * Brute force: every pair of proxies tested, O(n^2). The reference the other algorithms are
  * tested against, and the fastest choice for a few dozen proxies.
  */
-import { aabbOverlap } from '../aabb';
+import { aabbOverlap } from '../volumes/aabb';
 import { reportPair, type BroadPhase, type BroadPhaseInput } from './broadPhase';
 import type { PairList } from './pairList';
 

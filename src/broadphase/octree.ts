@@ -10,7 +10,7 @@
  * tree of their own (SAH insertion, rebuilt only when they change), which each dynamic box
  * queries, so two statics are never tested against each other.
  */
-import { aabbOverlap } from '../aabb';
+import { aabbOverlap } from '../volumes/aabb';
 import { AabbTree } from './aabbTree';
 import { reportPair, type BroadPhase, type BroadPhaseInput } from './broadPhase';
 import { grown } from './growable';

@@ -20,7 +20,7 @@
  * statics change; every dynamic box looks up its columns on each of that grid's levels, so two
  * statics are never tested against each other and an unchanged level costs no rebuild.
  */
-import { aabbOverlap } from '../aabb';
+import { aabbOverlap } from '../volumes/aabb';
 import { float32Below } from '../float32';
 import { reportPair, type BroadPhase, type BroadPhaseInput } from './broadPhase';
 import { grown } from './growable';

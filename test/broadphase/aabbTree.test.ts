@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { AabbTree } from '../../src/broadphase/aabbTree';
-import { mulberry32 } from '../support/random';
+import { mulberry32 } from '../../scenes/random';
 
 /** Walks the tree checking links, heights and that every parent box is the union of its children; returns the leaf proxies. */
 function checkTree(tree: AabbTree): number[] {

@@ -9,8 +9,8 @@ import { createOctree } from '../../src/broadphase/octree';
 import { createSpatialHash } from '../../src/broadphase/spatialHash';
 import { createSweepAndPrune } from '../../src/broadphase/sweepAndPrune';
 import { CollideInputError } from '../../src/errors';
-import { makeScene, referencePairs, stepDynamicOnly, stepScene, type Scene, type SceneParams } from './scenes';
-import { mulberry32 } from '../support/random';
+import { makeScene, referencePairs, stepDynamicOnly, stepScene, type Scene, type SceneParams } from '../../scenes/broadphase';
+import { mulberry32 } from '../../scenes/random';
 
 /** Every algorithm, with option variants that push them into their less common code paths. */
 const ALGORITHMS: { name: string; create: () => BroadPhase }[] = [

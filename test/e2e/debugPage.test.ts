@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoScene, type CharacterKind } from '../../examples/demoScene';
-import { loadFoxNode } from '../../examples/loadFoxNode';
+import { createDemoScene, type CharacterKind } from '../../scenes/demo';
+import { loadFoxNode } from '../../scenes/loadFoxNode';
 import { serveDirectory } from './staticServer';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

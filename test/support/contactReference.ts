@@ -3,7 +3,7 @@
  * functions, brute-force SAT over axes built from scratch, distances by clamping and by ternary
  * search. Written for clarity, not speed; tests may allocate freely.
  */
-import { quaternionToAxes, randomQuaternion } from './random';
+import { quaternionToAxes, randomQuaternion } from '../../scenes/random';
 
 export type V = [number, number, number];
 export const add = (a: V, b: V): V => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];

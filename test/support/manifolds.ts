@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { CONTACT_COUNT, CONTACT_DEPTH, CONTACT_FEATURE_B, CONTACT_POINTS, CONTACT_POINT_STRIDE, CONTACT_STRIDE } from '../../src/contacts';
+import { CONTACT_COUNT, CONTACT_DEPTH, CONTACT_FEATURE_B, CONTACT_POINTS, CONTACT_POINT_STRIDE, CONTACT_STRIDE } from '../../src/contacts/manifold';
 import type { CollisionPipeline } from '../../systems/collisionState';
 
 /** One manifold of the pipeline's contact store, unpacked for assertions. */

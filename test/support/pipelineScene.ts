@@ -10,10 +10,22 @@
 import type { ColliderDescription } from '../../systems/colliderApi';
 import type { TransformStore } from '../../components/transform';
 import {
-  add, boxCorners, cross, distanceToBox, distanceToSegment, dot, interval, norm, scale, segmentBoxDistance,
-  segmentSegmentDistance, sub, type RefBox, type V,
+  add,
+  boxCorners,
+  cross,
+  distanceToBox,
+  distanceToSegment,
+  dot,
+  interval,
+  norm,
+  scale,
+  segmentBoxDistance,
+  segmentSegmentDistance,
+  sub,
+  type RefBox,
+  type V,
 } from './contactReference';
-import { quaternionToAxes, randomQuaternion } from './random';
+import { quaternionToAxes, randomQuaternion } from '../../scenes/random';
 
 export type BodyKind = 'obb' | 'aabb' | 'sphere' | 'capsule';
 

@@ -1,0 +1,337 @@
+import { KDOP_DIRECTIONS } from '../volumes/kdop';
+import { OBB_AXES, OBB_HALF, type Floats, type KdopK, type ReadonlyFloats } from '../layout';
+
+/**
+ * Ray and segment casts against single volumes.
+ *
+ * Every cast has the shape `raycastX(out, ox, oy, oz, dx, dy, dz, maxT, shape, shapeOffset)`: the
+ * ray is o + t·d for t in [0, maxT] (a segment p0→p1 is the ray o = p0, d = p1 − p0, maxT = 1).
+ * On a hit it returns true and writes out[0] = t of the first point of the closed shape on the
+ * ray, out[1..3] = the unit outward surface normal there (so normal·d <= 0). On a miss it returns
+ * false and leaves `out` alone. `d` need not be unit; t is in units of |d|.
+ *
+ * Origin inside (or on) a solid shape: t = 0 and the normal is −d/|d|, the direction that pushes
+ * the origin back against the motion; with a zero direction the normal is (0, 0, 0), since there
+ * is no motion to oppose. A zero direction from outside never hits.
+ *
+ * Nothing here allocates: slab clipping keeps its running state in module variables.
+ */
+
+/** Exact cast result layout: t, then the normal. */
+export const RAY_HIT_STRIDE = 4;
+
+/**
+ * A triangle whose edges make an angle with sine below this is treated as zero-area: its plane
+ * (and so its normal) is numerical noise. Relative, so it holds at any scale.
+ */
+const DEGENERATE_TRIANGLE_SINE = 1e-12;
+
+/** Writes the "origin inside" hit: t = 0, normal = −d/|d| (zero for a zero direction). */
+function writeInsideHit(out: Floats, dx: number, dy: number, dz: number): void {
+  const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  const s = len > 0 ? -1 / len : 0;
+  out[0] = 0;
+  out[1] = dx * s;
+  out[2] = dy * s;
+  out[3] = dz * s;
+}
+
+/**
+ * Writes t and the normal (x, y, z) normalised; a zero vector (the hit point is the centre of a
+ * zero-radius round shape) falls back to −d/|d|.
+ */
+function writeHit(out: Floats, t: number, nx: number, ny: number, nz: number, dx: number, dy: number, dz: number): void {
+  const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  if (len > 0) {
+    out[0] = t;
+    out[1] = nx / len;
+    out[2] = ny / len;
+    out[3] = nz / len;
+  } else {
+    writeInsideHit(out, dx, dy, dz);
+    out[0] = t;
+  }
+}
+
+/**
+ * Smallest t >= 0 with |m + t·v| = r, for a start m strictly outside the ball (|m| > r);
+ * Infinity when the line never reaches it or moves away. Shared by spheres, capsule caps and
+ * cylinders (in the plane across the axis) and by the sphere time of impact.
+ *
+ * Numerically careful (as in Haines et al., "Precision improvements for ray/sphere
+ * intersection"): the discriminant comes from the closest approach f = m − (m·v/v·v)·v, which
+ * does not cancel when the ray starts far away, and the near root is taken as c/q so that a start
+ * close to the surface does not cancel either.
+ * @internal
+ */
+export function ballEntry(mx: number, my: number, mz: number, vx: number, vy: number, vz: number, r: number): number {
+  const vv = vx * vx + vy * vy + vz * vz;
+  const b = mx * vx + my * vy + mz * vz;
+  if (vv === 0 || b >= 0) return Infinity;
+  const k = b / vv;
+  const fx = mx - k * vx, fy = my - k * vy, fz = mz - k * vz;
+  const f = Math.sqrt(fx * fx + fy * fy + fz * fz);
+  const disc = (r - f) * (r + f);
+  if (disc < 0) return Infinity;
+  const q = -b + Math.sqrt(vv * disc);
+  const m = Math.sqrt(mx * mx + my * my + mz * mz);
+  return ((m - r) * (m + r)) / q;
+}
+
+// Running state of a slab clip (AABB, OBB, k-DOP): the ray's parameter interval inside every slab
+// seen so far, which slab bounds its start (index and outward sign), and whether the origin lies in
+// all of them (1 or 0). In a typed array: a double written to a module-level `let` is boxed, which
+// allocated on every slab and made ray casts collect garbage.
+const slab = new Float64Array(5);
+const ENTER_T = 0;
+const EXIT_T = 1;
+const ENTER_INDEX = 2;
+const ENTER_SIGN = 3;
+const ORIGIN_INSIDE = 4;
+
+/**
+ * Starts a slab clip. Slab clipping is shared with the time of impact of moving boxes, where
+ * the "ray" is the relative motion and the slabs are the separating axes.
+ * @internal
+ */
+export function beginSlabs(): void {
+  slab[ENTER_T] = -Infinity;
+  slab[EXIT_T] = Infinity;
+  slab[ENTER_INDEX] = -1;
+  slab[ENTER_SIGN] = 0;
+  slab[ORIGIN_INSIDE] = 1;
+}
+
+/**
+ * Clips the ray against slab `index`: lo <= po + t·pd <= hi, where po and pd are the origin and
+ * direction projected on the slab's direction. Returns false once the ray provably misses.
+ * A direction parallel to the slab (pd exactly 0) is decided by the origin alone, so no
+ * 0·Infinity ever reaches the interval.
+ * @internal
+ */
+export function clipSlab(index: number, po: number, pd: number, lo: number, hi: number): boolean {
+  const outside = po < lo || po > hi;
+  if (outside) slab[ORIGIN_INSIDE] = 0;
+  if (pd === 0) return !outside;
+  let near = (lo - po) / pd;
+  let far = (hi - po) / pd;
+  // Entering through the `lo` face (moving up the slab) means the outward normal is −direction.
+  let sign = -1;
+  if (pd < 0) {
+    const swap = near;
+    near = far;
+    far = swap;
+    sign = 1;
+  }
+  if (near > slab[ENTER_T]) {
+    slab[ENTER_T] = near;
+    slab[ENTER_INDEX] = index;
+    slab[ENTER_SIGN] = sign;
+  }
+  if (far < slab[EXIT_T]) slab[EXIT_T] = far;
+  return slab[ENTER_T] <= slab[EXIT_T];
+}
+
+/**
+ * Ends a slab clip: writes t (and the inside normal when the origin is inside) and reports a hit.
+ * The caller writes the entering slab's normal (slab ENTER_INDEX, ENTER_SIGN) when the origin was outside.
+ * @internal
+ */
+export function finishSlabs(out: Floats, dx: number, dy: number, dz: number, maxT: number): boolean {
+  if (maxT < 0) return false;
+  if (slab[ORIGIN_INSIDE] === 1) {
+    writeInsideHit(out, dx, dy, dz);
+    return true;
+  }
+  const t = slab[ENTER_T];
+  if (t < 0 || t > maxT || t > slab[EXIT_T]) return false;
+  out[0] = t;
+  return true;
+}
+
+/** Ray against a sphere [cx, cy, cz, r]. See the module comment for the conventions. */
+export function raycastSphere(
+  out: Floats,
+  ox: number, oy: number, oz: number,
+  dx: number, dy: number, dz: number,
+  maxT: number,
+  sphere: ReadonlyFloats,
+  so: number,
+): boolean {
+  if (maxT < 0) return false;
+  const mx = ox - sphere[so], my = oy - sphere[so + 1], mz = oz - sphere[so + 2];
+  const r = sphere[so + 3];
+  if (mx * mx + my * my + mz * mz <= r * r) {
+    writeInsideHit(out, dx, dy, dz);
+    return true;
+  }
+  const t = ballEntry(mx, my, mz, dx, dy, dz, r);
+  if (t > maxT) return false;
+  writeHit(out, t, mx + t * dx, my + t * dy, mz + t * dz, dx, dy, dz);
+  return true;
+}
+
+/** Ray against an AABB [min x, y, z, max x, y, z] by the slab test. */
+export function raycastAabb(
+  out: Floats,
+  ox: number, oy: number, oz: number,
+  dx: number, dy: number, dz: number,
+  maxT: number,
+  box: ReadonlyFloats,
+  bo: number,
+): boolean {
+  beginSlabs();
+  if (!clipSlab(0, ox, dx, box[bo], box[bo + 3])) return false;
+  if (!clipSlab(1, oy, dy, box[bo + 1], box[bo + 4])) return false;
+  if (!clipSlab(2, oz, dz, box[bo + 2], box[bo + 5])) return false;
+  if (!finishSlabs(out, dx, dy, dz, maxT)) return false;
+  if (slab[ORIGIN_INSIDE] === 0) {
+    out[1] = 0;
+    out[2] = 0;
+    out[3] = 0;
+    out[1 + slab[ENTER_INDEX]] = slab[ENTER_SIGN];
+  }
+  return true;
+}
+
+/**
+ * Ray against an OBB (layout.ts): the ray is taken into the box frame (origin relative to the
+ * centre, so large world offsets cancel first), then clipped by the three slabs.
+ */
+export function raycastObb(
+  out: Floats,
+  ox: number, oy: number, oz: number,
+  dx: number, dy: number, dz: number,
+  maxT: number,
+  box: ReadonlyFloats,
+  bo: number,
+): boolean {
+  const rx = ox - box[bo], ry = oy - box[bo + 1], rz = oz - box[bo + 2];
+  beginSlabs();
+  for (let k = 0; k < 3; k++) {
+    const a = bo + OBB_AXES + 3 * k;
+    const ux = box[a], uy = box[a + 1], uz = box[a + 2];
+    const h = box[bo + OBB_HALF + k];
+    if (!clipSlab(k, rx * ux + ry * uy + rz * uz, dx * ux + dy * uy + dz * uz, -h, h)) return false;
+  }
+  if (!finishSlabs(out, dx, dy, dz, maxT)) return false;
+  if (slab[ORIGIN_INSIDE] === 0) {
+    const a = bo + OBB_AXES + 3 * slab[ENTER_INDEX], sign = slab[ENTER_SIGN];
+    out[1] = sign * box[a];
+    out[2] = sign * box[a + 1];
+    out[3] = sign * box[a + 2];
+  }
+  return true;
+}
+
+/**
+ * Ray against a k-DOP (layout.ts: k/2 minima then k/2 maxima over the unnormalised
+ * `KDOP_DIRECTIONS[k]`). Each direction is a slab; the normal is the entering direction, unit.
+ */
+export function raycastKdop(
+  out: Floats,
+  ox: number, oy: number, oz: number,
+  dx: number, dy: number, dz: number,
+  maxT: number,
+  kdop: ReadonlyFloats,
+  ko: number,
+  k: KdopK,
+): boolean {
+  const dirs = KDOP_DIRECTIONS[k];
+  const half = k / 2;
+  beginSlabs();
+  for (let i = 0; i < half; i++) {
+    const nx = dirs[3 * i], ny = dirs[3 * i + 1], nz = dirs[3 * i + 2];
+    const po = ox * nx + oy * ny + oz * nz;
+    const pd = dx * nx + dy * ny + dz * nz;
+    if (!clipSlab(i, po, pd, kdop[ko + i], kdop[ko + half + i])) return false;
+  }
+  if (!finishSlabs(out, dx, dy, dz, maxT)) return false;
+  if (slab[ORIGIN_INSIDE] === 0) {
+    const i = 3 * slab[ENTER_INDEX], sign = slab[ENTER_SIGN];
+    writeHit(out, slab[ENTER_T], sign * dirs[i], sign * dirs[i + 1], sign * dirs[i + 2], dx, dy, dz);
+  }
+  return true;
+}
+
+/**
+ * Ray against a capsule [p0, p1, r]: the union of the cylinder around p0p1 and the two end
+ * balls. From outside, the first entry into a union is the earliest entry into any part. A
+ * zero-length capsule is a ball; a zero radius leaves the segment itself (hit only exactly).
+ */
+export function raycastCapsule(
+  out: Floats,
+  ox: number, oy: number, oz: number,
+  dx: number, dy: number, dz: number,
+  maxT: number,
+  capsule: ReadonlyFloats,
+  co: number,
+): boolean {
+  if (maxT < 0) return false;
+  const ax = capsule[co + 3] - capsule[co], ay = capsule[co + 4] - capsule[co + 1], az = capsule[co + 5] - capsule[co + 2];
+  const r = capsule[co + 6];
+  const mx = ox - capsule[co], my = oy - capsule[co + 1], mz = oz - capsule[co + 2];
+  const aa = ax * ax + ay * ay + az * az;
+  const ma = mx * ax + my * ay + mz * az;
+  const s0 = aa > 0 ? Math.min(1, Math.max(0, ma / aa)) : 0;
+  const qx = mx - s0 * ax, qy = my - s0 * ay, qz = mz - s0 * az;
+  if (qx * qx + qy * qy + qz * qz <= r * r) {
+    writeInsideHit(out, dx, dy, dz);
+    return true;
+  }
+  let t = Math.min(ballEntry(mx, my, mz, dx, dy, dz, r), ballEntry(mx - ax, my - ay, mz - az, dx, dy, dz, r));
+  if (aa > 0) {
+    // Cylinder: a circle problem in the plane across the axis; valid only between the end caps.
+    const km = ma / aa, kd = (dx * ax + dy * ay + dz * az) / aa;
+    const px = mx - km * ax, py = my - km * ay, pz = mz - km * az;
+    if (px * px + py * py + pz * pz > r * r) {
+      const tc = ballEntry(px, py, pz, dx - kd * ax, dy - kd * ay, dz - kd * az, r);
+      const axial = km + tc * kd;
+      if (tc < t && axial >= 0 && axial <= 1) t = tc;
+    }
+  }
+  if (t > maxT) return false;
+  const hx = mx + t * dx, hy = my + t * dy, hz = mz + t * dz;
+  const s = aa > 0 ? Math.min(1, Math.max(0, (hx * ax + hy * ay + hz * az) / aa)) : 0;
+  writeHit(out, t, hx - s * ax, hy - s * ay, hz - s * az, dx, dy, dz);
+  return true;
+}
+
+/**
+ * Ray against a triangle (9 numbers: a, b, c), two-sided, by Möller–Trumbore; the normal faces
+ * the ray (normal·d <= 0). The triangle is closed (edges and corners hit). A zero-area triangle,
+ * a ray lying in the triangle's plane and a zero direction never hit: a triangle has no inside.
+ */
+export function raycastTriangle(
+  out: Floats,
+  ox: number, oy: number, oz: number,
+  dx: number, dy: number, dz: number,
+  maxT: number,
+  tri: ReadonlyFloats,
+  to: number,
+): boolean {
+  const ax = tri[to], ay = tri[to + 1], az = tri[to + 2];
+  const e1x = tri[to + 3] - ax, e1y = tri[to + 4] - ay, e1z = tri[to + 5] - az;
+  const e2x = tri[to + 6] - ax, e2y = tri[to + 7] - ay, e2z = tri[to + 8] - az;
+  const nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+  const nn = nx * nx + ny * ny + nz * nz;
+  const edgeScale = DEGENERATE_TRIANGLE_SINE * DEGENERATE_TRIANGLE_SINE * (e1x * e1x + e1y * e1y + e1z * e1z) * (e2x * e2x + e2y * e2y + e2z * e2z);
+  if (!(nn > edgeScale)) return false;
+  // p = d × e2; det = e1·p = −d·n.
+  const px = dy * e2z - dz * e2y, py = dz * e2x - dx * e2z, pz = dx * e2y - dy * e2x;
+  const det = e1x * px + e1y * py + e1z * pz;
+  if (det === 0) return false;
+  const inv = 1 / det;
+  const sx = ox - ax, sy = oy - ay, sz = oz - az;
+  const u = (sx * px + sy * py + sz * pz) * inv;
+  if (u < 0 || u > 1) return false;
+  const qx = sy * e1z - sz * e1y, qy = sz * e1x - sx * e1z, qz = sx * e1y - sy * e1x;
+  const v = (dx * qx + dy * qy + dz * qz) * inv;
+  if (v < 0 || u + v > 1) return false;
+  const t = (e2x * qx + e2y * qy + e2z * qz) * inv;
+  if (t < 0 || t > maxT) return false;
+  // det > 0 means d·n < 0: n already faces the ray.
+  const side = det > 0 ? 1 : -1;
+  writeHit(out, t, side * nx, side * ny, side * nz, dx, dy, dz);
+  return true;
+}

@@ -1,0 +1,165 @@
+import { quaternionToMat3 } from './aabb';
+import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
+
+/**
+ * Oriented bounding box basics over the flat layout of layout.ts (centre, 3 axis columns,
+ * half-extents). Everything here is allocation-free; math in doubles, storage as given.
+ */
+
+const rotation = new Float64Array(9); // scratch: obbTransform's matrix
+
+/**
+ * Tightest box with the given orthonormal axes around `count` points (xyz at `pointsOffset`).
+ * Used by every fitting method once it has chosen its axes.
+ */
+export function obbFromAxes(
+  out: Floats,
+  o: number,
+  axes: ReadonlyFloats,
+  axesOffset: number,
+  points: ReadonlyFloats,
+  count: number,
+  pointsOffset = 0,
+): Floats {
+  let min0 = Infinity, min1 = Infinity, min2 = Infinity;
+  let max0 = -Infinity, max1 = -Infinity, max2 = -Infinity;
+  const a = axesOffset;
+  const ux = axes[a], uy = axes[a + 1], uz = axes[a + 2];
+  const vx = axes[a + 3], vy = axes[a + 4], vz = axes[a + 5];
+  const wx = axes[a + 6], wy = axes[a + 7], wz = axes[a + 8];
+  for (let i = 0; i < count; i++) {
+    const p = pointsOffset + 3 * i;
+    const x = points[p], y = points[p + 1], z = points[p + 2];
+    const d0 = x * ux + y * uy + z * uz;
+    const d1 = x * vx + y * vy + z * vz;
+    const d2 = x * wx + y * wy + z * wz;
+    if (d0 < min0) min0 = d0;
+    if (d0 > max0) max0 = d0;
+    if (d1 < min1) min1 = d1;
+    if (d1 > max1) max1 = d1;
+    if (d2 < min2) min2 = d2;
+    if (d2 > max2) max2 = d2;
+  }
+  const c0 = 0.5 * (min0 + max0), c1 = 0.5 * (min1 + max1), c2 = 0.5 * (min2 + max2);
+  out[o + OBB_CENTER] = c0 * ux + c1 * vx + c2 * wx;
+  out[o + OBB_CENTER + 1] = c0 * uy + c1 * vy + c2 * wy;
+  out[o + OBB_CENTER + 2] = c0 * uz + c1 * vz + c2 * wz;
+  for (let i = 0; i < 9; i++) out[o + OBB_AXES + i] = axes[a + i];
+  out[o + OBB_HALF] = 0.5 * (max0 - min0);
+  out[o + OBB_HALF + 1] = 0.5 * (max1 - min1);
+  out[o + OBB_HALF + 2] = 0.5 * (max2 - min2);
+  return out;
+}
+
+/** Box volume (8 * product of half-extents). */
+export function obbVolume(box: ReadonlyFloats, o = 0): number {
+  return 8 * box[o + OBB_HALF] * box[o + OBB_HALF + 1] * box[o + OBB_HALF + 2];
+}
+
+/** Box surface area. */
+export function obbSurfaceArea(box: ReadonlyFloats, o = 0): number {
+  const a = box[o + OBB_HALF], b = box[o + OBB_HALF + 1], c = box[o + OBB_HALF + 2];
+  return 8 * (a * b + b * c + c * a);
+}
+
+/**
+ * Whether point (x, y, z) lies in the closed box, with `tolerance` added to every half-extent
+ * (pass a size-relative value; 0 for the exact closed box).
+ */
+export function obbContainsPoint(box: ReadonlyFloats, o: number, x: number, y: number, z: number, tolerance = 0): boolean {
+  const dx = x - box[o], dy = y - box[o + 1], dz = z - box[o + 2];
+  for (let k = 0; k < 3; k++) {
+    const a = o + OBB_AXES + 3 * k;
+    const d = dx * box[a] + dy * box[a + 1] + dz * box[a + 2];
+    if (Math.abs(d) > box[o + OBB_HALF + k] + tolerance) return false;
+  }
+  return true;
+}
+
+/**
+ * World box of a local box under rotation `q` (unit quaternion x, y, z, w), translation `t` and
+ * uniform `scale`: centre' = t + s·R·c, axes' = R·axes, half' = |s|·half. A negative scale
+ * mirrors the box, which leaves the set of points unchanged, so axes keep their handedness.
+ */
+export function obbTransform(
+  out: Floats,
+  oo: number,
+  local: ReadonlyFloats,
+  lo: number,
+  q: ReadonlyFloats,
+  t: ReadonlyFloats,
+  scale = 1,
+): Floats {
+  // Matrix entries in locals, not re-read per product: this runs per moving box per frame.
+  const r = quaternionToMat3(rotation, 0, q);
+  const r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3], r4 = r[4], r5 = r[5], r6 = r[6], r7 = r[7], r8 = r[8];
+  const cx = local[lo], cy = local[lo + 1], cz = local[lo + 2];
+  out[oo] = t[0] + scale * (r0 * cx + r3 * cy + r6 * cz);
+  out[oo + 1] = t[1] + scale * (r1 * cx + r4 * cy + r7 * cz);
+  out[oo + 2] = t[2] + scale * (r2 * cx + r5 * cy + r8 * cz);
+  for (let k = 0; k < 3; k++) {
+    const a = lo + OBB_AXES + 3 * k;
+    const ux = local[a], uy = local[a + 1], uz = local[a + 2];
+    const b = oo + OBB_AXES + 3 * k;
+    out[b] = r0 * ux + r3 * uy + r6 * uz;
+    out[b + 1] = r1 * ux + r4 * uy + r7 * uz;
+    out[b + 2] = r2 * ux + r5 * uy + r8 * uz;
+  }
+  return scaleHalfExtents(out, oo, local, lo, scale);
+}
+
+/**
+ * `obbTransform` of a local box centred at the origin with identity axes (a box collider centred
+ * on its entity): the same numbers, from the pose and the half-extents alone, so the local centre
+ * and axes are never read.
+ */
+export function obbTransformCentered(
+  out: Floats,
+  oo: number,
+  local: ReadonlyFloats,
+  lo: number,
+  q: ReadonlyFloats,
+  t: ReadonlyFloats,
+  scale = 1,
+): Floats {
+  out[oo] = t[0];
+  out[oo + 1] = t[1];
+  out[oo + 2] = t[2];
+  quaternionToMat3(out, oo + OBB_AXES, q);
+  return scaleHalfExtents(out, oo, local, lo, scale);
+}
+
+/** half' = |scale|·half, from the local box at `lo` into the world box at `oo`; returns `out`. */
+function scaleHalfExtents(out: Floats, oo: number, local: ReadonlyFloats, lo: number, scale: number): Floats {
+  const s = Math.abs(scale);
+  out[oo + OBB_HALF] = s * local[lo + OBB_HALF];
+  out[oo + OBB_HALF + 1] = s * local[lo + OBB_HALF + 1];
+  out[oo + OBB_HALF + 2] = s * local[lo + OBB_HALF + 2];
+  return out;
+}
+
+/** The 8 corners (24 numbers) of a box, in the order of the sign bits (±u0, ±u1, ±u2). */
+export function obbCorners(out: Floats, box: ReadonlyFloats, o = 0): Floats {
+  const a = o + OBB_AXES;
+  for (let i = 0; i < 8; i++) {
+    const s0 = i & 1 ? box[o + OBB_HALF] : -box[o + OBB_HALF];
+    const s1 = i & 2 ? box[o + OBB_HALF + 1] : -box[o + OBB_HALF + 1];
+    const s2 = i & 4 ? box[o + OBB_HALF + 2] : -box[o + OBB_HALF + 2];
+    for (let c = 0; c < 3; c++) {
+      out[3 * i + c] = box[o + c] + s0 * box[a + c] + s1 * box[a + 3 + c] + s2 * box[a + 6 + c];
+    }
+  }
+  return out;
+}
+
+/** The min-max AABB at aabb[ao] as an OBB with identity axes, at out[o]. Returns out. */
+export function obbFromAabb(out: Floats, o: number, aabb: ReadonlyFloats, ao = 0): Floats {
+  for (let k = 0; k < 3; k++) {
+    out[o + OBB_CENTER + k] = 0.5 * (aabb[ao + k] + aabb[ao + 3 + k]);
+    out[o + OBB_HALF + k] = 0.5 * (aabb[ao + 3 + k] - aabb[ao + k]);
+  }
+  for (let k = 0; k < 9; k++) out[o + OBB_AXES + k] = k % 4 === 0 ? 1 : 0;
+  return out;
+}
+
+export { OBB_STRIDE };

@@ -1,0 +1,257 @@
+// raycastColliders against a reference that casts every collider, with no culling, on world
+// shapes rebuilt here in doubles from each collider's description and transform; characters
+// against raycastHitboxes (the grid walk, an independent path to the same hitboxes).
+import { addEntity, createWorld } from 'bitecs';
+import { describe, expect, it } from 'vitest';
+import { buildBoundingTree, type BoundingTree } from '../../src/tree/build';
+import {
+  addCharacterHitboxes,
+  createCharacterRayGrid,
+  createHitboxRayHit,
+  createHitboxStore,
+  fitBoneHitboxes,
+  raycastHitboxes,
+} from '../../src/character/hitboxFit';
+import { CollideInputError } from '../../src/errors';
+import { kdopFromPoints } from '../../src/volumes/kdop';
+import { poseFromTranslationQuaternion, raycastTree, TreeQueryResult } from '../../src/tree/pose';
+import { raycastAabb, raycastCapsule, raycastKdop, raycastObb, raycastSphere } from '../../src/query/raycast';
+import { addCharacter, createSkeletonStore, defineSkeleton } from '../../src/character/skeleton';
+import { defineSkin } from '../../src/character/skin';
+import { addCollider, createCollisionPipeline, setTransform } from '../../systems/index';
+import { createColliderRayHit, raycastColliders } from '../../systems/raycastColliders';
+import { buildHumanoid } from '../../scenes/humanoid';
+import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
+import { torusKnot } from '../../scenes/torusKnot';
+
+type Vec = [number, number, number];
+
+/** One collider as the reference sees it: its cast, from shapes computed here. */
+interface RefCollider {
+  eid: number;
+  layer: number;
+  cast: (out: Float64Array, o: Vec, d: Vec, maxT: number) => boolean;
+}
+
+/** World point of local point p under (position, axes, scale). */
+function toWorld(p: Vec, position: Vec, axes: number[], scale: number): Vec {
+  const out: Vec = [0, 0, 0];
+  for (let i = 0; i < 3; i++) out[i] = position[i] + scale * (axes[i] * p[0] + axes[3 + i] * p[1] + axes[6 + i] * p[2]);
+  return out;
+}
+
+function buildScene(seed: number, tree: BoundingTree) {
+  const rand = mulberry32(seed);
+  const world = createWorld();
+  const p = createCollisionPipeline(world);
+  const refs: RefCollider[] = [];
+  const kinds = ['sphere', 'aabb', 'obb', 'capsule', 'kdop'] as const;
+  for (let i = 0; i < 60; i++) {
+    const eid = addEntity(world);
+    const kind = kinds[i % kinds.length];
+    const position: Vec = [20 * rand(), 20 * rand(), 20 * rand()];
+    const q = randomQuaternion(rand);
+    const axes = quaternionToAxes(q);
+    const scale = 0.5 + 1.5 * rand();
+    const layer = 1 << Math.floor(3 * rand());
+    const size = (): number => 0.2 + 1.3 * rand();
+    let cast: RefCollider['cast'];
+    if (kind === 'sphere') {
+      const center: Vec = [rand() - 0.5, rand() - 0.5, rand() - 0.5], radius = size();
+      addCollider(world, eid, { shape: 'sphere', center, radius, layer });
+      const s = new Float64Array([...toWorld(center, position, axes, scale), scale * radius]);
+      cast = (out, o, d, maxT) => raycastSphere(out, ...o, ...d, maxT, s, 0);
+    } else if (kind === 'aabb') {
+      const half: Vec = [size(), size(), size()];
+      addCollider(world, eid, { shape: 'aabb', halfExtents: half, layer });
+      // An AABB collider stays axis-aligned: the box around its rotated local box.
+      const box = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
+      for (let corner = 0; corner < 8; corner++) {
+        const w = toWorld([corner & 1 ? half[0] : -half[0], corner & 2 ? half[1] : -half[1], corner & 4 ? half[2] : -half[2]], position, axes, scale);
+        for (let c = 0; c < 3; c++) {
+          box[c] = Math.min(box[c], w[c]);
+          box[3 + c] = Math.max(box[3 + c], w[c]);
+        }
+      }
+      cast = (out, o, d, maxT) => raycastAabb(out, ...o, ...d, maxT, box, 0);
+    } else if (kind === 'obb') {
+      const half: Vec = [size(), size(), size()];
+      addCollider(world, eid, { shape: 'obb', halfExtents: half, layer });
+      const box = new Float64Array([...position, ...axes, ...half.map((h) => scale * h)]);
+      cast = (out, o, d, maxT) => raycastObb(out, ...o, ...d, maxT, box, 0);
+    } else if (kind === 'capsule') {
+      const p0: Vec = [-size(), 0, 0], p1: Vec = [size(), 0, 0], radius = 0.5 * size();
+      addCollider(world, eid, { shape: 'capsule', p0, p1, radius, layer });
+      const capsule = new Float64Array([...toWorld(p0, position, axes, scale), ...toWorld(p1, position, axes, scale), scale * radius]);
+      cast = (out, o, d, maxT) => raycastCapsule(out, ...o, ...d, maxT, capsule, 0);
+    } else {
+      const points = Array.from({ length: 8 * 3 }, () => 2 * size() * (rand() - 0.5));
+      addCollider(world, eid, { shape: 'kdop', points, layer });
+      const worldPoints: number[] = [];
+      for (let k = 0; k < 8; k++) worldPoints.push(...toWorld([points[3 * k], points[3 * k + 1], points[3 * k + 2]], position, axes, scale));
+      const kdop = kdopFromPoints(new Float64Array(14), 0, 14, worldPoints, 8);
+      cast = (out, o, d, maxT) => raycastKdop(out, ...o, ...d, maxT, kdop, 0, 14);
+    }
+    setTransform(world, eid, position, q, scale);
+    refs.push({ eid, layer, cast });
+  }
+  // A mesh collider (scale 1), cast through its tree at the same pose.
+  const meshEid = addEntity(world);
+  const meshPosition: Vec = [10, 10, 10], meshQ = randomQuaternion(rand);
+  addCollider(world, meshEid, { shape: 'mesh', tree, layer: 1 });
+  setTransform(world, meshEid, meshPosition, meshQ);
+  const pose = poseFromTranslationQuaternion(new Float64Array(12), 0, ...meshPosition, meshQ);
+  const result = new TreeQueryResult();
+  refs.push({
+    eid: meshEid,
+    layer: 1,
+    cast: (out, o, d, maxT) => {
+      if (!raycastTree(result, tree, pose, 0, ...o, ...d, maxT)) return false;
+      out.set(result.hit.subarray(0, 4));
+      return true;
+    },
+  });
+  p.step(world);
+  return { world, p, refs, rand, meshEid };
+}
+
+describe('raycastColliders', () => {
+  const knot = torusKnot({ tubularSegments: 64, radialSegments: 8, radius: 3, tube: 0.8 });
+  const tree = buildBoundingTree(knot.positions, knot.indices);
+
+  it('finds the nearest collider of every kind like an unculled cast of every collider, with masks and an ignored entity', () => {
+    const out = new Float64Array(4);
+    const hit = createColliderRayHit();
+    let hits = 0, meshHits = 0, misses = 0, checked = 0;
+    for (let seed = 1; seed <= 4; seed++) {
+      const { world, refs, rand, meshEid } = buildScene(seed, tree);
+      for (let r = 0; r < 250; r++) {
+        const o: Vec = [-5 + 30 * rand(), -5 + 30 * rand(), -5 + 30 * rand()];
+        // Half the rays aimed at a collider's neighbourhood, half random.
+        const target = r % 2 === 0 ? [10 + 10 * (rand() - 0.5), 10 + 10 * (rand() - 0.5), 10 + 10 * (rand() - 0.5)] : [o[0] + rand() - 0.5, o[1] + rand() - 0.5, o[2] + rand() - 0.5];
+        const d: Vec = [target[0] - o[0], target[1] - o[1], target[2] - o[2]];
+        const maxT = 0.5 + 2 * rand();
+        const mask = r % 5 === 0 ? 1 + Math.floor(7 * rand()) : 0xffffffff;
+        const ignore = r % 7 === 0 ? refs[Math.floor(rand() * refs.length)].eid : -1;
+        // Reference: every collider cast, nearest kept; every hit within the tolerance of the nearest may be the answer.
+        const found: { eid: number; t: number }[] = [];
+        for (const ref of refs) {
+          if (ref.eid === ignore || (ref.layer & mask) === 0) continue;
+          if (ref.cast(out, o, d, maxT)) found.push({ eid: ref.eid, t: out[0] });
+        }
+        const bestT = Math.min(...found.map((f) => f.t));
+        const tol = 1e-4 * (1 + maxT);
+        const got = raycastColliders(world, hit, ...o, ...d, maxT, mask, ignore);
+        checked++;
+        if (found.length === 0) {
+          expect(got).toBe(false);
+          expect(hit.entity).toBe(-1);
+          misses++;
+          continue;
+        }
+        // A hit grazing the end of the ray can fall either side of maxT with Float32 shapes.
+        if (!got) {
+          expect(bestT).toBeGreaterThan(maxT - tol);
+          continue;
+        }
+        hits++;
+        if (hit.entity === meshEid) meshHits++;
+        expect(Math.abs(hit.t - bestT)).toBeLessThanOrEqual(tol);
+        expect(found.filter((f) => f.t <= bestT + tol).map((f) => f.eid)).toContain(hit.entity);
+        expect(Math.hypot(...hit.normal)).toBeCloseTo(1, 6);
+        expect(hit.normal[0] * d[0] + hit.normal[1] * d[1] + hit.normal[2] * d[2]).toBeLessThanOrEqual(1e-9);
+        for (let k = 0; k < 3; k++) expect(hit.point[k]).toBeCloseTo(o[k] + hit.t * d[k], 9);
+        expect(hit.triangle >= 0).toBe(hit.entity === meshEid);
+        expect(hit.hitbox).toBe(-1);
+      }
+    }
+    expect(checked).toBe(1000);
+    expect(hits).toBeGreaterThan(200);
+    expect(misses).toBeGreaterThan(50);
+    expect(meshHits).toBeGreaterThan(5);
+  });
+
+  it('breaks ties by the lowest entity id whatever the creation order, starts inside at t = 0, and rejects bad input', () => {
+    for (const order of [[0, 1, 2], [2, 1, 0]]) {
+      const world = createWorld();
+      const p = createCollisionPipeline(world);
+      const eids = [addEntity(world), addEntity(world), addEntity(world)];
+      for (const i of order) {
+        addCollider(world, eids[i], { shape: 'sphere', radius: 1 });
+        setTransform(world, eids[i], [5, 0, 0]);
+      }
+      p.step(world);
+      const hit = createColliderRayHit();
+      expect(raycastColliders(world, hit, 0, 0, 0, 1, 0, 0, 10)).toBe(true);
+      expect(hit.entity).toBe(Math.min(...eids));
+      expect(hit.t).toBe(4);
+      expect(Array.from(hit.normal)).toEqual([-1, 0, 0]);
+      // Ignoring it hands the hit to the next id; inside a sphere the hit is at t = 0.
+      expect(raycastColliders(world, hit, 0, 0, 0, 1, 0, 0, 10, 0xffffffff, Math.min(...eids))).toBe(true);
+      expect(hit.entity).toBe([...eids].sort((a, b) => a - b)[1]);
+      expect(raycastColliders(world, hit, 5, 0, 0, 0, 1, 0, 10)).toBe(true);
+      expect(hit.t).toBe(0);
+      expect(raycastColliders(world, hit, 0, 0, 0, -1, 0, 0, 10)).toBe(false);
+      expect(hit.entity).toBe(-1);
+      expect(raycastColliders(world, hit, 0, 0, 0, 1, 0, 0, 3.9)).toBe(false);
+      expect(() => raycastColliders(world, hit, NaN, 0, 0, 1, 0, 0, 1)).toThrow(CollideInputError);
+      expect(() => raycastColliders(world, hit, 0, 0, 0, Infinity, 0, 0, 1)).toThrow(/origin and direction must be finite/);
+      expect(() => raycastColliders(world, hit, 0, 0, 0, 1, 0, 0, -1)).toThrow(/maxT must be >= 0/);
+      expect(() => raycastColliders(world, hit, 0, 0, 0, 1, 0, 0, NaN)).toThrow(/maxT must be >= 0/);
+      expect(() => raycastColliders(world, hit, 0, 0, 0, 1, 0, 0, 1, -1)).toThrow(/mask must be a uint32/);
+      expect(() => raycastColliders(createWorld(), hit, 0, 0, 0, 1, 0, 0, 1)).toThrow(/no collision pipeline/);
+    }
+  });
+
+  it('hits character colliders in the hitbox raycastHitboxes finds through its grid', () => {
+    const humanoid = buildHumanoid();
+    const definition = defineSkeleton(humanoid.skeleton);
+    const fitted = fitBoneHitboxes(definition, defineSkin(definition, humanoid.skin));
+    const world = createWorld();
+    const skeletons = createSkeletonStore();
+    const hitboxes = createHitboxStore();
+    const rayGrid = createCharacterRayGrid();
+    const p = createCollisionPipeline(world, { characters: { skeletons, hitboxes, rayGrid } });
+    const rand = mulberry32(8);
+    for (let i = 0; i < 3; i++) {
+      const eid = addEntity(world);
+      const c = addCharacter(skeletons, definition, eid);
+      addCharacterHitboxes(hitboxes, skeletons, c, fitted);
+      addCollider(world, eid, { shape: 'character', character: c });
+      skeletons.characterMatrix[16 * c + 12] = 2 * i;
+    }
+    const bones = definition.boneCount;
+    humanoid.animate(0.3, skeletons.translation, skeletons.rotation, skeletons.scale);
+    for (let c = 1; c < 3; c++) {
+      skeletons.translation.copyWithin(3 * c * bones, 0, 3 * bones);
+      skeletons.rotation.copyWithin(4 * c * bones, 0, 4 * bones);
+      skeletons.scale.copyWithin(3 * c * bones, 0, 3 * bones);
+    }
+    p.step(world);
+    const hit = createColliderRayHit();
+    const reference = createHitboxRayHit();
+    let hits = 0;
+    for (let r = 0; r < 300; r++) {
+      const o: Vec = [-0.5 + 5 * rand(), 0.2 + 1.6 * rand(), 3];
+      const d: Vec = [(rand() - 0.5) * 0.5, (rand() - 0.5) * 0.5, -1];
+      const got = raycastColliders(world, hit, ...o, ...d, 10);
+      const want = raycastHitboxes(reference, hitboxes, rayGrid, ...o, ...d, 10);
+      expect(got).toBe(want);
+      if (!got) continue;
+      hits++;
+      expect(hit.entity).toBe(reference.entity);
+      expect(hit.t).toBeCloseTo(reference.t, 9);
+      // Equal t on two boxes (shared faces) may be reported by either.
+      if (hit.hitbox !== reference.hitbox) {
+        expect(raycastObbAt(hitboxes.world, hit.hitbox, o, d)).toBeCloseTo(reference.t, 9);
+      }
+      expect(hit.triangle).toBe(-1);
+    }
+    expect(hits).toBeGreaterThan(50);
+  });
+});
+
+function raycastObbAt(boxes: Float32Array, h: number, o: Vec, d: Vec): number {
+  const out = new Float64Array(4);
+  return raycastObb(out, ...o, ...d, 10, boxes, 15 * h) ? out[0] : NaN;
+}
