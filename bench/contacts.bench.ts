@@ -8,7 +8,9 @@
  */
 import { addEntity, createWorld } from 'bitecs';
 import { buildBoundingTree, type BoundingTree } from '../src/tree/build';
-import { CONTACT_STRIDE, contactCapsuleObb, contactObbObb } from '../src/contacts/manifold';
+import { CONTACT_STRIDE } from '../src/contacts/manifold';
+import { contactCapsuleObb } from '../src/contacts/capsuleBox';
+import { contactObbObb } from '../src/contacts/boxBox';
 import { OBB_STRIDE } from '../src/layout';
 import { setMeshEdges } from '../src/contacts/meshEdges';
 import { RAY_HIT_STRIDE, raycastObb } from '../src/query/raycast';

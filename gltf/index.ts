@@ -17,6 +17,7 @@ import { fitBoneHitboxes, type BoneHitboxes, type HitboxFitOptions } from '../sr
 import { CollideInputError } from '../src/errors';
 import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton, type SkeletonDefinition } from '../src/character/skeleton';
 import { defineSkin, type SkinDefinition } from '../src/character/skin';
+import { SLERP_LINEAR_GAP } from '../src/tolerances';
 
 /** Which local TRS component a channel drives. */
 export type GltfChannelPath = 'translation' | 'rotation' | 'scale';
@@ -219,9 +220,6 @@ function keyBefore(times: Float64Array, t: number): number {
   }
   return lo;
 }
-
-/** Below this |cos| gap from 1, slerp's sin(angle) is too small to divide by: interpolate linearly and renormalise. */
-const SLERP_LINEAR_GAP = 1e-6;
 
 /**
  * Writes rotation x, y, z, w at out[o]: the shortest-path spherical interpolation from key a to

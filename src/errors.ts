@@ -1,13 +1,5 @@
 import type { ReadonlyFloats } from './layout';
-
-/**
- * Largest magnitude accepted for a coordinate, extent, radius or scale at the public API boundary
- * (user units). Stores are Float32 (largest finite value about 3.4e38): with every input within
- * ±1e18, a derived world volume (|position| + scale × (|centre| + extent): sums of products of at
- * most two inputs, below 1e37) stays finite, and squared distances computed in doubles never
- * overflow. Float32 spacing at 1e18 is already about 1e11, so no meaningful input is refused.
- */
-export const MAX_COORDINATE = 1e18;
+import { MAX_COORDINATE } from './tolerances';
 
 /** Whether v is a finite number within ±MAX_COORDINATE (false for NaN). */
 export function isCoordinate(v: number): boolean {

@@ -1,10 +1,8 @@
+import { FLOAT32_RELATIVE_STEP } from './tolerances';
 /**
  * Outward rounding to Float32: world volumes are computed in doubles and stored in Float32Array
  * stores, and a stored bound must still contain what it bounds.
  */
-
-/** Largest relative spacing of Float32 values (2^-23): one step of it moves any value by at least one Float32 ulp. */
-export const FLOAT32_RELATIVE_STEP = 2 ** -23;
 
 /** A Float32 value <= v (at most 1.5 ulp below): v moved down by a full ulp, then rounded. */
 export function float32Below(v: number): number {

@@ -18,8 +18,8 @@ export {
   sphereOverlap,
   sphereTransform,
   sphereContainsPoint,
-  WELZL_RELATIVE_TOLERANCE,
 } from './volumes/sphere';
+export { WELZL_RELATIVE_TOLERANCE } from './tolerances';
 export {
   AABB_MIN_WIDTH_STRIDE,
   AABB_CENTER_RADIUS_STRIDE,
@@ -47,10 +47,10 @@ export {
   extremeVertex,
   createExtremeVertexTracker,
   aabbFromHullTracking,
-  EXTREME_VERTEX_RELATIVE_TOLERANCE,
   HULL_EXTREME_CACHE_STRIDE,
   type ExtremeVertexTracker,
 } from './volumes/extremeVertex';
+export { EXTREME_VERTEX_RELATIVE_TOLERANCE } from './tolerances';
 export { symmetricEigen3 } from './fit/eigen3';
 export {
   fitObb,
@@ -65,13 +65,15 @@ export {
   triangleMoments,
   segmentMoments,
   MOMENTS_STRIDE,
-  OBB_FLAT_RELATIVE_TOLERANCE,
   type ObbFitMethod,
   type ObbRefineOptions,
 } from './fit/obbFit';
-export { quickhull, HULL_RELATIVE_TOLERANCE, type ConvexHull } from './fit/quickhull';
+export { OBB_FLAT_RELATIVE_TOLERANCE } from './tolerances';
+export { quickhull, type ConvexHull } from './fit/quickhull';
+export { HULL_RELATIVE_TOLERANCE } from './tolerances';
 export { KDOP_DIRECTIONS, kdopFromPoints, kdopOverlap, kdopRefit, kdopFromAabb, kdopContainsPoint } from './volumes/kdop';
-export { ditoObb, DITO_RELATIVE_TOLERANCE } from './fit/dito';
+export { ditoObb } from './fit/dito';
+export { DITO_RELATIVE_TOLERANCE } from './tolerances';
 export {
   CLOSEST_ON_SEGMENT_STRIDE,
   CLOSEST_ON_TRIANGLE_STRIDE,
@@ -80,7 +82,6 @@ export {
   RECT_CENTER,
   RECT_AXES,
   RECT_HALF,
-  ZERO_AREA_TRIANGLE_RATIO,
   closestPtPointSegment,
   closestPtPointTriangle,
   closestPtPointObb,
@@ -88,6 +89,7 @@ export {
   closestPtPointAabb,
   closestPtSegmentSegment,
 } from './query/closestPoints';
+export { ZERO_AREA_TRIANGLE_RATIO } from './tolerances';
 export { TRI_TRI_DISJOINT, TRI_TRI_SEGMENT, TRI_TRI_COPLANAR, triTriIntersectionSegment, triTriOverlap } from './query/triTri';
 export {
   raycastSphere,
@@ -115,20 +117,18 @@ export {
   FEATURE_CAPSULE_P1,
   FEATURE_CAPSULE_SIDE,
   COINCIDENT_NORMAL_X,
+} from './contacts/manifold';
+export {
   EDGE_AXIS_MIN_SINE,
   AXIS_PREFERENCE_DEPTH,
   AXIS_PREFERENCE_SIZE,
   CONTACT_SLACK,
   PARALLEL_SEGMENT_SINE,
-  contactSphereSphere,
-  contactSphereObb,
-  contactSphereAabb,
-  contactAabbAabb,
-  contactObbObb,
-  contactCapsuleSphere,
-  contactCapsuleCapsule,
-  contactCapsuleObb,
-} from './contacts/manifold';
+} from './tolerances';
+export { contactSphereSphere, contactCapsuleSphere, contactCapsuleCapsule } from './contacts/round';
+export { contactSphereObb, contactSphereAabb } from './contacts/sphereBox';
+export { contactAabbAabb, contactObbObb } from './contacts/boxBox';
+export { contactCapsuleObb } from './contacts/capsuleBox';
 export {
   FEATURE_TRIANGLE_VERTEX,
   FEATURE_TRIANGLE_EDGE,
@@ -136,17 +136,17 @@ export {
   contactSphereTriangle,
   contactCapsuleTriangle,
   contactObbTriangle,
-  OVER_FACE_SLACK,
 } from './contacts/triangles';
+export { OVER_FACE_SLACK } from './tolerances';
 export {
   EDGE_FLAGS_BACK,
   EDGE_FLAGS_ALL_ACTIVE,
-  DEFAULT_FLAT_EDGE_ANGLE,
   computeEdgeFlags,
   setMeshEdges,
   meshEdgeFlags,
   type MeshEdgeOptions,
 } from './contacts/meshEdges';
+export { DEFAULT_FLAT_EDGE_ANGLE } from './tolerances';
 export { sphereSphereToi, obbToi, obbSweptOverlap } from './query/toi';
 export { responseStop, responseSlide, responseReflect, responseImpulse } from './query/response';
 export {
@@ -166,9 +166,8 @@ export { createDynamicAabbTree, type DynamicAabbTreeOptions } from './broadphase
 export { createKdTree } from './broadphase/kdTree';
 export { createOctree, type OctreeOptions } from './broadphase/octree';
 export { AabbTree } from './broadphase/aabbTree';
+export { SAT_AXIS_SLACK, SAT_FALSE_OVERLAP_BAND } from './tolerances';
 export {
-  SAT_AXIS_SLACK,
-  SAT_FALSE_OVERLAP_BAND,
   SAT_FIRST_EDGE_AXIS,
   obbSeparatingAxis,
   obbOverlap,
@@ -198,12 +197,12 @@ export {
   poseFromTranslationQuaternion,
   TreeQueryResult,
   POSE_STRIDE,
-  TREE_SLACK_RELATIVE,
   TREE_CONTACT_STRIDE,
   TREE_RAY_HIT_STRIDE,
   type TreeQueryMode,
   type TreeBoxTest,
 } from './tree/pose';
+export { TREE_SLACK_RELATIVE } from './tolerances';
 export {
   MAT4_STRIDE,
   orderBonesParentsFirst,

@@ -10,7 +10,8 @@
  */
 import type { World } from 'bitecs';
 import { kdopFromObb, kdopOverlap } from '../src/volumes/kdop';
-import { CONTACT_STRIDE, contactCapsuleObb } from '../src/contacts/manifold';
+import { CONTACT_STRIDE } from '../src/contacts/manifold';
+import { contactCapsuleObb } from '../src/contacts/capsuleBox';
 import { OBB_STRIDE, SPHERE_STRIDE } from '../src/layout';
 import { obbAabbOverlap, obbOverlap, obbSphereOverlap } from '../src/query/sat';
 import {

@@ -6,7 +6,8 @@
 import { addComponent, entityExists, removeComponent, type World } from 'bitecs';
 import type { BoundingTree } from '../src/tree/build';
 import { quaternionToMat3 } from '../src/volumes/aabb';
-import { CollideInputError, MAX_COORDINATE, assertExtents, assertFiniteValues, assertNonEmptyPoints, coordinateRefusal, isCoordinate } from '../src/errors';
+import { CollideInputError, assertExtents, assertFiniteValues, assertNonEmptyPoints, coordinateRefusal, isCoordinate } from '../src/errors';
+import { MAX_COORDINATE } from '../src/tolerances';
 import { OBB_AXES, OBB_CENTER, OBB_HALF } from '../src/layout';
 import { assertEntityId } from '../components/capacity';
 import {

@@ -24,10 +24,10 @@ import {
   CONTACT_POINTS,
   CONTACT_POINT_STRIDE,
   CONTACT_STRIDE,
-  reduceToFour,
   writeHeader,
   writePoint,
 } from '../src/contacts/manifold';
+import { reduceToFour } from '../src/contacts/clipping';
 import { OBB_STRIDE, type Floats } from '../src/layout';
 import { obbFromAabb } from '../src/volumes/obb';
 import { EDGE_FLAGS_ALL_ACTIVE, meshEdgeFlags } from '../src/contacts/meshEdges';
@@ -35,6 +35,7 @@ import { collideTrees, overlapTreeCapsule, overlapTreeObb, overlapTreeSphere, po
 import { contactCapsuleTriangle, contactObbTriangle, contactSphereTriangle } from '../src/contacts/triangles';
 import { SHAPE_AABB, SHAPE_CAPSULE, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore } from '../components/collider';
 import type { TransformStore } from '../components/transform';
+import { MESH_CONTACT_NORMAL_COS, MESH_POINT_MERGE } from '../src/tolerances';
 
 const result = new TreeQueryResult();
 const poses = new Float64Array(2 * POSE_STRIDE);
@@ -96,20 +97,6 @@ export function meshPairOverlap(c: ColliderStore, t: TransformStore, a: number, 
       return overlapTreeObb(result, tree, poses, 0, w, o, 'first') > 0;
   }
 }
-
-/**
- * Triangle contacts whose normal is within this cosine (about 5.7 degrees, above the 4° flat-edge
- * default of src/meshEdges.ts) of the deepest one's add their points to the pair's manifold:
- * neighbours on a flat or gently curved surface share the load; a contact across a crease (a wall
- * met at the same time as the floor) is left out, since one manifold has one normal.
- */
-export const MESH_CONTACT_NORMAL_COS = 0.995;
-/**
- * Points from different triangles closer than this fraction of the mesh's scale are one point
- * (the deeper kept): a body on an edge or vertex shared by triangles meets each of them there,
- * at places that differ by the Float32 rounding of the stored shapes (about 6e-8 relative).
- */
-export const MESH_POINT_MERGE = 1e-6;
 
 // Pooled scratch for meshPairContact: per-triangle manifolds, then the merged points.
 let triangleManifolds = new Float64Array(16 * CONTACT_STRIDE);

@@ -18,20 +18,11 @@
 import type { World } from 'bitecs';
 import { aabbOverlap } from '../src/volumes/aabb';
 import { closestPtPointAabb, closestPtPointSegment, closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from '../src/query/closestPoints';
-import {
-  CONTACT_FEATURE_A,
-  CONTACT_FEATURE_B,
-  CONTACT_NORMAL,
-  CONTACT_STRIDE,
-  contactAabbAabb,
-  contactCapsuleCapsule,
-  contactCapsuleObb,
-  contactCapsuleSphere,
-  contactObbObb,
-  contactSphereAabb,
-  contactSphereObb,
-  contactSphereSphere,
-} from '../src/contacts/manifold';
+import { CONTACT_FEATURE_A, CONTACT_FEATURE_B, CONTACT_NORMAL, CONTACT_STRIDE } from '../src/contacts/manifold';
+import { contactAabbAabb, contactObbObb } from '../src/contacts/boxBox';
+import { contactCapsuleCapsule, contactCapsuleSphere, contactSphereSphere } from '../src/contacts/round';
+import { contactCapsuleObb } from '../src/contacts/capsuleBox';
+import { contactSphereAabb, contactSphereObb } from '../src/contacts/sphereBox';
 import { KDOP_DIRECTIONS, kdopFromAabb, kdopFromObb, kdopOverlap, kdopRefit } from '../src/volumes/kdop';
 import { OBB_STRIDE, type Floats, type KdopK } from '../src/layout';
 import { obbFromAabb } from '../src/volumes/obb';

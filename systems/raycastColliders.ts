@@ -13,7 +13,8 @@ import type { World } from 'bitecs';
 import { OBB_STRIDE } from '../src/layout';
 import { POSE_STRIDE, raycastTree, TreeQueryResult } from '../src/tree/pose';
 import { RAY_HIT_STRIDE, raycastAabb, raycastCapsule, raycastKdop, raycastObb, raycastSphere } from '../src/query/raycast';
-import { CollideInputError, MAX_COORDINATE, isCoordinate } from '../src/errors';
+import { CollideInputError, isCoordinate } from '../src/errors';
+import { MAX_COORDINATE } from '../src/tolerances';
 import {
   SHAPE_AABB,
   SHAPE_CAPSULE,

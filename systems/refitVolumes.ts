@@ -10,7 +10,7 @@
 import type { World } from 'bitecs';
 import { aabbFromSphere, aabbTransform } from '../src/volumes/aabb';
 import { kdopRefit } from '../src/volumes/kdop';
-import { FLOAT32_RELATIVE_STEP } from '../src/float32';
+import { FLOAT32_RELATIVE_STEP, MESH_BOX_ROUNDING_STEPS } from '../src/tolerances';
 import { OBB_AXES, OBB_HALF } from '../src/layout';
 import { obbTransform, obbTransformCentered } from '../src/volumes/obb';
 import { sphereTransform } from '../src/volumes/sphere';
@@ -126,14 +126,6 @@ export function refitVolumes(world: World): World {
   t.changedCount = 0;
   return world;
 }
-
-/**
- * Float32 steps by which a mesh's box is widened. The narrow phase tests the tree itself, whose
- * outermost vertices lie on the root box's faces; the box as stored (local and world, centre and
- * axes each rounded to Float32) can fall a few ulps inside them, and the broad phase must not
- * cull a graze there.
- */
-const MESH_BOX_ROUNDING_STEPS = 8;
 
 /** Widens `tightBox` of mesh collider `eid` by the rounding its stored root box may have lost. */
 function widenForMeshRounding(c: ColliderStore, eid: number): void {

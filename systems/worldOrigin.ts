@@ -7,7 +7,8 @@
  * the stores would make every kernel read two array types, which V8 pays for on every load).
  */
 import type { World } from 'bitecs';
-import { CollideInputError, MAX_COORDINATE, assertCoordinate, isCoordinate } from '../src/errors';
+import { CollideInputError, assertCoordinate, isCoordinate } from '../src/errors';
+import { MAX_COORDINATE } from '../src/tolerances';
 import { markChanged } from '../components/transform';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 

@@ -28,6 +28,7 @@ import { Float32Order } from './float32Order';
 import type { PairList } from './pairList';
 import { selectByKey } from './sortByKey';
 import { StaticSplit } from './staticSplit';
+import { HASH_WINDOW_SLACK } from '../tolerances';
 
 /** Options of `createSpatialHash`. */
 export interface SpatialHashOptions {
@@ -82,11 +83,6 @@ const CELL_FACTOR_STEP = 1.25;
 const SCAN_WEIGHT = 0.5;
 /** Column coordinates must fit int32 to be stored and hashed exactly; farther boxes count as oversize. */
 const MAX_CELL_COORD = 2 ** 31 - 1;
-/**
- * Relative slack of the x window of cross-level scans: covers the Float32 rounding of the stored
- * lower-x keys (2^-23 relative) with room to spare.
- */
-const WINDOW_SLACK = 2 ** -20;
 /** `ColumnGrid.pairsWithAll` level meaning all levels. */
 const ANY_LEVEL = -1;
 
@@ -356,7 +352,7 @@ class ColumnGrid {
     const slotMask = this.slots - 1;
     const li = this.levelInv[level];
     const reach = this.levelWidthX[level];
-    const windowStart = ax0 - reach - (Math.abs(ax0) + reach) * WINDOW_SLACK;
+    const windowStart = ax0 - reach - (Math.abs(ax0) + reach) * HASH_WINDOW_SLACK;
     const y0 = Math.floor(ay0 * li), z0 = Math.floor(az0 * li);
     const y1 = Math.floor(ay1 * li), z1 = Math.floor(az1 * li);
     let passed = 0;

@@ -1,7 +1,10 @@
 import { grown } from '../broadphase/growable';
 import { ditoObb } from '../fit/dito';
-import { CollideInputError, assertExtents, assertFiniteValues, isCoordinate, MAX_COORDINATE } from '../errors';
-import { FLOAT32_RELATIVE_STEP } from '../float32';
+import { CollideInputError, assertExtents, assertFiniteValues, isCoordinate } from '../errors';
+import {
+  MAX_COORDINATE, HITBOX_ROUNDING_MARGIN_RELATIVE, HITBOX_ORTHOGONAL_AXES_RELATIVE,
+  HITBOX_PARALLEL_AXES_RELATIVE,
+} from '../tolerances';
 import { AABB_STRIDE, OBB_HALF, OBB_STRIDE, SPHERE_STRIDE, IDENTITY_AXES, type ReadonlyFloats } from '../layout';
 import { obbFromAxes } from '../volumes/obb';
 import { fitObbPcaPoints } from '../fit/obbFit';
@@ -246,7 +249,7 @@ const MAX_INDEX = 2 ** 24;
  * `characterEntity`, `characterAabb` (min-max union of its world boxes, for broad phases;
  * inverted when it has no hitbox) and `firstCluster`; per cluster (see HITBOXES_PER_CLUSTER)
  * `clusterAabb`. Bind-time data (`local`, `extent`) is Float64; what is rewritten every frame is
- * Float32, every bound widened (ROUNDING_MARGIN_RELATIVE) so it holds for the boxes as stored.
+ * Float32, every bound widened (HITBOX_ROUNDING_MARGIN_RELATIVE) so it holds for the boxes as stored.
  * Arrays are replaced when the store grows: read them from the store after adding.
  */
 export interface HitboxStore {
@@ -372,30 +375,6 @@ export function addCharacterHitboxes(store: HitboxStore, skeleton: SkeletonStore
   updateHitboxes(store, skeleton, c, 1);
 }
 
-/**
- * Two mapped extent vectors count as orthogonal when (a_i·a_j)² is below this fraction of
- * |a_i|²·|a_j|² (cosine below 1e-9): rounding leaves ~1e-16 for rigid and uniformly scaled
- * bones, while a shear worth a conservative box is far above.
- */
-const ORTHOGONAL_AXES_RELATIVE = 1e-18;
-
-/**
- * A world axis whose squared length after removing the first axis is below this fraction of its
- * squared length is parallel to it (a sheared or zero-scaled bone): the frame then falls back to
- * the world axes, so the rounding of a near-zero vector never becomes an axis.
- */
-const PARALLEL_AXES_RELATIVE = 1e-12;
-
-/**
- * Cluster AABBs grow per axis by this fraction of (largest coordinate + size) and bounding radii
- * by this fraction of themselves: they are computed in doubles from the extent vectors, while
- * rays and the narrow phase read the stored Float32 box (centre, axes and half-extents each
- * rounded, which moves a corner by at most ~2 Float32 steps of that scale), and a ray grazing a
- * box corner must never be filtered out by a rounding. Eight steps also cover the rounding of the
- * bound itself when stored, so no explicit outward rounding is needed (it cost 15% of the update).
- */
-const ROUNDING_MARGIN_RELATIVE = 8 * FLOAT32_RELATIVE_STEP;
-
 const mapped = new Float64Array(9); // scratch: the mapped extent vectors a_0, a_1, a_2 of an oblique box
 const reach = new Float64Array(3); // scratch: an oblique box's world AABB half-size
 
@@ -415,7 +394,7 @@ function obliqueWorldBox(world: Float32Array, wo: number): number {
     const d = a[3] * f0x + a[4] * f0y + a[5] * f0z;
     const bx = a[3] - d * f0x, by = a[4] - d * f0y, bz = a[5] - d * f0z;
     const l1 = bx * bx + by * by + bz * bz;
-    if (l1 > PARALLEL_AXES_RELATIVE * (a[3] * a[3] + a[4] * a[4] + a[5] * a[5])) {
+    if (l1 > HITBOX_PARALLEL_AXES_RELATIVE * (a[3] * a[3] + a[4] * a[4] + a[5] * a[5])) {
       const r1 = 1 / Math.sqrt(l1);
       e0x = f0x; e0y = f0y; e0z = f0z;
       e1x = bx * r1; e1y = by * r1; e1z = bz * r1;
@@ -455,7 +434,7 @@ export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firs
   // Strides are literals (16 per matrix, EXTENT_STRIDE 12, OBB_STRIDE 15, SPHERE_STRIDE 4,
   // AABB_STRIDE 6) and module constants locals: imported bindings are live, so the JIT would
   // reload and check them at every use, and multiply by an unknown factor with an overflow check.
-  const orthogonal = ORTHOGONAL_AXES_RELATIVE, rounding = ROUNDING_MARGIN_RELATIVE, radiusScale = 1 + ROUNDING_MARGIN_RELATIVE;
+  const orthogonal = HITBOX_ORTHOGONAL_AXES_RELATIVE, rounding = HITBOX_ROUNDING_MARGIN_RELATIVE, radiusScale = 1 + HITBOX_ROUNDING_MARGIN_RELATIVE;
   const perCluster = HITBOXES_PER_CLUSTER, indexMask = MAX_INDEX - 1;
   for (let c = firstCharacter; c < firstCharacter + count; c++) {
     let minX = Infinity, minY = Infinity, minZ = Infinity;

@@ -1,6 +1,6 @@
 import type { BoundingTree } from '../tree/build';
 import { grown } from '../broadphase/growable';
-import { ZERO_AREA_TRIANGLE_RATIO } from '../query/closestPoints';
+import { ZERO_AREA_TRIANGLE_RATIO, DEFAULT_FLAT_EDGE_ANGLE } from '../tolerances';
 import { CollideInputError } from '../errors';
 import type { ReadonlyFloats } from '../layout';
 
@@ -37,11 +37,6 @@ import type { ReadonlyFloats } from '../layout';
 export const EDGE_FLAGS_BACK = 6;
 /** Every edge and vertex active on both sides: the unfiltered per-triangle contact. */
 export const EDGE_FLAGS_ALL_ACTIVE = 0xfff;
-/**
- * Default bend (radians, 4°) up to which an internal edge is flat. Below the manifold merge
- * angle (systems/meshCollider.ts, about 5.7°), so the face normals that replace flat edges merge.
- */
-export const DEFAULT_FLAT_EDGE_ANGLE = (4 * Math.PI) / 180;
 
 // Scratch grown on demand: welded vertex of each corner, position hash, edge hash, partner
 // half-edge (-1 boundary, -2 non-manifold), unit normals (0 for zero-area triangles), active

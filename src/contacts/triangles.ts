@@ -1,37 +1,32 @@
 import {
   CLOSEST_ON_TRIANGLE_STRIDE,
   CLOSEST_SEGMENTS_STRIDE,
-  ZERO_AREA_TRIANGLE_RATIO,
   closestPtPointTriangle,
   closestPtSegmentSegment,
 } from '../query/closestPoints';
 import {
-  CONTACT_SLACK,
+  ZERO_AREA_TRIANGLE_RATIO, CONTACT_SLACK, EDGE_AXIS_MIN_SINE, PARALLEL_SEGMENT_SINE, SAT_FALSE_OVERLAP_BAND,
+  BOX_TRIANGLE_ROUNDING, OVER_FACE_SLACK,
+} from '../tolerances';
+import {
   COINCIDENT_NORMAL_X,
-  EDGE_AXIS_MIN_SINE,
   FEATURE_BOX_FACE,
   FEATURE_CAPSULE_SIDE,
   FEATURE_SPHERE,
-  PARALLEL_SEGMENT_SINE,
   boxEdgeFeature,
   capsuleFeature,
   clearlySmaller,
-  clipPolygon,
-  clipPolygonPlane,
-  clipToFaceRectangle,
-  reduceToFour,
-  roundContact,
   separated,
   writeBoxLocalHeader,
   writeBoxLocalPoint,
   writeHeader,
   writePoint,
 } from './manifold';
+import { clipPolygon, clipPolygonPlane, clipToFaceRectangle, reduceToFour } from './clipping';
+import { roundContact } from './round';
 import { OBB_AXES, OBB_HALF, type Floats, type ReadonlyFloats } from '../layout';
 import { EDGE_FLAGS_ALL_ACTIVE, EDGE_FLAGS_BACK } from './meshEdges';
 import { RAY_HIT_STRIDE, raycastTriangle } from '../query/raycast';
-import { SAT_FALSE_OVERLAP_BAND } from '../query/sat';
-import { ROUNDING_ALLOWANCE } from '../tolerances';
 
 /**
  * Contact manifolds between a convex shape (sphere, capsule, OBB) as A and one triangle as B
@@ -96,13 +91,6 @@ const chosen = new Int32Array(4);
 // `trianglePlane`. Typed arrays: a double in a module-level let is boxed on every write.
 const triangleNormal = new Float64Array(3);
 const longestEdge2 = new Float64Array(1);
-
-/**
- * A sphere or capsule contact moved off an inactive feature keeps its triangle only when the point
- * measured lies over the triangle, up to this fraction of the magnitudes involved (coordinates,
- * radius, edge): exactly over a shared edge, rounding may put it just outside both triangles.
- */
-export const OVER_FACE_SLACK = 1e-7;
 
 /** Sets triangleNormal to the unit normal of (b − a) × (c − a) (0 for a zero-area triangle) and longestEdge2; returns whether it has a normal. */
 function trianglePlane(t: ReadonlyFloats, o: number): boolean {
@@ -393,19 +381,6 @@ function writeKept(out: Floats, oo: number, b: ReadonlyFloats, bo: number, kept:
   }
   return count;
 }
-
-/**
- * `contactObbTriangle` separates only past a band of SAT_FALSE_OVERLAP_BAND × (h0 + h1 + h2) plus
- * this many units of the magnitudes involved (the largest |coordinate| of the triangle in the box
- * frame plus the three half-extents), and keeps the contact at depth 0 inside it. The mesh tree's
- * leaf test (obbTriangleOverlap, src/obbTree.ts) reports triangles up to √3 × (SAT_AXIS_SLACK ×
- * (h0 + h1 + h2) + ROUNDING_ALLOWANCE × those magnitudes) away, measuring the same axes from the
- * same box-frame vertices, but unnormalised and from one vertex (a few ulps of those magnitudes
- * apart from this test's numbers). The band covers both, so a manifold comes out wherever the
- * tree reports the triangle: 4 × ROUNDING_ALLOWANCE (64 ulps) ≥ √3 × ROUNDING_ALLOWANCE plus a
- * normalisation and two projections, and SAT_FALSE_OVERLAP_BAND = 3 × SAT_AXIS_SLACK ≥ √3 × it.
- */
-export const BOX_TRIANGLE_ROUNDING = 4 * ROUNDING_ALLOWANCE;
 
 // Best axis of the OBB-triangle SAT so far (box frame, from the box to the triangle): depth, x, y, z.
 const bestAxis = new Float64Array(4);

@@ -2,7 +2,7 @@ import { CollideInputError, assertNonEmptyPoints } from '../errors';
 import { KDOP_DIRECTIONS } from '../volumes/kdop';
 import type { Floats, ReadonlyFloats } from '../layout';
 import { obbFromAxes } from '../volumes/obb';
-import { ROUNDING_ALLOWANCE } from '../tolerances';
+import { ROUNDING_ALLOWANCE, DITO_RELATIVE_TOLERANCE } from '../tolerances';
 import { IDENTITY_AXES } from '../layout';
 
 /**
@@ -11,12 +11,6 @@ import { IDENTITY_AXES } from '../layout';
  * normals of a few large triangles spanned by extremal points; each candidate is scored on the
  * extremal points only, so the full point set is read just twice (extremes, final box).
  */
-
-/**
- * Triangle heights and edge lengths below this fraction of the largest extremal-pair distance
- * count as zero: such triangles and edges give no reliable direction and are skipped.
- */
-export const DITO_RELATIVE_TOLERANCE = 1e-9;
 
 const MAX_NORMALS = 13;
 // Module scratch (fitting is single-threaded): extremal points as 2 per normal (min, max), plus

@@ -1,5 +1,6 @@
 import { CollideInputError } from '../errors';
 import type { Floats, ReadonlyFloats } from '../layout';
+import { EIGEN_CLOSED_FORM_MIN_GAP, EIGEN_OFF_DIAGONAL_TOLERANCE } from '../tolerances';
 
 /**
  * Eigen decomposition of a symmetric 3x3 matrix, in doubles. The closed form (eigenvalues from the
@@ -10,19 +11,6 @@ import type { Floats, ReadonlyFloats } from '../layout';
  * Jacobi rotations, which stay accurate for repeated and zero eigenvalues.
  */
 
-/**
- * The closed form answers only when both eigenvalue gaps exceed this fraction of the spectral
- * norm. Its eigenvalue error is about ε‖A‖·(spread / gap) and its vector error that over the gap,
- * so at 1e-3 the vectors are good to ~1e-10 and the Rayleigh quotients taken from them to ~1e-16.
- */
-const CLOSED_FORM_MIN_GAP = 1e-3;
-
-/**
- * Jacobi sweeps stop once the off-diagonal norm falls below this fraction of the matrix norm:
- * beyond that the rotations only move rounding noise. Jacobi converges quadratically, so this is
- * reached in a handful of sweeps.
- */
-const OFF_DIAGONAL_TOLERANCE = Number.EPSILON;
 /** Safety bound on sweeps; convergence normally takes 3 to 6. */
 const MAX_SWEEPS = 50;
 
@@ -67,7 +55,7 @@ function jacobi(): void {
   v[0] = v[4] = v[8] = 1;
   let norm2 = 0;
   for (let i = 0; i < 9; i++) norm2 += a[i] * a[i];
-  const limit2 = OFF_DIAGONAL_TOLERANCE * OFF_DIAGONAL_TOLERANCE * norm2;
+  const limit2 = EIGEN_OFF_DIAGONAL_TOLERANCE * EIGEN_OFF_DIAGONAL_TOLERANCE * norm2;
   for (let sweep = 0; sweep < MAX_SWEEPS; sweep++) {
     const off2 = 2 * (a[1] * a[1] + a[2] * a[2] + a[5] * a[5]);
     if (off2 <= limit2) break;
@@ -116,7 +104,7 @@ function rayleigh(ux: number, uy: number, uz: number): number {
 
 /**
  * Closed form on the scratch matrix, into `values` and `vectors` like `jacobi`; false (nothing
- * written) when two eigenvalues are closer than CLOSED_FORM_MIN_GAP allows.
+ * written) when two eigenvalues are closer than EIGEN_CLOSED_FORM_MIN_GAP allows.
  */
 function closedForm(): boolean {
   const q = (a[0] + a[4] + a[8]) / 3;
@@ -130,7 +118,7 @@ function closedForm(): boolean {
   const l0 = q + 2 * p * Math.cos(phi);
   const l2 = q + 2 * p * Math.cos(phi + (2 * Math.PI) / 3);
   const l1 = 3 * q - l0 - l2;
-  const gap = CLOSED_FORM_MIN_GAP * Math.max(Math.abs(l0), Math.abs(l2));
+  const gap = EIGEN_CLOSED_FORM_MIN_GAP * Math.max(Math.abs(l0), Math.abs(l2));
   if (!(l0 - l1 > gap && l1 - l2 > gap)) return false;
   nullVector(l0, 0);
   nullVector(l2, 3);

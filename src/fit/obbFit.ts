@@ -4,7 +4,7 @@ import { CollideInputError, assertNonEmptyPoints, coordinateRefusal, isCoordinat
 import { OBB_AXES, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 import { obbFromAxes, obbSurfaceArea, obbVolume } from '../volumes/obb';
 import { quickhull } from './quickhull';
-import { ROUNDING_ALLOWANCE } from '../tolerances';
+import { ROUNDING_ALLOWANCE, OBB_FLAT_RELATIVE_TOLERANCE } from '../tolerances';
 
 /**
  * Oriented-box fitting. Every method only chooses three axes; `obbFromAxes` then makes the
@@ -30,12 +30,6 @@ export interface ObbRefineOptions {
 }
 
 const DEFAULT_REFINE: Required<ObbRefineOptions> = { initialAngle: 0.25, minAngle: 1e-5, maxEvaluations: 2000 };
-
-/**
- * A box whose thinnest side is below this fraction of its largest counts as flat: its volume is
- * rounding noise, so the refinement compares such boxes by surface area instead.
- */
-export const OBB_FLAT_RELATIVE_TOLERANCE = 1e-9;
 
 // ---- module scratch (fitting is single-threaded; nothing here escapes a call) ----
 // Running sums of a weighted distribution, in coordinates relative to a reference point so far

@@ -1,6 +1,6 @@
 import { assertNonEmptyPoints } from '../errors';
 import type { ReadonlyFloats } from '../layout';
-import { ROUNDING_ALLOWANCE } from '../tolerances';
+import { ROUNDING_ALLOWANCE, HULL_RELATIVE_TOLERANCE } from '../tolerances';
 
 /**
  * Convex hull of a 3D point set, in flat arrays. For `dimension` 3 the triangles close a
@@ -27,11 +27,6 @@ export interface ConvexHull {
   dimension: 0 | 1 | 2 | 3;
 }
 
-/**
- * Points closer than this fraction of the set's largest bounding-box side to a hull face count as
- * on it: they are not made hull vertices, so flat facets and duplicates do not create slivers.
- */
-export const HULL_RELATIVE_TOLERANCE = 1e-10;
 /**
  * When several points are equally far (within tolerance) a secondary linear function picks one;
  * its second in-plane weight is irrational so that lattice-aligned edges rarely tie again. The

@@ -1,4 +1,5 @@
 import { OBB_AXES, OBB_CENTER, OBB_HALF, type Floats, type ReadonlyFloats } from '../layout';
+import { SEGMENTS_PARALLEL_SINE_SQUARED, POINT_SEGMENT_RATIO, ZERO_AREA_TRIANGLE_RATIO } from '../tolerances';
 
 /**
  * Closest points between a point and the basic primitives, and between two segments.
@@ -33,30 +34,6 @@ export const RECT_CENTER = 0;
 export const RECT_AXES = 3;
 /** Offset of a rectangle's two half-extents. */
 export const RECT_HALF = 9;
-
-/**
- * A triangle whose width (twice its area over its longest edge) is below this fraction of its
- * longest edge is treated as zero-area, i.e. as that longest edge. Near this width the plane of
- * the triangle is known only to about ulp / ratio, so the two errors (flattening vs a noisy
- * plane) balance near sqrt(machine epsilon).
- */
-export const ZERO_AREA_TRIANGLE_RATIO = 1e-8;
-
-/**
- * A segment shorter than this fraction of the sizes involved (both lengths and the gap between
- * the segments) is handled as a point: its direction is rounding noise, and treating it as a
- * point moves the answer by less than its length.
- */
-const POINT_SEGMENT_RATIO = 1e-12;
-
-/**
- * Two segments whose directions make an angle with squared sine below this are handled as
- * parallel. Below it the line-line formula's rounding error (about ulp / sin) exceeds the error of
- * the parallel fallback (about sin). Either way the pair returned lies on the segments, so the
- * distance can only come out long: by at most about sin × the longer segment's length, i.e.
- * √(this) ≈ 3.2e-8 of it at the switch (measured: under 5e-8 of it, angles 1e-10..1e-1 rad).
- */
-const PARALLEL_SINE_SQUARED = 1e-15;
 
 function clamp01(x: number): number {
   return x < 0 ? 0 : x > 1 ? 1 : x;
@@ -268,7 +245,7 @@ export function closestPtPointAabb(
  *
  * Band, in true distance (test/kernelBands.test.ts): never shorter than the true distance beyond a
  * few ulps of the coordinates (the pair returned lies on the segments); longer by at most 5e-8 of
- * the longer segment's length for nearly parallel segments (PARALLEL_SINE_SQUARED), and by at
+ * the longer segment's length for nearly parallel segments (SEGMENTS_PARALLEL_SINE_SQUARED), and by at
  * most the length of a segment shorter than POINT_SEGMENT_RATIO of the sizes (taken as a point).
  * So the capsule booleans built on it (distance² against (ra + rb)²) never report touching
  * capsules that are apart beyond rounding, and may report apart nearly parallel capsules that
@@ -303,7 +280,7 @@ export function closestPtSegmentSegment(
   } else {
     const denom = a * e - b * b;
     // Closest point of line 1 to line 2, clamped; any start works for parallel segments.
-    s = denom > PARALLEL_SINE_SQUARED * a * e ? clamp01((b * f - c * e) / denom) : 0;
+    s = denom > SEGMENTS_PARALLEL_SINE_SQUARED * a * e ? clamp01((b * f - c * e) / denom) : 0;
     t = (b * s + f) / e;
     // When t leaves [0, 1], clamp it and move s to the closest point of S1 to that end of S2.
     if (t < 0) {

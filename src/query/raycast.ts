@@ -1,5 +1,6 @@
 import { KDOP_DIRECTIONS } from '../volumes/kdop';
 import { OBB_AXES, OBB_HALF, type Floats, type KdopK, type ReadonlyFloats } from '../layout';
+import { DEGENERATE_TRIANGLE_SINE } from '../tolerances';
 
 /**
  * Ray and segment casts against single volumes.
@@ -19,12 +20,6 @@ import { OBB_AXES, OBB_HALF, type Floats, type KdopK, type ReadonlyFloats } from
 
 /** Exact cast result layout: t, then the normal. */
 export const RAY_HIT_STRIDE = 4;
-
-/**
- * A triangle whose edges make an angle with sine below this is treated as zero-area: its plane
- * (and so its normal) is numerical noise. Relative, so it holds at any scale.
- */
-const DEGENERATE_TRIANGLE_SINE = 1e-12;
 
 /** Writes the "origin inside" hit: t = 0, normal = −d/|d| (zero for a zero direction). */
 function writeInsideHit(out: Floats, dx: number, dy: number, dz: number): void {

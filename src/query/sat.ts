@@ -1,5 +1,6 @@
 import { closestPtPointObb } from './closestPoints';
 import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from '../layout';
+import { SAT_AXIS_SLACK } from '../tolerances';
 
 /**
  * Separating-axis tests for oriented boxes (Gottschalk's 15-axis test, as in RAPID; Ericson,
@@ -13,24 +14,6 @@ import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from 
  * Axis indices (returned by `obbSeparatingAxis`): 0..2 = A0..A2, 3..5 = B0..B2,
  * 6 + 3i + j = Ai × Bj.
  */
-
-/**
- * How far stored box axes may be from orthonormal: |Ai·Aj − δij| ≤ this, for every pair of one
- * box's axes. Float32 rounding of an orthonormal frame stays below 2.5e-7. Every axis test below
- * adds this fraction of the two boxes' summed half-extents, scaled by the length of the tested
- * axis, to cover that and all double rounding; so the test never separates boxes that touch, and
- * its false-overlap band, in true distance along any axis, is at most SAT_FALSE_OVERLAP_BAND.
- */
-export const SAT_AXIS_SLACK = 1e-6;
-
-/**
- * Bound on the false-overlap band of every box-box test here, as a fraction of the sum of the two
- * boxes' six half-extents: boxes reported overlapping are never farther apart than this, along
- * any axis, edge-cross axes of nearly parallel edges included. (Face axes: 1× SAT_AXIS_SLACK;
- * edge axes: √2× it, since the slack is scaled by the cross product's length; the early overlap
- * answer: about 2× it; 3× leaves room for rounding.)
- */
-export const SAT_FALSE_OVERLAP_BAND = 3 * SAT_AXIS_SLACK;
 
 /** Index of the first edge-cross axis (A0 × B0); face axes come before it. */
 export const SAT_FIRST_EDGE_AXIS = 6;

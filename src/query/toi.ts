@@ -1,24 +1,12 @@
 import { OBB_AXES, OBB_HALF, type ReadonlyFloats } from '../layout';
 import { ballEntry, beginSlabs, clipSlab, finishSlabs } from './raycast';
+import { TOI_PARALLEL_SINE, TOI_SEPARATION_MARGIN } from '../tolerances';
 
 /**
  * Time of impact of volumes moving in straight lines over one frame (t = 0 at the start, 1 at the
  * end). Velocities are displacements over the frame, read as xyz at an offset. Only translation
  * is swept: rotation during the frame is not modelled. Allocation-free.
  */
-
-/**
- * Separating-axis margin, relative to the sizes involved (centre distance, displacement and the
- * half-extents): an axis separates only by more than this, so rounding can never turn a touch
- * into a miss. It makes the box tests conservative by about 1e-10 of the scene's scale.
- */
-const SEPARATION_MARGIN = 1e-10;
-
-/**
- * Edge-edge axes (cross products of unit box axes) shorter than this are skipped: the edges are
- * parallel and their face axes already decide. Skipping only ever reports more contact.
- */
-const PARALLEL_SINE = 1e-9;
 
 /**
  * Earliest t in [0, 1] at which two moving spheres touch: 0 if they overlap (or touch) at the
@@ -49,9 +37,9 @@ const slabHit = new Float64Array(4);
  * overlap during one interval of t (linear motion), so the contact times are the intersection
  * of 15 intervals, a ray-through-slabs clip, and its start is the first contact.
  *
- * Tolerance: each axis is widened by SEPARATION_MARGIN × (scene scale), so the result is never
+ * Tolerance: each axis is widened by TOI_SEPARATION_MARGIN × (scene scale), so the result is never
  * later than the true time of impact, and earlier by at most that margin divided by the closing
- * speed along the deciding axis. Near-parallel edge pairs (PARALLEL_SINE) skip their edge axis,
+ * speed along the deciding axis. Near-parallel edge pairs (TOI_PARALLEL_SINE) skip their edge axis,
  * which can only make the answer earlier.
  */
 export function obbToi(
@@ -64,7 +52,7 @@ export function obbToi(
   const hb0 = b[bo + OBB_HALF], hb1 = b[bo + OBB_HALF + 1], hb2 = b[bo + OBB_HALF + 2];
   const scale =
     Math.sqrt(tx * tx + ty * ty + tz * tz) + Math.sqrt(dx * dx + dy * dy + dz * dz) + ha0 + ha1 + ha2 + hb0 + hb1 + hb2;
-  const margin = SEPARATION_MARGIN * scale;
+  const margin = TOI_SEPARATION_MARGIN * scale;
   const pa = ao + OBB_AXES, pb = bo + OBB_AXES;
   beginSlabs();
   for (let i = 0; i < 15; i++) {
@@ -82,7 +70,7 @@ export function obbToi(
       lx = a[p + 1] * b[q + 2] - a[p + 2] * b[q + 1];
       ly = a[p + 2] * b[q] - a[p] * b[q + 2];
       lz = a[p] * b[q + 1] - a[p + 1] * b[q];
-      if (lx * lx + ly * ly + lz * lz <= PARALLEL_SINE * PARALLEL_SINE) continue;
+      if (lx * lx + ly * ly + lz * lz <= TOI_PARALLEL_SINE * TOI_PARALLEL_SINE) continue;
     }
     const rA =
       ha0 * Math.abs(lx * a[pa] + ly * a[pa + 1] + lz * a[pa + 2]) +

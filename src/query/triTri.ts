@@ -1,4 +1,5 @@
-import { ZERO_AREA_TRIANGLE_RATIO, closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from './closestPoints';
+import { ZERO_AREA_TRIANGLE_RATIO, TRI_TRI_TOUCH_TOLERANCE } from '../tolerances';
+import { closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from './closestPoints';
 import type { Floats, ReadonlyFloats } from '../layout';
 
 /**
@@ -25,17 +26,6 @@ export const TRI_TRI_DISJOINT = 0;
 export const TRI_TRI_SEGMENT = 1;
 /** `triTriIntersectionSegment` result: coplanar and overlapping (an area, not a segment); out untouched. */
 export const TRI_TRI_COPLANAR = 2;
-
-/**
- * Distances below this fraction of the larger triangle's longest edge count as zero: vertices
- * that close to a plane are on it, points that close to an edge touch it. Keeps touching
- * configurations (shared vertices and edges) intersecting despite rounding. So the tests report
- * touching only triangles within about this fraction of the longest edge (in true distance). No
- * edge-cross axes are built, so nearly parallel edges widen nothing: triangles whose closest
- * features are edges 1e-9..1e-1 rad apart are never reported apart when they touch, nor touching
- * when farther than this (test/kernelBands.test.ts).
- */
-export const TOUCH_TOLERANCE = 1e-12;
 
 const cut = new Float64Array(6);
 const tri2 = new Float64Array(6);
@@ -183,7 +173,7 @@ export function triTriIntersectionSegment(out: Floats, a: ReadonlyFloats, ao: nu
   const flatB = measure(b, bo);
   const nBx = measured[NORMAL_X], nBy = measured[NORMAL_Y], nBz = measured[NORMAL_Z];
   const size = Math.sqrt(Math.max(longestA2, measured[LONGEST_EDGE2]));
-  const touch = TOUCH_TOLERANCE * size;
+  const touch = TRI_TRI_TOUCH_TOLERANCE * size;
 
   if (flatA && flatB) {
     copyLongestEdge(edgeA, a, ao);

@@ -7,8 +7,7 @@ import { CollideInputError } from '../errors';
 import { CAPSULE_STRIDE, OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats, IDENTITY_AXES, type ReadonlyFloats } from '../layout';
 import { RAY_HIT_STRIDE, ballEntry, raycastTriangle } from '../query/raycast';
 import { TRI_TRI_DISJOINT, TRI_TRI_SEGMENT, triTriIntersectionSegment, triTriOverlap } from '../query/triTri';
-import { SAT_AXIS_SLACK } from '../query/sat';
-import { ROUNDING_ALLOWANCE } from '../tolerances';
+import { SAT_AXIS_SLACK, ROUNDING_ALLOWANCE, TREE_SLACK_RELATIVE } from '../tolerances';
 
 /**
  * Queries on bounding trees (boundingTree.ts): tree vs tree, and tree vs OBB, sphere, capsule and
@@ -31,27 +30,6 @@ import { ROUNDING_ALLOWANCE } from '../tolerances';
 /** Rigid pose: translation (3), then the rotation as 3 columns (9), like an OBB without half-extents. */
 export const POSE_STRIDE = 12;
 
-/**
- * Volume tests are widened by this fraction of the magnitudes involved (mesh coordinates, pose
- * translation), far above the rounding of the relative transforms and of the touching tolerance
- * of the triangle tests, so rounding never culls a touching pair. Culling stays tight: 1e-9.
- */
-export const TREE_SLACK_RELATIVE = 1e-9;
-/**
- * Node box tests, for nearly parallel edges and for boxes whose axes are not quite orthonormal.
- * Node boxes are Float64 and orthonormal to rounding, but the box a tree is queried with may come
- * from a Float32 store, whose axes are orthonormal only to SAT_AXIS_SLACK (|Bi·Bj − δij|). Each
- * box test therefore (see `boxesDisjoint`):
- * - takes B's radius along an edge axis from 2×2 minors of R (as src/sat.ts), never from the
- *   rotation identity, which is off by about 3× the axes' error;
- * - widens B's face axes by this fraction of B's half-extents (B's radius along its own axis Bj
- *   is b_j only up to that);
- * - adds this to every |R_ij| (RAPID's epsilon): for nearly parallel edges the cross-product axis
- *   is almost zero and its test is all rounding; the epsilon keeps it from separating.
- * A node test only has to be conservative (never separate what touches): a false overlap costs a
- * descent, the triangle tests at the leaves decide.
- */
-const PARALLEL_AXIS_EPSILON = SAT_AXIS_SLACK;
 
 /** What a query collects: stop at the first hit, collect every hit, or hits with intersection segments. */
 export type TreeQueryMode = 'first' | 'all' | 'contacts';
@@ -179,15 +157,15 @@ function enterBodyNode(dst: Float64Array, d: number, src: Float64Array, s: numbe
  * state at st[s]. True when an axis separates them by more than `slack`. `full` adds the nine
  * edge-edge axes to the six face axes. R_ij below is component i of B's axis j.
  *
- * Conservative for a B whose axes are orthonormal only to PARALLEL_AXIS_EPSILON (a query box
+ * Conservative for a B whose axes are orthonormal only to SAT_AXIS_SLACK (a query box
  * from a Float32 store), A being orthonormal to rounding: A's face axes measure B's radius
- * Σ b_j |R_ij| exactly for any B; B's face axes add PARALLEL_AXIS_EPSILON × (b0 + b1 + b2) for
+ * Σ b_j |R_ij| exactly for any B; B's face axes add SAT_AXIS_SLACK × (b0 + b1 + b2) for
  * the error of taking b_j as B's radius along Bj; edge axis A_i × B_j, with (i, k, l) and
  * (j, m, n) cyclic, is L = R_kj·A_l − R_lj·A_k, with T·L = t_l R_kj − t_k R_lj, A's radius
  * a_k |R_lj| + a_l |R_kj| and B's radius b_m |R_kj R_lm − R_lj R_km| + b_n |R_kj R_ln − R_lj R_kn|
- * (B_m·L as a 2×2 minor of R, exact for any B). PARALLEL_AXIS_EPSILON added to every |R| and
+ * (B_m·L as a 2×2 minor of R, exact for any B). SAT_AXIS_SLACK added to every |R| and
  * minor keeps nearly parallel edges, whose axis is all rounding, from separating. False overlap,
- * in true distance along an axis: `slack` + PARALLEL_AXIS_EPSILON × (the six half-extents) per
+ * in true distance along an axis: `slack` + SAT_AXIS_SLACK × (the six half-extents) per
  * face axis; that divided by sin(angle between the edges) for an edge axis (only costs descents).
  */
 function boxesDisjoint(
@@ -199,35 +177,35 @@ function boxesDisjoint(
   const r00 = st[s + 3], r10 = st[s + 4], r20 = st[s + 5];
   const r01 = st[s + 6], r11 = st[s + 7], r21 = st[s + 8];
   const r02 = st[s + 9], r12 = st[s + 10], r22 = st[s + 11];
-  const e00 = Math.abs(r00) + PARALLEL_AXIS_EPSILON, e01 = Math.abs(r01) + PARALLEL_AXIS_EPSILON, e02 = Math.abs(r02) + PARALLEL_AXIS_EPSILON;
-  const e10 = Math.abs(r10) + PARALLEL_AXIS_EPSILON, e11 = Math.abs(r11) + PARALLEL_AXIS_EPSILON, e12 = Math.abs(r12) + PARALLEL_AXIS_EPSILON;
-  const e20 = Math.abs(r20) + PARALLEL_AXIS_EPSILON, e21 = Math.abs(r21) + PARALLEL_AXIS_EPSILON, e22 = Math.abs(r22) + PARALLEL_AXIS_EPSILON;
+  const e00 = Math.abs(r00) + SAT_AXIS_SLACK, e01 = Math.abs(r01) + SAT_AXIS_SLACK, e02 = Math.abs(r02) + SAT_AXIS_SLACK;
+  const e10 = Math.abs(r10) + SAT_AXIS_SLACK, e11 = Math.abs(r11) + SAT_AXIS_SLACK, e12 = Math.abs(r12) + SAT_AXIS_SLACK;
+  const e20 = Math.abs(r20) + SAT_AXIS_SLACK, e21 = Math.abs(r21) + SAT_AXIS_SLACK, e22 = Math.abs(r22) + SAT_AXIS_SLACK;
   // A's face axes.
   if (Math.abs(t0) > a0 + b0 * e00 + b1 * e01 + b2 * e02 + slack) return true;
   if (Math.abs(t1) > a1 + b0 * e10 + b1 * e11 + b2 * e12 + slack) return true;
   if (Math.abs(t2) > a2 + b0 * e20 + b1 * e21 + b2 * e22 + slack) return true;
-  // B's face axes: B's radius along Bj is b_j up to PARALLEL_AXIS_EPSILON × (b0 + b1 + b2).
-  const bSlack = slack + PARALLEL_AXIS_EPSILON * (b0 + b1 + b2);
+  // B's face axes: B's radius along Bj is b_j up to SAT_AXIS_SLACK × (b0 + b1 + b2).
+  const bSlack = slack + SAT_AXIS_SLACK * (b0 + b1 + b2);
   if (Math.abs(t0 * r00 + t1 * r10 + t2 * r20) > b0 + a0 * e00 + a1 * e10 + a2 * e20 + bSlack) return true;
   if (Math.abs(t0 * r01 + t1 * r11 + t2 * r21) > b1 + a0 * e01 + a1 * e11 + a2 * e21 + bSlack) return true;
   if (Math.abs(t0 * r02 + t1 * r12 + t2 * r22) > b2 + a0 * e02 + a1 * e12 + a2 * e22 + bSlack) return true;
   if (!full) return false;
   // A_i × B_j: B's radius from the minors of R without row i (mIcd: columns c and d), as src/sat.ts.
   // A0 × Bj: (k, l) = (1, 2).
-  const m001 = Math.abs(r10 * r21 - r20 * r11) + PARALLEL_AXIS_EPSILON, m012 = Math.abs(r11 * r22 - r21 * r12) + PARALLEL_AXIS_EPSILON;
-  const m020 = Math.abs(r12 * r20 - r22 * r10) + PARALLEL_AXIS_EPSILON;
+  const m001 = Math.abs(r10 * r21 - r20 * r11) + SAT_AXIS_SLACK, m012 = Math.abs(r11 * r22 - r21 * r12) + SAT_AXIS_SLACK;
+  const m020 = Math.abs(r12 * r20 - r22 * r10) + SAT_AXIS_SLACK;
   if (Math.abs(t2 * r10 - t1 * r20) > a1 * e20 + a2 * e10 + b1 * m001 + b2 * m020 + slack) return true;
   if (Math.abs(t2 * r11 - t1 * r21) > a1 * e21 + a2 * e11 + b2 * m012 + b0 * m001 + slack) return true;
   if (Math.abs(t2 * r12 - t1 * r22) > a1 * e22 + a2 * e12 + b0 * m020 + b1 * m012 + slack) return true;
   // A1 × Bj: (k, l) = (2, 0).
-  const m101 = Math.abs(r20 * r01 - r00 * r21) + PARALLEL_AXIS_EPSILON, m112 = Math.abs(r21 * r02 - r01 * r22) + PARALLEL_AXIS_EPSILON;
-  const m120 = Math.abs(r22 * r00 - r02 * r20) + PARALLEL_AXIS_EPSILON;
+  const m101 = Math.abs(r20 * r01 - r00 * r21) + SAT_AXIS_SLACK, m112 = Math.abs(r21 * r02 - r01 * r22) + SAT_AXIS_SLACK;
+  const m120 = Math.abs(r22 * r00 - r02 * r20) + SAT_AXIS_SLACK;
   if (Math.abs(t0 * r20 - t2 * r00) > a0 * e20 + a2 * e00 + b1 * m101 + b2 * m120 + slack) return true;
   if (Math.abs(t0 * r21 - t2 * r01) > a0 * e21 + a2 * e01 + b2 * m112 + b0 * m101 + slack) return true;
   if (Math.abs(t0 * r22 - t2 * r02) > a0 * e22 + a2 * e02 + b0 * m120 + b1 * m112 + slack) return true;
   // A2 × Bj: (k, l) = (0, 1).
-  const m201 = Math.abs(r00 * r11 - r10 * r01) + PARALLEL_AXIS_EPSILON, m212 = Math.abs(r01 * r12 - r11 * r02) + PARALLEL_AXIS_EPSILON;
-  const m220 = Math.abs(r02 * r10 - r12 * r00) + PARALLEL_AXIS_EPSILON;
+  const m201 = Math.abs(r00 * r11 - r10 * r01) + SAT_AXIS_SLACK, m212 = Math.abs(r01 * r12 - r11 * r02) + SAT_AXIS_SLACK;
+  const m220 = Math.abs(r02 * r10 - r12 * r00) + SAT_AXIS_SLACK;
   if (Math.abs(t1 * r00 - t0 * r10) > a0 * e10 + a1 * e00 + b1 * m201 + b2 * m220 + slack) return true;
   if (Math.abs(t1 * r01 - t0 * r11) > a0 * e11 + a1 * e01 + b2 * m212 + b0 * m201 + slack) return true;
   if (Math.abs(t1 * r02 - t0 * r12) > a0 * e12 + a1 * e02 + b0 * m220 + b1 * m212 + slack) return true;
@@ -516,7 +494,7 @@ function nodeDisjoint(tree: BoundingTree, n: number, s: number, ball: boolean, s
   if (tree.kind === 'sphere') {
     if (ball) return spheresDisjoint(h0, queryHalf[0], st, s, slack);
     // Distance from the node centre (origin) to the query box, in the box frame. The box's axes
-    // may be orthonormal only to PARALLEL_AXIS_EPSILON (a Float32 store), which moves that
+    // may be orthonormal only to SAT_AXIS_SLACK (a Float32 store), which moves that
     // distance by about twice that fraction of (ball radius + the box's half-extents).
     let d2 = 0;
     for (let i = 0; i < 3; i++) {
@@ -525,7 +503,7 @@ function nodeDisjoint(tree: BoundingTree, n: number, s: number, ball: boolean, s
       const out = p - queryHalf[i];
       if (out > 0) d2 += out * out;
     }
-    const r = h0 + slack + 2 * PARALLEL_AXIS_EPSILON * (h0 + queryHalf[0] + queryHalf[1] + queryHalf[2]);
+    const r = h0 + slack + 2 * SAT_AXIS_SLACK * (h0 + queryHalf[0] + queryHalf[1] + queryHalf[2]);
     return d2 > r * r;
   }
   if (ball) {

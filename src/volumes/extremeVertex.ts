@@ -1,5 +1,6 @@
 import { quaternionToMat3 } from './aabb';
 import type { Floats, ReadonlyFloats } from '../layout';
+import { EXTREME_VERTEX_RELATIVE_TOLERANCE } from '../tolerances';
 
 /**
  * Extreme vertex of a convex hull along a direction by hill climbing over its vertex adjacency
@@ -13,13 +14,6 @@ import type { Floats, ReadonlyFloats } from '../layout';
  * a strictly better neighbour and climbs on from there. Values rise strictly from one climb to the
  * next, so the walk never cycles.
  */
-
-/**
- * Two dot products closer than this fraction of |d|₁ · (largest |coordinate| of the two vertices)
- * count as tied: the rounding of dot(p, d) scales with both, so exactly coplanar vertices of a
- * face, even far from the origin, stay on one plateau.
- */
-export const EXTREME_VERTEX_RELATIVE_TOLERANCE = 1e-12;
 
 /** Scratch of the plateau search, created once per hull size and reused every call. */
 export interface ExtremeVertexTracker {

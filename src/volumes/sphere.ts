@@ -1,6 +1,7 @@
 import { aabbFromPoints } from './aabb';
 import { assertNonEmptyPoints } from '../errors';
 import type { Floats, ReadonlyFloats } from '../layout';
+import { WELZL_RELATIVE_TOLERANCE, WELZL_DEGENERATE_SUPPORT } from '../tolerances';
 
 /**
  * Bounding spheres over the flat layout of layout.ts ([cx, cy, cz, r]): three fitting methods of
@@ -8,22 +9,7 @@ import type { Floats, ReadonlyFloats } from '../layout';
  * kernels (overlap, transform, containment).
  */
 
-/**
- * Welzl treats a point as inside the current sphere when it lies within this fraction of the set's
- * extent beyond the surface. Without it, duplicates and co-spherical points would be "outside" by
- * rounding and force spurious, ill-conditioned support sets.
- */
-export const WELZL_RELATIVE_TOLERANCE = 1e-10;
-
 const bounds = new Float64Array(6); // scratch: sphereFromAabb's box
-
-/**
- * A support set whose squared sine (triangle) or normalised volume (tetrahedron) falls below this is
- * treated as collinear / coplanar: its circumsphere would be dominated by rounding, so the current
- * sphere is grown instead (in exact arithmetic such a set only arises when the new point already
- * lies on the sphere).
- */
-const DEGENERATE_SUPPORT = 1e-20;
 
 /** Seed of the shuffle that gives Welzl its expected linear time; fixed so results reproduce. */
 const WELZL_SHUFFLE_SEED = 0x9e3779b9;
@@ -161,7 +147,7 @@ function ballOfTriple(i: number, j: number, k: number): void {
   const nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
   const a2 = ax * ax + ay * ay + az * az, b2 = bx * bx + by * by + bz * bz;
   const n2 = nx * nx + ny * ny + nz * nz;
-  if (n2 <= DEGENERATE_SUPPORT * a2 * b2) {
+  if (n2 <= WELZL_DEGENERATE_SUPPORT * a2 * b2) {
     growTo(k);
     return;
   }
@@ -186,7 +172,7 @@ function ballOfQuad(i: number, j: number, k: number, l: number): void {
   const abx = ay * bz - az * by, aby = az * bx - ax * bz, abz = ax * by - ay * bx;
   const det = ax * bcx + ay * bcy + az * bcz;
   const a2 = ax * ax + ay * ay + az * az, b2 = bx * bx + by * by + bz * bz, c2 = cx * cx + cy * cy + cz * cz;
-  if (det * det <= DEGENERATE_SUPPORT * a2 * b2 * c2) {
+  if (det * det <= WELZL_DEGENERATE_SUPPORT * a2 * b2 * c2) {
     growTo(l);
     return;
   }

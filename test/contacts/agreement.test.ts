@@ -24,17 +24,14 @@ import {
   CONTACT_POINTS,
   CONTACT_POINT_STRIDE,
   CONTACT_STRIDE,
-  contactAabbAabb,
-  contactCapsuleCapsule,
-  contactCapsuleSphere,
-  contactSphereAabb,
-  contactSphereObb,
-  contactSphereSphere,
 } from '../../src/contacts/manifold';
+import { contactAabbAabb } from '../../src/contacts/boxBox';
+import { contactCapsuleCapsule, contactCapsuleSphere, contactSphereSphere } from '../../src/contacts/round';
+import { contactSphereAabb, contactSphereObb } from '../../src/contacts/sphereBox';
 import { POSE_STRIDE, TreeQueryResult, overlapTreeObb, poseFromTranslationQuaternion, transformByPose } from '../../src/tree/pose';
-import { SAT_AXIS_SLACK, obbSphereOverlap } from '../../src/query/sat';
+import { SAT_AXIS_SLACK, ROUNDING_ALLOWANCE } from '../../src/tolerances';
+import { obbSphereOverlap } from '../../src/query/sat';
 import { sphereOverlap } from '../../src/volumes/sphere';
-import { ROUNDING_ALLOWANCE } from '../../src/tolerances';
 import { contactCapsuleTriangle, contactObbTriangle } from '../../src/contacts/triangles';
 import { SHAPE_STRIDE } from '../../components/collider';
 import { addCollider, createCollisionPipeline } from '../../systems/index';

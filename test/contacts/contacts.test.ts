@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { AXIS_PREFERENCE_DEPTH, AXIS_PREFERENCE_SIZE, SAT_FALSE_OVERLAP_BAND } from '../../src/tolerances';
 import {
-  AXIS_PREFERENCE_DEPTH,
-  AXIS_PREFERENCE_SIZE,
   CONTACT_COUNT,
   CONTACT_DEPTH,
   CONTACT_FEATURE_A,
@@ -13,15 +12,11 @@ import {
   FEATURE_BOX_EDGE,
   FEATURE_BOX_VERTEX,
   FEATURE_CAPSULE_SIDE,
-  contactAabbAabb,
-  contactCapsuleCapsule,
-  contactCapsuleObb,
-  contactCapsuleSphere,
-  contactObbObb,
-  contactSphereAabb,
-  contactSphereObb,
-  contactSphereSphere,
 } from '../../src/contacts/manifold';
+import { contactAabbAabb, contactObbObb } from '../../src/contacts/boxBox';
+import { contactCapsuleCapsule, contactCapsuleSphere, contactSphereSphere } from '../../src/contacts/round';
+import { contactCapsuleObb } from '../../src/contacts/capsuleBox';
+import { contactSphereAabb, contactSphereObb } from '../../src/contacts/sphereBox';
 import {
   type RefBox,
   type V,
@@ -51,7 +46,6 @@ import {
   unit,
 } from '../support/contactReference';
 import { mulberry32 } from '../../scenes/random';
-import { SAT_FALSE_OVERLAP_BAND } from '../../src/query/sat';
 import { sphereOverlap } from '../../src/volumes/sphere';
 
 const OO = 5; // write manifolds at an offset, to check offsets are honoured

@@ -12,10 +12,12 @@ import { buildBoundingTree } from '../../src/tree/build';
 import { closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from '../../src/query/closestPoints';
 import { CONTACT_STRIDE } from '../../src/contacts/manifold';
 import { POSE_STRIDE, TreeQueryResult, overlapTreeObb, poseFromTranslationQuaternion } from '../../src/tree/pose';
-import { SAT_AXIS_SLACK, SAT_FALSE_OVERLAP_BAND, obbSphereOverlap } from '../../src/query/sat';
-import { ROUNDING_ALLOWANCE } from '../../src/tolerances';
-import { BOX_TRIANGLE_ROUNDING, contactObbTriangle } from '../../src/contacts/triangles';
-import { TOUCH_TOLERANCE, triTriOverlap } from '../../src/query/triTri';
+import {
+  SAT_AXIS_SLACK, SAT_FALSE_OVERLAP_BAND, ROUNDING_ALLOWANCE, BOX_TRIANGLE_ROUNDING, TRI_TRI_TOUCH_TOLERANCE,
+} from '../../src/tolerances';
+import { obbSphereOverlap } from '../../src/query/sat';
+import { contactObbTriangle } from '../../src/contacts/triangles';
+import { triTriOverlap } from '../../src/query/triTri';
 import { type V, add, at, boxFromStore, cross, dot, norm, scale, segmentBoxDistance, sub, unit } from '../support/contactReference';
 import { nearParallelPair } from '../../scenes/nearParallelPairs';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
@@ -286,7 +288,7 @@ describe('mesh tree node tests: never cull a triangle the box touches', () => {
 });
 
 describe('triTriOverlap: nearly parallel edges', () => {
-  it('never apart when touching; touching only within TOUCH_TOLERANCE of the longest edge', () => {
+  it('never apart when touching; touching only within TRI_TRI_TOUCH_TOLERANCE of the longest edge', () => {
     fc.assert(fc.property(
       fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.double({ min: -9, max: -1, noNaN: true }), fc.double({ min: -14, max: -4, noNaN: true }),
       fc.boolean(), fc.double({ min: -2, max: 2, noNaN: true }), fc.constantFrom(0, 100),
@@ -302,7 +304,7 @@ describe('triTriOverlap: nearly parallel edges', () => {
         const got = triTriOverlap(Float64Array.from(P), 0, Float64Array.from(C), 0);
         const rounding = 4 * ROUNDING_ALLOWANCE * (offset + 2) * size;
         if (gap < -rounding) expect(got).toBe(true);
-        if (gap > TOUCH_TOLERANCE * 2 * size + rounding) expect(got).toBe(false);
+        if (gap > TRI_TRI_TOUCH_TOLERANCE * 2 * size + rounding) expect(got).toBe(false);
       },
     ), { numRuns: 20_000, seed: 47 });
   });

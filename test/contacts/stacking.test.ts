@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CONTACT_COUNT, CONTACT_POINTS, CONTACT_POINT_STRIDE, CONTACT_STRIDE, contactObbObb } from '../../src/contacts/manifold';
+import { CONTACT_COUNT, CONTACT_POINTS, CONTACT_POINT_STRIDE, CONTACT_STRIDE } from '../../src/contacts/manifold';
+import { contactObbObb } from '../../src/contacts/boxBox';
 import { type RefBox, type V, add, boxCorners, boxToStore, cross, dot, norm, scale, unit } from '../support/contactReference';
 
 /**

@@ -4,9 +4,8 @@
 // translation along sampled directions by bisection on those overlap tests.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { AXIS_PREFERENCE_DEPTH, AXIS_PREFERENCE_SIZE } from '../../src/tolerances';
 import {
-  AXIS_PREFERENCE_DEPTH,
-  AXIS_PREFERENCE_SIZE,
   CONTACT_COUNT,
   CONTACT_DEPTH,
   CONTACT_FEATURE_B,

@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OBB_STRIDE } from '../../src/layout';
+import { SAT_AXIS_SLACK, SAT_FALSE_OVERLAP_BAND } from '../../src/tolerances';
 import {
-  SAT_AXIS_SLACK,
-  SAT_FALSE_OVERLAP_BAND,
   obbAabbOverlap,
   obbBoundingSpheresOverlap,
   obbOverlap,

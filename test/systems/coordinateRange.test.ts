@@ -13,7 +13,8 @@ import {
   raycastHitboxes,
 } from '../../src/character/hitboxFit';
 import { buildBoundingTree } from '../../src/tree/build';
-import { CollideInputError, MAX_COORDINATE } from '../../src/errors';
+import { CollideInputError } from '../../src/errors';
+import { MAX_COORDINATE } from '../../src/tolerances';
 import { defineSkeleton } from '../../src/character/skeleton';
 import { addCollider, markTransformChanged, setTransform } from '../../systems/colliderApi';
 import { createCollisionPipeline } from '../../systems/pipeline';

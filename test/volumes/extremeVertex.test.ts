@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  EXTREME_VERTEX_RELATIVE_TOLERANCE,
-  aabbFromHullTracking,
-  createExtremeVertexTracker,
-  extremeVertex,
-} from '../../src/volumes/extremeVertex';
+import { EXTREME_VERTEX_RELATIVE_TOLERANCE } from '../../src/tolerances';
+import { aabbFromHullTracking, createExtremeVertexTracker, extremeVertex } from '../../src/volumes/extremeVertex';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
 
 // ---- convex polyhedra with known triangulations, built analytically ----

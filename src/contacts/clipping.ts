@@ -1,0 +1,100 @@
+
+/**
+ * Polygon clipping and point reduction for face contacts (Sutherland-Hodgman against a face
+ * rectangle or a plane, then at most four points kept).
+ */
+
+/**
+ * Clips the polygon `src` (count points, box frame) to the rectangle |x[j]| <= hj, |x[l]| <= hl of
+ * a box face: the side planes of that face. Result in `dst` (`tmp` is scratch); returns its count.
+ */
+export function clipToFaceRectangle(
+  src: Float64Array, count: number, tmp: Float64Array, dst: Float64Array, j: number, hj: number, l: number, hl: number,
+): number {
+  let n = clipPolygon(src, tmp, count, j, 1, hj);
+  n = clipPolygon(tmp, dst, n, j, -1, hj);
+  n = clipPolygon(dst, tmp, n, l, 1, hl);
+  return clipPolygon(tmp, dst, n, l, -1, hl);
+}
+
+/**
+ * Keeps the points of `src` (count points, xyz in the reference frame) with side·x[axis] <= limit,
+ * adding the crossing points of the edges that cross the line: clipPolygonPlane with an axis normal.
+ */
+export function clipPolygon(src: Float64Array, dst: Float64Array, count: number, axis: number, side: number, limit: number): number {
+  return clipPolygonPlane(src, dst, count, axis === 0 ? side : 0, axis === 1 ? side : 0, axis === 2 ? side : 0, limit);
+}
+
+/**
+ * Keeps the points of `src` (count points, xyz) with n·x <= limit, adding the crossing points of
+ * the edges that cross the plane (Sutherland-Hodgman, one plane).
+ */
+export function clipPolygonPlane(src: Float64Array, dst: Float64Array, count: number, nx: number, ny: number, nz: number, limit: number): number {
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const c = 3 * i, next = 3 * ((i + 1) % count);
+    const dc = limit - (nx * src[c] + ny * src[c + 1] + nz * src[c + 2]);
+    const dn = limit - (nx * src[next] + ny * src[next + 1] + nz * src[next + 2]);
+    if (dc >= 0) {
+      dst[3 * n] = src[c];
+      dst[3 * n + 1] = src[c + 1];
+      dst[3 * n + 2] = src[c + 2];
+      n++;
+    }
+    if (dc >= 0 !== dn >= 0) {
+      const t = dc / (dc - dn);
+      dst[3 * n] = src[c] + t * (src[next] - src[c]);
+      dst[3 * n + 1] = src[c + 1] + t * (src[next + 1] - src[c + 1]);
+      dst[3 * n + 2] = src[c + 2] + t * (src[next + 2] - src[c + 2]);
+      n++;
+    }
+  }
+  return n;
+}
+
+/**
+ * Picks 4 well-spread points of `count` (> 4) in `poly` (depths in `pointDepth`) into `chosen`: the deepest, the farthest
+ * from it across the face (coordinates j, l), then the one spanning the largest triangle with
+ * those two, then the largest on the other side of their line.
+ */
+export function reduceToFour(poly: Float64Array, pointDepth: Float64Array, count: number, j: number, l: number, chosen: Int32Array): void {
+  let first = 0;
+  for (let i = 1; i < count; i++) if (pointDepth[i] > pointDepth[first]) first = i;
+  const x0 = poly[3 * first + j], y0 = poly[3 * first + l];
+  let second = first === 0 ? 1 : 0, far = -1;
+  for (let i = 0; i < count; i++) {
+    if (i === first) continue;
+    const ex = poly[3 * i + j] - x0, ey = poly[3 * i + l] - y0;
+    const d = ex * ex + ey * ey;
+    if (d > far) {
+      far = d;
+      second = i;
+    }
+  }
+  const ux = poly[3 * second + j] - x0, uy = poly[3 * second + l] - y0;
+  let third = -1, thirdArea = 0, best = -1;
+  for (let i = 0; i < count; i++) {
+    if (i === first || i === second) continue;
+    const area = ux * (poly[3 * i + l] - y0) - uy * (poly[3 * i + j] - x0);
+    if (Math.abs(area) > best) {
+      best = Math.abs(area);
+      third = i;
+      thirdArea = area;
+    }
+  }
+  const otherSide = thirdArea >= 0 ? -1 : 1;
+  let fourth = -1;
+  best = -Infinity;
+  for (let i = 0; i < count; i++) {
+    if (i === first || i === second || i === third) continue;
+    const area = otherSide * (ux * (poly[3 * i + l] - y0) - uy * (poly[3 * i + j] - x0));
+    if (area > best) {
+      best = area;
+      fourth = i;
+    }
+  }
+  chosen[0] = first;
+  chosen[1] = second;
+  chosen[2] = third;
+  chosen[3] = fourth;
+}
