@@ -15,16 +15,11 @@
  * random character's chest (with jitter), half random horizontal directions, 100 m long.
  */
 import * as THREE from 'three';
-import {
-  addCharacterHitboxes,
-  buildCharacterRayGrid,
-  createCharacterRayGrid,
-  createHitboxRayHit,
-  createHitboxStore,
-  fitBoneHitboxes,
-  raycastHitboxes,
-  updateHitboxes,
-} from '../src/character/hitboxFit';
+import { addCharacterHitboxes, createHitboxStore } from '../src/character/hitboxStore';
+import { buildCharacterRayGrid, createCharacterRayGrid } from '../src/character/rayGrid';
+import { createHitboxRayHit, raycastHitboxes } from '../src/character/hitboxRaycast';
+import { fitBoneHitboxes } from '../src/character/hitboxFit';
+import { updateHitboxes } from '../src/character/hitboxUpdate';
 import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton } from '../src/character/skeleton';
 import { defineSkin } from '../src/character/skin';
 import { updateBoneHitboxes, type BoneHitboxState } from '../systems/updateBoneHitboxes';

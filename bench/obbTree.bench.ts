@@ -10,7 +10,9 @@
 import { BufferAttribute, BufferGeometry, Matrix4, Quaternion, Vector3 } from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
 import { buildBoundingTree, type BoundingNodeKind, type BoundingTree } from '../src/tree/build';
-import { POSE_STRIDE, TreeQueryResult, collideTrees, poseFromTranslationQuaternion } from '../src/tree/pose';
+import { POSE_STRIDE, poseFromTranslationQuaternion } from '../src/tree/pose';
+import { TreeQueryResult } from '../src/tree/queryResult';
+import { collideTrees } from '../src/tree/collideTrees';
 import { torusKnot } from '../scenes/torusKnot';
 import { markdownTable, runInterleaved, type BenchCase } from './harness';
 import type { BenchReport } from './harness';

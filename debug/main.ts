@@ -6,7 +6,7 @@
  * '0'), ready ('1' once set up and the K frames are done).
  */
 import { WebIO } from '@gltf-transform/core';
-import { HIT_GROUP_NAMES } from '../src/character/hitboxFit';
+import { HIT_GROUP_NAMES } from '../src/character/hitGroups';
 import foxUrl from '../scenes/assets/Fox.glb?url';
 import { createDemoScene, type CharacterKind, type DemoScene } from '../scenes/demo';
 import { foxKind } from '../scenes/foxKind';

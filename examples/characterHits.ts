@@ -7,8 +7,8 @@
 import { NodeIO } from '@gltf-transform/core';
 import { addEntity, createWorld } from 'bitecs';
 import {
-  HIT_GROUP_NAMES, addCharacter, addCharacterHitboxes, createCharacterRayGrid, createHitboxRayHit, createHitboxStore,
-  createSkeletonStore, raycastHitboxes,
+  HIT_GROUP_NAMES, addCharacter, addCharacterHitboxes, createCharacterRayGrid, createHitboxRayHit,
+  createHitboxStore, createSkeletonStore, raycastHitboxes,
 } from 'bitecs-collide';
 import { addCollider, createCollisionPipeline } from 'bitecs-collide/ecs';
 import { loadGltfCharacter, sampleGltfAnimation } from 'bitecs-collide/gltf';

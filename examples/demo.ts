@@ -5,7 +5,7 @@
  * pairs that began and ended touching, which bones of the characters touch bodies now, the rays
  * that hit which character and bone, and the time per system.
  */
-import { HIT_GROUP_NAMES } from '../src/character/hitboxFit';
+import { HIT_GROUP_NAMES } from '../src/character/hitGroups';
 import { createDemoScene } from '../scenes/demo';
 import { loadFoxNode } from '../scenes/loadFoxNode';
 

@@ -6,17 +6,10 @@
  * every frame. Everything follows from the seed, so Node and the browser step the same frames.
  */
 import { addEntity, createWorld, type World } from 'bitecs';
-import {
-  addCharacterHitboxes,
-  createCharacterRayGrid,
-  createHitboxRayHit,
-  createHitboxStore,
-  fitBoneHitboxes,
-  raycastHitboxes,
-  type BoneHitboxes,
-  type CharacterRayGrid,
-  type HitboxStore,
-} from '../src/character/hitboxFit';
+import { addCharacterHitboxes, createHitboxStore, type HitboxStore } from '../src/character/hitboxStore';
+import { createCharacterRayGrid, type CharacterRayGrid } from '../src/character/rayGrid';
+import { createHitboxRayHit, raycastHitboxes } from '../src/character/hitboxRaycast';
+import { fitBoneHitboxes, type BoneHitboxes } from '../src/character/hitboxFit';
 import { buildBoundingTree } from '../src/tree/build';
 import { addCharacter, createSkeletonStore, defineSkeleton, type SkeletonDefinition, type SkeletonStore } from '../src/character/skeleton';
 import { defineSkin } from '../src/character/skin';

@@ -290,3 +290,11 @@ export const HITBOX_ROUNDING_MARGIN_RELATIVE = 8 * FLOAT32_RELATIVE_STEP;
 
 /** Below this |cos| gap from 1, slerp's sin(angle) is too small to divide by: interpolate linearly and renormalise. */
 export const SLERP_LINEAR_GAP = 1e-6;
+
+/**
+ * The character ray grid walks cells while a hit found so far could still tie with a character
+ * first met in a later cell; boundary parameters are summed step by step, so it keeps walking
+ * within this fraction of the ray's extent in t and of the coordinates' magnitude over the
+ * direction's length: far above their rounding, far below any gap that matters.
+ */
+export const RAY_GRID_BOUNDARY_SLACK = 1e-9;

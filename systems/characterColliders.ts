@@ -15,15 +15,8 @@ import { contactCapsuleObb } from '../src/contacts/capsuleBox';
 import { OBB_STRIDE, SPHERE_STRIDE } from '../src/layout';
 import { obbAabbOverlap, obbOverlap, obbSphereOverlap } from '../src/query/sat';
 import {
-  SHAPE_AABB,
-  SHAPE_CAPSULE,
-  SHAPE_CHARACTER,
-  SHAPE_KDOP,
-  SHAPE_MESH,
-  SHAPE_SPHERE,
-  SHAPE_STRIDE,
-  storeBroadPhaseBox,
-  type ColliderStore,
+  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_SPHERE, SHAPE_STRIDE,
+  storeBroadPhaseBox, type ColliderStore,
 } from '../components/collider';
 import { pushHitboxPair } from '../components/hitboxPairStore';
 import { pipelineOf, type CollisionPipeline } from './collisionState';

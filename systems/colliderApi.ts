@@ -11,20 +11,8 @@ import { MAX_COORDINATE } from '../src/tolerances';
 import { OBB_AXES, OBB_CENTER, OBB_HALF } from '../src/layout';
 import { assertEntityId } from '../components/capacity';
 import {
-  DEFAULT_LAYER,
-  DEFAULT_MASK,
-  SHAPE_AABB,
-  SHAPE_CAPSULE,
-  SHAPE_CHARACTER,
-  SHAPE_KDOP,
-  SHAPE_MESH,
-  SHAPE_OBB,
-  SHAPE_SPHERE,
-  SHAPE_STRIDE,
-  growColliderStore,
-  insertColliderId,
-  releaseKdopVertices,
-  setKdopVertices,
+  DEFAULT_LAYER, DEFAULT_MASK, SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB,
+  SHAPE_SPHERE, SHAPE_STRIDE, growColliderStore, insertColliderId, releaseKdopVertices, setKdopVertices,
 } from '../components/collider';
 import { growTransformStore, markChanged } from '../components/transform';
 import { pipelineOf, type CollisionPipeline } from './collisionState';

@@ -17,21 +17,17 @@
 import type { BoundingTree } from '../src/tree/build';
 import { grown } from '../src/broadphase/growable';
 import {
-  CONTACT_COUNT,
-  CONTACT_DEPTH,
-  CONTACT_FEATURE_A,
-  CONTACT_NORMAL,
-  CONTACT_POINTS,
-  CONTACT_POINT_STRIDE,
-  CONTACT_STRIDE,
-  writeHeader,
-  writePoint,
+  CONTACT_COUNT, CONTACT_DEPTH, CONTACT_FEATURE_A, CONTACT_NORMAL, CONTACT_POINTS, CONTACT_POINT_STRIDE,
+  CONTACT_STRIDE, writeHeader, writePoint,
 } from '../src/contacts/manifold';
 import { reduceToFour } from '../src/contacts/clipping';
 import { OBB_STRIDE, type Floats } from '../src/layout';
 import { obbFromAabb } from '../src/volumes/obb';
 import { EDGE_FLAGS_ALL_ACTIVE, meshEdgeFlags } from '../src/contacts/meshEdges';
-import { collideTrees, overlapTreeCapsule, overlapTreeObb, overlapTreeSphere, poseFromTranslationQuaternion, POSE_STRIDE, transformByPose, TreeQueryResult } from '../src/tree/pose';
+import { collideTrees } from '../src/tree/collideTrees';
+import { overlapTreeCapsule, overlapTreeObb, overlapTreeSphere } from '../src/tree/overlapVolume';
+import { poseFromTranslationQuaternion, POSE_STRIDE, transformByPose } from '../src/tree/pose';
+import { TreeQueryResult } from '../src/tree/queryResult';
 import { contactCapsuleTriangle, contactObbTriangle, contactSphereTriangle } from '../src/contacts/triangles';
 import { SHAPE_AABB, SHAPE_CAPSULE, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore } from '../components/collider';
 import type { TransformStore } from '../components/transform';

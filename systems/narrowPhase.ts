@@ -29,14 +29,7 @@ import { obbFromAabb } from '../src/volumes/obb';
 import { obbAabbOverlap, obbSeparatingAxisCached, obbSphereOverlap } from '../src/query/sat';
 import { sphereOverlap } from '../src/volumes/sphere';
 import {
-  SHAPE_AABB,
-  SHAPE_CAPSULE,
-  SHAPE_CHARACTER,
-  SHAPE_KDOP,
-  SHAPE_MESH,
-  SHAPE_OBB,
-  SHAPE_SPHERE,
-  SHAPE_STRIDE,
+  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE,
   type ColliderStore,
 } from '../components/collider';
 import { resized } from '../components/capacity';

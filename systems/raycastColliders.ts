@@ -11,19 +11,14 @@
  */
 import type { World } from 'bitecs';
 import { OBB_STRIDE } from '../src/layout';
-import { POSE_STRIDE, raycastTree, TreeQueryResult } from '../src/tree/pose';
+import { POSE_STRIDE } from '../src/tree/pose';
+import { raycastTree } from '../src/tree/raycastTree';
+import { TreeQueryResult } from '../src/tree/queryResult';
 import { RAY_HIT_STRIDE, raycastAabb, raycastCapsule, raycastKdop, raycastObb, raycastSphere } from '../src/query/raycast';
 import { CollideInputError, isCoordinate } from '../src/errors';
 import { MAX_COORDINATE } from '../src/tolerances';
 import {
-  SHAPE_AABB,
-  SHAPE_CAPSULE,
-  SHAPE_CHARACTER,
-  SHAPE_KDOP,
-  SHAPE_MESH,
-  SHAPE_OBB,
-  SHAPE_SPHERE,
-  SHAPE_STRIDE,
+  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE,
   type ColliderStore,
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';

@@ -1,4 +1,6 @@
-import { buildCharacterRayGrid, updateHitboxes, type CharacterRayGrid, type HitboxStore } from '../src/character/hitboxFit';
+import { buildCharacterRayGrid, type CharacterRayGrid } from '../src/character/rayGrid';
+import { updateHitboxes } from '../src/character/hitboxUpdate';
+import { type HitboxStore } from '../src/character/hitboxStore';
 import { computeWorldMatrices, type SkeletonStore } from '../src/character/skeleton';
 
 /** What `updateBoneHitboxes` reads and writes: the skeleton and hitbox stores, and optionally a ray grid. */

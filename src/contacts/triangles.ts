@@ -1,25 +1,13 @@
 import {
-  CLOSEST_ON_TRIANGLE_STRIDE,
-  CLOSEST_SEGMENTS_STRIDE,
-  closestPtPointTriangle,
-  closestPtSegmentSegment,
+  CLOSEST_ON_TRIANGLE_STRIDE, CLOSEST_SEGMENTS_STRIDE, closestPtPointTriangle, closestPtSegmentSegment,
 } from '../query/closestPoints';
 import {
   ZERO_AREA_TRIANGLE_RATIO, CONTACT_SLACK, EDGE_AXIS_MIN_SINE, PARALLEL_SEGMENT_SINE, SAT_FALSE_OVERLAP_BAND,
   BOX_TRIANGLE_ROUNDING, OVER_FACE_SLACK,
 } from '../tolerances';
 import {
-  COINCIDENT_NORMAL_X,
-  FEATURE_BOX_FACE,
-  FEATURE_CAPSULE_SIDE,
-  FEATURE_SPHERE,
-  boxEdgeFeature,
-  capsuleFeature,
-  clearlySmaller,
-  separated,
-  writeBoxLocalHeader,
-  writeBoxLocalPoint,
-  writeHeader,
+  COINCIDENT_NORMAL_X, FEATURE_BOX_FACE, FEATURE_CAPSULE_SIDE, FEATURE_SPHERE, boxEdgeFeature,
+  capsuleFeature, clearlySmaller, separated, writeBoxLocalHeader, writeBoxLocalPoint, writeHeader,
   writePoint,
 } from './manifold';
 import { clipPolygon, clipPolygonPlane, clipToFaceRectangle, reduceToFour } from './clipping';

@@ -1,18 +1,11 @@
 import fc from 'fast-check';
 import { mat4, quat } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
-import {
-  addCharacterHitboxes,
-  buildCharacterRayGrid,
-  createCharacterRayGrid,
-  createHitboxRayHit,
-  createHitboxStore,
-  fitBoneHitboxes,
-  HITBOXES_PER_CLUSTER,
-  raycastHitboxes,
-  updateHitboxes,
-  type HitboxStore,
-} from '../../src/character/hitboxFit';
+import { addCharacterHitboxes, createHitboxStore, HITBOXES_PER_CLUSTER, type HitboxStore } from '../../src/character/hitboxStore';
+import { buildCharacterRayGrid, createCharacterRayGrid } from '../../src/character/rayGrid';
+import { createHitboxRayHit, raycastHitboxes } from '../../src/character/hitboxRaycast';
+import { fitBoneHitboxes } from '../../src/character/hitboxFit';
+import { updateHitboxes } from '../../src/character/hitboxUpdate';
 import { CollideInputError } from '../../src/errors';
 import { obbCorners, obbTransform } from '../../src/volumes/obb';
 import { raycastObb } from '../../src/query/raycast';

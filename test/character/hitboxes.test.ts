@@ -1,23 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  HIT_GROUP_ARMS,
-  HIT_GROUP_HEAD,
-  HIT_GROUP_LEGS,
-  HIT_GROUP_OTHER,
-  HIT_GROUP_TAIL,
-  HIT_GROUP_TORSO,
-  addCharacterHitboxes,
-  buildCharacterRayGrid,
-  createCharacterRayGrid,
-  createHitboxRayHit,
-  createHitboxStore,
-  fitBoneHitboxes,
+  HIT_GROUP_ARMS, HIT_GROUP_HEAD, HIT_GROUP_LEGS, HIT_GROUP_OTHER, HIT_GROUP_TAIL, HIT_GROUP_TORSO,
   hitGroupFromBoneName,
-  raycastHitboxes,
-  updateHitboxes,
-  type HitboxFitMethod,
-} from '../../src/character/hitboxFit';
+} from '../../src/character/hitGroups';
+import { addCharacterHitboxes, createHitboxStore } from '../../src/character/hitboxStore';
+import { buildCharacterRayGrid, createCharacterRayGrid } from '../../src/character/rayGrid';
+import { createHitboxRayHit, raycastHitboxes } from '../../src/character/hitboxRaycast';
+import { fitBoneHitboxes, type HitboxFitMethod } from '../../src/character/hitboxFit';
+import { updateHitboxes } from '../../src/character/hitboxUpdate';
 import { CollideInputError } from '../../src/errors';
 import { raycastObb } from '../../src/query/raycast';
 import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton } from '../../src/character/skeleton';

@@ -18,17 +18,14 @@ import { aabbOverlap } from '../../src/volumes/aabb';
 import { buildBoundingTree } from '../../src/tree/build';
 import { CLOSEST_SEGMENTS_STRIDE, closestPtPointAabb, closestPtPointSegment, closestPtSegmentSegment } from '../../src/query/closestPoints';
 import {
-  CONTACT_COUNT,
-  CONTACT_DEPTH,
-  CONTACT_NORMAL,
-  CONTACT_POINTS,
-  CONTACT_POINT_STRIDE,
-  CONTACT_STRIDE,
+  CONTACT_COUNT, CONTACT_DEPTH, CONTACT_NORMAL, CONTACT_POINTS, CONTACT_POINT_STRIDE, CONTACT_STRIDE,
 } from '../../src/contacts/manifold';
 import { contactAabbAabb } from '../../src/contacts/boxBox';
 import { contactCapsuleCapsule, contactCapsuleSphere, contactSphereSphere } from '../../src/contacts/round';
 import { contactSphereAabb, contactSphereObb } from '../../src/contacts/sphereBox';
-import { POSE_STRIDE, TreeQueryResult, overlapTreeObb, poseFromTranslationQuaternion, transformByPose } from '../../src/tree/pose';
+import { POSE_STRIDE, poseFromTranslationQuaternion, transformByPose } from '../../src/tree/pose';
+import { TreeQueryResult } from '../../src/tree/queryResult';
+import { overlapTreeObb } from '../../src/tree/overlapVolume';
 import { SAT_AXIS_SLACK, ROUNDING_ALLOWANCE } from '../../src/tolerances';
 import { obbSphereOverlap } from '../../src/query/sat';
 import { sphereOverlap } from '../../src/volumes/sphere';

@@ -11,7 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { buildBoundingTree } from '../../src/tree/build';
 import { closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from '../../src/query/closestPoints';
 import { CONTACT_STRIDE } from '../../src/contacts/manifold';
-import { POSE_STRIDE, TreeQueryResult, overlapTreeObb, poseFromTranslationQuaternion } from '../../src/tree/pose';
+import { POSE_STRIDE, poseFromTranslationQuaternion } from '../../src/tree/pose';
+import { TreeQueryResult } from '../../src/tree/queryResult';
+import { overlapTreeObb } from '../../src/tree/overlapVolume';
 import {
   SAT_AXIS_SLACK, SAT_FALSE_OVERLAP_BAND, ROUNDING_ALLOWANCE, BOX_TRIANGLE_ROUNDING, TRI_TRI_TOUCH_TOLERANCE,
 } from '../../src/tolerances';

@@ -3,7 +3,8 @@
 // hitbox pairs must equal a brute force over every hitbox with the reference separation test.
 import { addEntity, createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
-import { addCharacterHitboxes, createHitboxStore, fitBoneHitboxes } from '../../src/character/hitboxFit';
+import { addCharacterHitboxes, createHitboxStore } from '../../src/character/hitboxStore';
+import { fitBoneHitboxes } from '../../src/character/hitboxFit';
 import { CollideInputError } from '../../src/errors';
 import { addCharacter, createSkeletonStore, defineSkeleton } from '../../src/character/skeleton';
 import { defineSkin } from '../../src/character/skin';

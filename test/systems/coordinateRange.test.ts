@@ -5,13 +5,9 @@
  */
 import { addEntity, createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
-import {
-  buildCharacterRayGrid,
-  createCharacterRayGrid,
-  createHitboxRayHit,
-  createHitboxStore,
-  raycastHitboxes,
-} from '../../src/character/hitboxFit';
+import { buildCharacterRayGrid, createCharacterRayGrid } from '../../src/character/rayGrid';
+import { createHitboxRayHit, raycastHitboxes } from '../../src/character/hitboxRaycast';
+import { createHitboxStore } from '../../src/character/hitboxStore';
 import { buildBoundingTree } from '../../src/tree/build';
 import { CollideInputError } from '../../src/errors';
 import { MAX_COORDINATE } from '../../src/tolerances';

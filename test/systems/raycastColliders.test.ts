@@ -4,17 +4,15 @@
 import { addEntity, createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import { buildBoundingTree, type BoundingTree } from '../../src/tree/build';
-import {
-  addCharacterHitboxes,
-  createCharacterRayGrid,
-  createHitboxRayHit,
-  createHitboxStore,
-  fitBoneHitboxes,
-  raycastHitboxes,
-} from '../../src/character/hitboxFit';
+import { addCharacterHitboxes, createHitboxStore } from '../../src/character/hitboxStore';
+import { createCharacterRayGrid } from '../../src/character/rayGrid';
+import { createHitboxRayHit, raycastHitboxes } from '../../src/character/hitboxRaycast';
+import { fitBoneHitboxes } from '../../src/character/hitboxFit';
 import { CollideInputError } from '../../src/errors';
 import { kdopFromPoints } from '../../src/volumes/kdop';
-import { poseFromTranslationQuaternion, raycastTree, TreeQueryResult } from '../../src/tree/pose';
+import { poseFromTranslationQuaternion } from '../../src/tree/pose';
+import { raycastTree } from '../../src/tree/raycastTree';
+import { TreeQueryResult } from '../../src/tree/queryResult';
 import { raycastAabb, raycastCapsule, raycastKdop, raycastObb, raycastSphere } from '../../src/query/raycast';
 import { addCharacter, createSkeletonStore, defineSkeleton } from '../../src/character/skeleton';
 import { defineSkin } from '../../src/character/skin';

@@ -4,17 +4,11 @@ import { buildBoundingTree, type BoundingTree, type BoundingTreeOptions } from '
 import { closestPtPointTriangle } from '../../src/query/closestPoints';
 import { CollideInputError } from '../../src/errors';
 import { obbContainsPoint, obbCorners } from '../../src/volumes/obb';
-import {
-  POSE_STRIDE,
-  TreeQueryResult,
-  collideTrees,
-  overlapTreeCapsule,
-  overlapTreeObb,
-  overlapTreeSphere,
-  poseFromTranslationQuaternion,
-  raycastTree,
-  type TreeBoxTest,
-} from '../../src/tree/pose';
+import { POSE_STRIDE, poseFromTranslationQuaternion } from '../../src/tree/pose';
+import { TreeQueryResult, type TreeBoxTest } from '../../src/tree/queryResult';
+import { collideTrees } from '../../src/tree/collideTrees';
+import { overlapTreeCapsule, overlapTreeObb, overlapTreeSphere } from '../../src/tree/overlapVolume';
+import { raycastTree } from '../../src/tree/raycastTree';
 import { raycastTriangle } from '../../src/query/raycast';
 import { TRI_TRI_SEGMENT, triTriOverlap } from '../../src/query/triTri';
 import { loadBunny, loadFox, type TestMesh } from '../../scenes/meshes';

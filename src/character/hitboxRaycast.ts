@@ -1,0 +1,228 @@
+import { CollideInputError, isCoordinate } from '../errors';
+import { MAX_COORDINATE, RAY_GRID_BOUNDARY_SLACK } from '../tolerances';
+import { raycastObb } from '../query/raycast';
+import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxStore';
+import { cellOf, type CharacterRayGrid } from './rayGrid';
+
+/**
+ * Ray casts against character hitboxes: the nearest hit over every character, walking the ray
+ * grid, then cluster boxes, bounding spheres and the hitbox OBBs themselves.
+ */
+
+/** Scratch of the grid clip: the ray interval [t0, t1] inside the grid's box. */
+const clip = new Float64Array(2);
+
+/** Narrows `clip` to where o + t·d lies in [a, b] on one axis; false once it is empty. */
+function clipAxis(o: number, d: number, a: number, b: number): boolean {
+  if (d === 0) return o >= a && o <= b;
+  let near = (a - o) / d, far = (b - o) / d;
+  if (near > far) {
+    const s = near;
+    near = far;
+    far = s;
+  }
+  if (near > clip[0]) clip[0] = near;
+  if (far < clip[1]) clip[1] = far;
+  return clip[0] <= clip[1];
+}
+
+/** Nearest hit of `raycastHitboxes`, filled in place (create once with `createHitboxRayHit`). */
+export interface HitboxRayHit {
+  /** Hitbox hit (index into the HitboxStore). */
+  hitbox: number;
+  /** Its character. */
+  character: number;
+  /** The character's entity. */
+  entity: number;
+  /** Global bone index in the skeleton store. */
+  bone: number;
+  /** Hit group of the hitbox (HIT_GROUP_*). */
+  group: number;
+  /** Ray parameter of the hit (units of |d|). */
+  t: number;
+  /** t·|d|: the distance along the ray. */
+  distance: number;
+  /** World point of the hit. */
+  point: Float64Array;
+  /** Unit outward normal of the box face hit (−d/|d| when the origin is inside the box). */
+  normal: Float64Array;
+}
+
+/** A reusable hit record. */
+export function createHitboxRayHit(): HitboxRayHit {
+  return { hitbox: -1, character: -1, entity: -1, bone: -1, group: -1, t: Infinity, distance: Infinity, point: new Float64Array(3), normal: new Float64Array(3) };
+}
+
+const castOut = new Float64Array(4); // scratch: one box cast
+
+/**
+ * Whether the ray o + t·d, t in [0, maxT], meets the AABB at `bo`, given the inverse direction
+ * i = 1/d and, per axis, the offset (0 or 3) of the bound the ray meets first (3 when i < 0, so
+ * also for d = −0). A conservative filter before exact box casts: it must never reject a box the
+ * AABB contains. On an axis where d is 0, i is infinite and the origin decides (±Infinity bounds);
+ * an origin exactly on a face gives 0·Infinity = NaN there, which fails every comparison and so
+ * never narrows the interval.
+ */
+function rayMeetsAabb(box: Float32Array, bo: number, ox: number, oy: number, oz: number, ix: number, iy: number, iz: number, fx: number, fy: number, fz: number, maxT: number): boolean {
+  // Early outs after x and y: most boxes tested are missed (a ray enters a third of the character
+  // boxes and a fifth of the cluster boxes it tests), and each skipped load may be a cache miss.
+  let t0 = 0, t1 = maxT;
+  let near = (box[bo + fx] - ox) * ix, far = (box[bo + 3 - fx] - ox) * ix;
+  if (near > t0) t0 = near;
+  if (far < t1) t1 = far;
+  if (t0 > t1) return false;
+  near = (box[bo + 1 + fy] - oy) * iy; far = (box[bo + 4 - fy] - oy) * iy;
+  if (near > t0) t0 = near;
+  if (far < t1) t1 = far;
+  if (t0 > t1) return false;
+  near = (box[bo + 2 + fz] - oz) * iz; far = (box[bo + 5 - fz] - oz) * iz;
+  if (near > t0) t0 = near;
+  if (far < t1) t1 = far;
+  return t0 <= t1;
+}
+
+/**
+ * Nearest hitbox hit by the ray o + t·d, t in [0, maxT], among all characters of the store:
+ * fills `hit` and returns true, or returns false (leaving `hit` alone). Walks the grid's cells
+ * along the ray (3D DDA) in order and stops once the best hit is nearer than the next cell;
+ * inside a cell, each new character's AABB, then its cluster AABBs, then each box's bounding
+ * sphere, then the box itself (raycastObb; the raycast.ts conventions apply) are tested, each
+ * test clipped to the best hit so far. Several boxes hit at the same nearest t (an origin inside
+ * overlapping boxes, a ray through a shared face) resolve to the lowest hitbox index, whatever
+ * the order the walk meets them in. The grid must have been built from the store's current
+ * boxes. `ignoreCharacter` (a character index, e.g. the shooter whose own boxes the shot starts
+ * in) is skipped. Allocation-free. Throws CollideInputError for an origin or direction that is not
+ * finite or lies outside ±MAX_COORDINATE.
+ */
+export function raycastHitboxes(
+  hit: HitboxRayHit,
+  store: HitboxStore,
+  grid: CharacterRayGrid,
+  ox: number, oy: number, oz: number,
+  dx: number, dy: number, dz: number,
+  maxT: number,
+  ignoreCharacter = -1,
+): boolean {
+  if (!(isCoordinate(ox) && isCoordinate(oy) && isCoordinate(oz) && isCoordinate(dx) && isCoordinate(dy) && isCoordinate(dz))) {
+    throw new CollideInputError(`raycastHitboxes: origin and direction must be finite and within ±${MAX_COORDINATE.toExponential()}, got ${[ox, oy, oz, dx, dy, dz].join(', ')}`);
+  }
+  const dims = grid.dims;
+  const nx = dims[0], ny = dims[1], nz = dims[2];
+  if (nx === 0 || !(maxT >= 0)) return false;
+  const cell = grid.cellSize;
+  const gx = grid.origin[0], gy = grid.origin[1], gz = grid.origin[2];
+  // Clip the ray to the grid's box.
+  clip[0] = 0;
+  clip[1] = maxT;
+  if (!clipAxis(ox, dx, gx, gx + nx * cell) || !clipAxis(oy, dy, gy, gy + ny * cell) || !clipAxis(oz, dz, gz, gz + nz * cell)) return false;
+  const t0 = clip[0], t1 = clip[1];
+  const inv = 1 / cell;
+  let ix = cellOf(ox + t0 * dx, gx, inv, nx);
+  let iy = cellOf(oy + t0 * dy, gy, inv, ny);
+  let iz = cellOf(oz + t0 * dz, gz, inv, nz);
+  // Ray parameter at the next cell boundary per axis, and between boundaries.
+  let nextX = dx === 0 ? Infinity : (gx + (ix + (dx > 0 ? 1 : 0)) * cell - ox) / dx;
+  let nextY = dy === 0 ? Infinity : (gy + (iy + (dy > 0 ? 1 : 0)) * cell - oy) / dy;
+  let nextZ = dz === 0 ? Infinity : (gz + (iz + (dz > 0 ? 1 : 0)) * cell - oz) / dz;
+  const stepX = dx === 0 ? Infinity : cell / Math.abs(dx);
+  const stepY = dy === 0 ? Infinity : cell / Math.abs(dy);
+  const stepZ = dz === 0 ? Infinity : cell / Math.abs(dz);
+  const sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1, sz = dz > 0 ? 1 : -1;
+  const dd = dx * dx + dy * dy + dz * dz;
+  const boundarySlack = RAY_GRID_BOUNDARY_SLACK * (t1 + (Math.abs(ox) + Math.abs(oy) + Math.abs(oz) + Math.abs(gx) + Math.abs(gy) + Math.abs(gz) + cell) / Math.sqrt(dd));
+  const invX = 1 / dx, invY = 1 / dy, invZ = 1 / dz;
+  const fx = invX >= 0 ? 0 : 3, fy = invY >= 0 ? 0 : 3, fz = invZ >= 0 ? 0 : 3;
+  const { cellStart, cellItems, stamp } = grid;
+  // Stamps are Int32: past 2^31 − 1 rays (an hour at 10,000 rays a frame) an id would no longer
+  // read back equal, so the ignored character would be hit. Clearing restarts the ids below any
+  // stamp left (stamps start at 0, ids at 1).
+  if (grid.rayId === 0x7fffffff) {
+    stamp.fill(0);
+    grid.rayId = 0;
+  }
+  const ray = ++grid.rayId;
+  const { characterAabb, clusterAabb, sphere, world, firstHitbox, hitboxCount, firstCluster } = store;
+  if (ignoreCharacter >= 0 && ignoreCharacter < store.characterCount) stamp[ignoreCharacter] = ray;
+  const normal = hit.normal;
+  let bestT = maxT, bestHitbox = -1;
+  // Everything stays in locals of this one function: module-level doubles would be boxed on every write.
+  // Strides are literals (AABB_STRIDE 6, SPHERE_STRIDE 4, OBB_STRIDE 15) and the cluster size a
+  // local, as in updateHitboxes: imported bindings are live, reloaded and checked at every use (8%).
+  const perCluster = HITBOXES_PER_CLUSTER;
+  for (let k = (iz * ny + iy) * nx + ix; ;) {
+    for (let i = cellStart[k], e = cellStart[k + 1]; i < e; i++) {
+      const c = cellItems[i];
+      if (stamp[c] === ray) continue;
+      stamp[c] = ray;
+      if (!rayMeetsAabb(characterAabb, 6 * c, ox, oy, oz, invX, invY, invZ, fx, fy, fz, bestT)) continue;
+      const end = firstHitbox[c] + hitboxCount[c];
+      for (let h0 = firstHitbox[c], a = 6 * firstCluster[c]; h0 < end; h0 += perCluster, a += 6) {
+        if (!rayMeetsAabb(clusterAabb, a, ox, oy, oz, invX, invY, invZ, fx, fy, fz, bestT)) continue;
+        const clusterEnd = end < h0 + perCluster ? end : h0 + perCluster;
+        for (let h = h0; h < clusterEnd; h++) {
+          // Bounding-sphere pre-test: most boxes of a cluster the ray passes are missed here, and
+          // boxes behind the best hit too (sphere entry t = (−b − √(b² − dd·c2))/dd > bestT, without
+          // the root). The sphere's margin keeps its entry strictly before the box's, far above rounding.
+          const so = 4 * h;
+          const mx = ox - sphere[so], my = oy - sphere[so + 1], mz = oz - sphere[so + 2];
+          const r = sphere[so + 3];
+          const b = mx * dx + my * dy + mz * dz;
+          const c2 = mx * mx + my * my + mz * mz - r * r;
+          if (c2 > 0) {
+            const disc = b * b - dd * c2;
+            const e = -b - dd * bestT;
+            if (b > 0 || disc < 0 || (e > 0 && e * e > disc)) continue;
+          }
+          if (!raycastObb(castOut, ox, oy, oz, dx, dy, dz, bestT, world, 15 * h)) continue;
+          // raycastObb was clipped to bestT, so a hit that is not nearer ties: the lower index wins.
+          if (castOut[0] < bestT || bestHitbox < 0 || h < bestHitbox) {
+            bestT = castOut[0];
+            bestHitbox = h;
+            normal[0] = castOut[1]; normal[1] = castOut[2]; normal[2] = castOut[3];
+          }
+        }
+      }
+    }
+    const exit = nextX < nextY ? (nextX < nextZ ? nextX : nextZ) : (nextY < nextZ ? nextY : nextZ);
+    // A character first met in a later cell is entered at or after `exit`: one entered exactly
+    // there could tie with the best hit, so the walk goes on while bestT equals exit, and within
+    // `boundarySlack` below it, as boundaries summed step by step and characters placed in cells
+    // by rounding can each be off by a few ulps.
+    if ((bestHitbox >= 0 && bestT < exit - boundarySlack) || exit > t1) break;
+    if (nextX === exit) {
+      ix += sx;
+      if (ix < 0 || ix >= nx) break;
+      nextX += stepX;
+      k += sx;
+    } else if (nextY === exit) {
+      iy += sy;
+      if (iy < 0 || iy >= ny) break;
+      nextY += stepY;
+      k += sy * nx;
+    } else {
+      iz += sz;
+      if (iz < 0 || iz >= nz) break;
+      nextZ += stepZ;
+      k += sz * nx * ny;
+    }
+  }
+  if (bestHitbox < 0) return false;
+  const h = bestHitbox;
+  const c = store.character[h];
+  hit.hitbox = h;
+  hit.character = c;
+  hit.entity = store.characterEntity[c];
+  hit.bone = store.bone[h];
+  hit.group = store.group[h];
+  hit.t = bestT;
+  hit.distance = bestT * Math.sqrt(dd);
+  hit.point[0] = ox + bestT * dx;
+  hit.point[1] = oy + bestT * dy;
+  hit.point[2] = oz + bestT * dz;
+  // A face normal is a stored Float32 axis, unit only to ~1e-7: renormalise in doubles.
+  const len = Math.hypot(normal[0], normal[1], normal[2]);
+  if (len > 0) {
+    normal[0] /= len; normal[1] /= len; normal[2] /= len;
+  }
+  return true;
+}

@@ -1,0 +1,167 @@
+import { grown } from '../broadphase/growable';
+import { CollideInputError, assertExtents, assertFiniteValues } from '../errors';
+import { AABB_STRIDE, OBB_HALF, OBB_STRIDE, SPHERE_STRIDE } from '../layout';
+import type { SkeletonStore } from './skeleton';
+import { updateHitboxes } from './hitboxUpdate';
+import { type BoneHitboxes } from './hitboxFit';
+
+/**
+ * The per-frame store of every character's hitboxes (struct of arrays) and adding a character's
+ * fitted hitboxes to it.
+ */
+
+// ---- per-frame store ----
+
+/**
+ * Hitboxes per cluster: a character's hitboxes (sorted by bone, so a depth-first skeleton keeps a
+ * limb's bones together) are cut into runs of this many, each with its own world AABB. A ray that
+ * enters a character's AABB then tests a few cluster boxes instead of every hitbox: the fingers of
+ * a hand, for instance, are skipped together. Measured on the 68-bone humanoid (55 hitboxes).
+ */
+export const HITBOXES_PER_CLUSTER = 8;
+
+/** Numbers per hitbox in `HitboxStore.extent`: local centre (3), then extent vectors h_k·u_k (9). */
+export const EXTENT_STRIDE = 12;
+
+/**
+ * Hitbox and bone indices stay below this (2^24, checked when adding), so `updateHitboxes` can
+ * mask them with MAX_INDEX - 1: the JIT then knows every offset (index · 16 + k) fits in an int32
+ * and drops the overflow check of each array access (10% of the update, measured).
+ */
+export const MAX_INDEX = 2 ** 24;
+
+/**
+ * Hitboxes of many characters, struct-of-arrays, parallel to a SkeletonStore (same character
+ * indices). Per hitbox: global `bone`, `character`, hit `group`, `local` box (bone space),
+ * `extent` (the local box as centre and half-extent vectors h_k·u_k, 12 numbers, so the update is
+ * one 3x3 product per vector), `world` box and `sphere` (the world box's bounding sphere, sphere
+ * layout, a cheap pre-test: 16 bytes per hitbox, so a ray or a pair test reads a few cache lines
+ * per cluster instead of one per box). Per character: `firstHitbox`, `hitboxCount`,
+ * `characterEntity`, `characterAabb` (min-max union of its world boxes, for broad phases;
+ * inverted when it has no hitbox) and `firstCluster`; per cluster (see HITBOXES_PER_CLUSTER)
+ * `clusterAabb`. Bind-time data (`local`, `extent`) is Float64; what is rewritten every frame is
+ * Float32, every bound widened (HITBOX_ROUNDING_MARGIN_RELATIVE) so it holds for the boxes as stored.
+ * Arrays are replaced when the store grows: read them from the store after adding.
+ */
+export interface HitboxStore {
+  /** Hitboxes of all characters. */
+  count: number;
+  /** Characters added. */
+  characterCount: number;
+  /** Clusters of all characters. */
+  clusterCount: number;
+  /** Per hitbox: global bone index in the skeleton store. */
+  bone: Int32Array;
+  /** Per hitbox: its character. */
+  character: Int32Array;
+  /** Per hitbox: hit group tag (HIT_GROUP_*). */
+  group: Uint8Array;
+  /** Per hitbox: local OBB in bone space (OBB layout, 15 numbers). */
+  local: Float64Array;
+  /** Per hitbox: the local box as centre and half-extent vectors h_k·u_k (12 numbers). */
+  extent: Float64Array;
+  /** Per hitbox: world OBB of the last update (OBB layout). */
+  world: Float32Array;
+  /** Per hitbox: bounding sphere of the world box (sphere layout). */
+  sphere: Float32Array;
+  /** Per character: index of its first hitbox. */
+  firstHitbox: Int32Array;
+  /** Per character: its number of hitboxes. */
+  hitboxCount: Int32Array;
+  /** Per character: the entity that owns it. */
+  characterEntity: Int32Array;
+  /** Per character: min-max union of its world boxes (6 numbers). */
+  characterAabb: Float32Array;
+  /** Per character: index of its first cluster. */
+  firstCluster: Int32Array;
+  /** Per cluster: min-max union of its hitboxes' world boxes (6 numbers). */
+  clusterAabb: Float32Array;
+}
+
+/** An empty hitbox store. */
+export function createHitboxStore(): HitboxStore {
+  return {
+    count: 0,
+    characterCount: 0,
+    clusterCount: 0,
+    bone: new Int32Array(0),
+    character: new Int32Array(0),
+    group: new Uint8Array(0),
+    local: new Float64Array(0),
+    extent: new Float64Array(0),
+    world: new Float32Array(0),
+    sphere: new Float32Array(0),
+    firstHitbox: new Int32Array(0),
+    hitboxCount: new Int32Array(0),
+    characterEntity: new Int32Array(0),
+    characterAabb: new Float32Array(0),
+    firstCluster: new Int32Array(0),
+    clusterAabb: new Float32Array(0),
+  };
+}
+
+/** Clusters of a character with `hitboxes` hitboxes. */
+function clustersOf(hitboxes: number): number {
+  return Math.ceil(hitboxes / HITBOXES_PER_CLUSTER);
+}
+
+/**
+ * Adds the hitboxes of skeleton character `character` (which must be the next one: characters are
+ * added to both stores in the same order) and computes their world boxes from its current world
+ * matrices. Throws CollideInputError when the order or the bone count disagree, or on a local box
+ * with non-finite numbers or negative half-extents.
+ */
+export function addCharacterHitboxes(store: HitboxStore, skeleton: SkeletonStore, character: number, fitted: BoneHitboxes): void {
+  const c = store.characterCount;
+  if (character !== c || character >= skeleton.characterCount) {
+    throw new CollideInputError(`addCharacterHitboxes: expected skeleton character ${c} next, got ${character}`);
+  }
+  const firstBone = skeleton.firstBone[c];
+  const boneCount = skeleton.characterBoneCount[c];
+  for (let h = 0; h < fitted.count; h++) {
+    if (!(fitted.bone[h] >= 0 && fitted.bone[h] < boneCount)) {
+      throw new CollideInputError(`addCharacterHitboxes: hitbox ${h} names bone ${fitted.bone[h]}, character ${c} has ${boneCount}`);
+    }
+    assertFiniteValues(fitted.local, OBB_STRIDE * h, OBB_STRIDE, `addCharacterHitboxes: local box of hitbox ${h}`);
+    assertExtents(fitted.local, OBB_STRIDE * h + OBB_HALF, 3, `addCharacterHitboxes: half-extents of hitbox ${h}`);
+  }
+  const first = store.count;
+  const end = first + fitted.count;
+  if (end > MAX_INDEX || skeleton.boneCount > MAX_INDEX) {
+    throw new CollideInputError(`addCharacterHitboxes: at most ${MAX_INDEX} hitboxes and bones per store, character ${c} would make ${end} hitboxes of ${skeleton.boneCount} bones`);
+  }
+  const clusterEnd = store.clusterCount + clustersOf(fitted.count);
+  store.bone = grown(store.bone, end);
+  store.character = grown(store.character, end);
+  store.group = grown(store.group, end);
+  store.local = grown(store.local, OBB_STRIDE * end);
+  store.extent = grown(store.extent, EXTENT_STRIDE * end);
+  store.world = grown(store.world, OBB_STRIDE * end);
+  store.sphere = grown(store.sphere, SPHERE_STRIDE * end);
+  store.firstHitbox = grown(store.firstHitbox, c + 1);
+  store.hitboxCount = grown(store.hitboxCount, c + 1);
+  store.characterEntity = grown(store.characterEntity, c + 1);
+  store.characterAabb = grown(store.characterAabb, AABB_STRIDE * (c + 1));
+  store.firstCluster = grown(store.firstCluster, c + 1);
+  store.clusterAabb = grown(store.clusterAabb, AABB_STRIDE * clusterEnd);
+  for (let h = 0; h < fitted.count; h++) {
+    store.bone[first + h] = firstBone + fitted.bone[h];
+    store.character[first + h] = c;
+    store.group[first + h] = fitted.group[h];
+    const lo = OBB_STRIDE * h, eo = EXTENT_STRIDE * (first + h);
+    for (let k = 0; k < 3; k++) {
+      store.extent[eo + k] = fitted.local[lo + k];
+      const half = fitted.local[lo + OBB_HALF + k];
+      for (let i = 0; i < 3; i++) store.extent[eo + 3 + 3 * k + i] = half * fitted.local[lo + 3 + 3 * k + i];
+    }
+  }
+  store.local.set(fitted.local.subarray(0, OBB_STRIDE * fitted.count), OBB_STRIDE * first);
+  store.firstHitbox[c] = first;
+  store.hitboxCount[c] = fitted.count;
+  store.characterEntity[c] = skeleton.characterEntity[c];
+  store.firstCluster[c] = store.clusterCount;
+  store.count = end;
+  store.characterCount = c + 1;
+  store.clusterCount = clusterEnd;
+  updateHitboxes(store, skeleton, c, 1);
+}
