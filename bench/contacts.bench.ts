@@ -14,7 +14,7 @@ import { contactObbObb } from '../src/contacts/boxBox';
 import { OBB_STRIDE } from '../src/layout';
 import { setMeshEdges } from '../src/contacts/meshEdges';
 import { RAY_HIT_STRIDE, raycastObb } from '../src/query/raycast';
-import { contactObbTriangle } from '../src/contacts/triangles';
+import { contactObbTriangle } from '../src/contacts/boxTriangle';
 import { meshPairContact } from '../systems/meshCollider';
 import { addCollider, createCollisionPipeline, setTransform } from '../systems/index';
 import { triangulatedFloor } from '../scenes/floors';

@@ -12,7 +12,11 @@ import { kdopFromPoints, kdopOverlap } from '../src/volumes/kdop';
 import { AABB_STRIDE, OBB_STRIDE, SPHERE_STRIDE } from '../src/layout';
 import { obbCorners } from '../src/volumes/obb';
 import {
-  obbOverlap, obbOverlapLite, obbOverlapWithSpherePrecheck, obbSeparatingAxis, obbSeparatingAxisCached,
+  obbOverlap,
+  obbOverlapLite,
+  obbOverlapWithSpherePrecheck,
+  obbSeparatingAxis,
+  obbSeparatingAxisCached,
 } from '../src/query/sat';
 import { sphereOverlap } from '../src/volumes/sphere';
 import { generateObbPairs, type ObbPairKind, type ObbPairs } from '../scenes/obbPairs';

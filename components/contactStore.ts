@@ -10,7 +10,7 @@
  *   const points = contacts.manifold[m + CONTACT_COUNT]; // then CONTACT_POINTS...
  * }
  * ```
- * The manifold layout is src/contacts.ts's (CONTACT_* offsets).
+ * The manifold layout is src/contacts/manifold.ts's (CONTACT_* offsets).
  */
 import { CONTACT_STRIDE } from '../src/contacts/manifold';
 import { resized } from './capacity';

@@ -17,7 +17,7 @@ import { fitBoneHitboxes, type BoneHitboxes, type HitboxFitOptions } from '../sr
 import { CollideInputError } from '../src/errors';
 import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton, type SkeletonDefinition } from '../src/character/skeleton';
 import { defineSkin, type SkinDefinition } from '../src/character/skin';
-import { SLERP_LINEAR_GAP } from '../src/tolerances';
+import { SLERP_LINEAR_GAP, ROOT_PLACEMENT_TOLERANCE } from '../src/tolerances';
 
 /** Which local TRS component a channel drives. */
 export type GltfChannelPath = 'translation' | 'rotation' | 'scale';
@@ -127,7 +127,7 @@ function jointParents(joints: Node[]): { parents: number[]; rootMatrix: Float64A
       if (index.has(up)) throw new CollideInputError(`gltf: non-joint node "${parent?.getName()}" sits between joints; unsupported`);
     }
     const m = Float64Array.from(parent ? parent.getWorldMatrix() : [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
-    if (rootMatrix && rootMatrix.some((v, k) => Math.abs(v - m[k]) > 1e-9 * (1 + Math.abs(v)))) {
+    if (rootMatrix && rootMatrix.some((v, k) => Math.abs(v - m[k]) > ROOT_PLACEMENT_TOLERANCE * (1 + Math.abs(v)))) {
       throw new CollideInputError('gltf: root joints under differently placed nodes are unsupported');
     }
     rootMatrix = m;

@@ -6,7 +6,8 @@
  * every frame. Everything follows from the seed, so Node and the browser step the same frames.
  */
 import { addEntity, createWorld, type World } from 'bitecs';
-import { addCharacterHitboxes, createHitboxStore, type HitboxStore } from '../src/character/hitboxStore';
+import { addCharacterHitboxes, createHitboxStore } from '../src/character/hitboxStore';
+import { type HitboxStore } from '../src/character/hitboxLayout';
 import { createCharacterRayGrid, type CharacterRayGrid } from '../src/character/rayGrid';
 import { createHitboxRayHit, raycastHitboxes } from '../src/character/hitboxRaycast';
 import { fitBoneHitboxes, type BoneHitboxes } from '../src/character/hitboxFit';

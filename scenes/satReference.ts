@@ -1,5 +1,5 @@
 /**
- * Independent, deliberately plain references for the OBB tests of src/sat.ts. Nothing here shares
+ * Independent, deliberately plain references for the OBB tests of src/query/sat.ts. Nothing here shares
  * code or formulation with sat.ts:
  * - `referenceGaps` works in world space from the 8 corners of each box: it builds the 15
  *   candidate axes from scratch (face normals, normalised edge crosses, skipping near-parallel

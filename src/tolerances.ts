@@ -167,7 +167,7 @@ export const TOI_PARALLEL_SINE = 1e-9;
 /**
  * Edge-edge axes whose length (the sine of the edges' angle) is below this are skipped: the edges
  * are parallel, the face axes cover that direction, and the depth error of skipping is at most
- * about this fraction of the box sizes. Above it the axis is built as in src/sat.ts, exact for
+ * about this fraction of the box sizes. Above it the axis is built as in src/query/sat.ts, exact for
  * the stored axes however small the sine, so the contact's band matches the SAT's.
  */
 export const EDGE_AXIS_MIN_SINE = 1e-9;
@@ -192,7 +192,7 @@ export const CONTACT_SLACK = 1e-9;
  * another segment (capsule-capsule) is treated as parallel to it and gets two contact points, the
  * ends of the overlap, so that a capsule lying on a box or on another capsule rests stably. It
  * only picks the number of points, never whether the shapes touch: no band of its own (that is
- * closestPtSegmentSegment's, see src/closestPoints.ts).
+ * closestPtSegmentSegment's, see src/query/closestPoints.ts).
  */
 export const PARALLEL_SEGMENT_SINE = 1e-3;
 
@@ -207,7 +207,7 @@ export const OVER_FACE_SLACK = 1e-7;
  * `contactObbTriangle` separates only past a band of SAT_FALSE_OVERLAP_BAND × (h0 + h1 + h2) plus
  * this many units of the magnitudes involved (the largest |coordinate| of the triangle in the box
  * frame plus the three half-extents), and keeps the contact at depth 0 inside it. The mesh tree's
- * leaf test (obbTriangleOverlap, src/obbTree.ts) reports triangles up to √3 × (SAT_AXIS_SLACK ×
+ * leaf test (obbTriangleOverlap, src/tree/overlapVolume.ts) reports triangles up to √3 × (SAT_AXIS_SLACK ×
  * (h0 + h1 + h2) + ROUNDING_ALLOWANCE × those magnitudes) away, measuring the same axes from the
  * same box-frame vertices, but unnormalised and from one vertex (a few ulps of those magnitudes
  * apart from this test's numbers). The band covers both, so a manifold comes out wherever the
@@ -224,7 +224,7 @@ export const DEFAULT_FLAT_EDGE_ANGLE = (4 * Math.PI) / 180;
 
 /**
  * Triangle contacts whose normal is within this cosine (about 5.7 degrees, above the 4° flat-edge
- * default of src/meshEdges.ts) of the deepest one's add their points to the pair's manifold:
+ * default of src/contacts/meshEdges.ts) of the deepest one's add their points to the pair's manifold:
  * neighbours on a flat or gently curved surface share the load; a contact across a crease (a wall
  * met at the same time as the floor) is left out, since one manifold has one normal.
  */
@@ -298,3 +298,10 @@ export const SLERP_LINEAR_GAP = 1e-6;
  * direction's length: far above their rounding, far below any gap that matters.
  */
 export const RAY_GRID_BOUNDARY_SLACK = 1e-9;
+
+/**
+ * glTF root joints must sit under one placement: two parents' world matrices count as the same
+ * when every entry agrees to this fraction of (1 + |entry|), far above the rounding of the
+ * matrix products that build them and far below any real difference of placement.
+ */
+export const ROOT_PLACEMENT_TOLERANCE = 1e-9;

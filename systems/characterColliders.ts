@@ -1,6 +1,6 @@
 /**
  * Animated characters as colliders. A character entity's collider is its set of bone hitboxes
- * (src/boneHitboxes.ts): the broad phase sees the character's AABB (the union of its hitboxes,
+ * (src/character/): the broad phase sees the character's AABB (the union of its hitboxes,
  * refreshed every frame after the bones move), and the narrow phase tests the other collider
  * against each hitbox, so a pair is reported when any hitbox touches. Which hitboxes touched is
  * written to the pipeline's pooled `hitboxPairs` (entity pair plus hitbox indices, from which the
@@ -15,8 +15,15 @@ import { contactCapsuleObb } from '../src/contacts/capsuleBox';
 import { OBB_STRIDE, SPHERE_STRIDE } from '../src/layout';
 import { obbAabbOverlap, obbOverlap, obbSphereOverlap } from '../src/query/sat';
 import {
-  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_SPHERE, SHAPE_STRIDE,
-  storeBroadPhaseBox, type ColliderStore,
+  SHAPE_AABB,
+  SHAPE_CAPSULE,
+  SHAPE_CHARACTER,
+  SHAPE_KDOP,
+  SHAPE_MESH,
+  SHAPE_SPHERE,
+  SHAPE_STRIDE,
+  storeBroadPhaseBox,
+  type ColliderStore,
 } from '../components/collider';
 import { pushHitboxPair } from '../components/hitboxPairStore';
 import { pipelineOf, type CollisionPipeline } from './collisionState';

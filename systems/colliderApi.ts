@@ -5,14 +5,26 @@
  */
 import { addComponent, entityExists, removeComponent, type World } from 'bitecs';
 import type { BoundingTree } from '../src/tree/build';
-import { quaternionToMat3 } from '../src/volumes/aabb';
+import { quaternionToMat3 } from '../src/rotation';
 import { CollideInputError, assertExtents, assertFiniteValues, assertNonEmptyPoints, coordinateRefusal, isCoordinate } from '../src/errors';
 import { MAX_COORDINATE } from '../src/tolerances';
 import { OBB_AXES, OBB_CENTER, OBB_HALF } from '../src/layout';
 import { assertEntityId } from '../components/capacity';
 import {
-  DEFAULT_LAYER, DEFAULT_MASK, SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB,
-  SHAPE_SPHERE, SHAPE_STRIDE, growColliderStore, insertColliderId, releaseKdopVertices, setKdopVertices,
+  DEFAULT_LAYER,
+  DEFAULT_MASK,
+  SHAPE_AABB,
+  SHAPE_CAPSULE,
+  SHAPE_CHARACTER,
+  SHAPE_KDOP,
+  SHAPE_MESH,
+  SHAPE_OBB,
+  SHAPE_SPHERE,
+  SHAPE_STRIDE,
+  growColliderStore,
+  insertColliderId,
+  releaseKdopVertices,
+  setKdopVertices,
 } from '../components/collider';
 import { growTransformStore, markChanged } from '../components/transform';
 import { pipelineOf, type CollisionPipeline } from './collisionState';

@@ -13,16 +13,37 @@ export { updateCharacterColliders } from './characterColliders';
 export { type HitboxPairStore } from '../components/hitboxPairStore';
 export { updateBoneHitboxes, type BoneHitboxState } from './updateBoneHitboxes';
 export {
-  addCollider, setTransform, markTransformChanged, removeCollider, type ColliderDescription,
-  type ColliderOptions, type Vec3Like, type QuatLike,
+  addCollider,
+  setTransform,
+  markTransformChanged,
+  removeCollider,
+  type ColliderDescription,
+  type ColliderOptions,
+  type Vec3Like,
+  type QuatLike,
 } from './colliderApi';
 export {
-  COLLISION_PIPELINE, type CollisionPipeline, type CollisionPipelineOptions, type PairEvents,
-  type PipelineTimings, type BroadPhaseName, type System,
+  COLLISION_PIPELINE,
+  type CollisionPipeline,
+  type CollisionPipelineOptions,
+  type PairEvents,
+  type PipelineTimings,
+  type BroadPhaseName,
+  type System,
 } from './collisionState';
 export {
-  SHAPE_SPHERE, SHAPE_AABB, SHAPE_OBB, SHAPE_CAPSULE, SHAPE_KDOP, SHAPE_MESH, SHAPE_CHARACTER, SHAPE_NONE,
-  SHAPE_STRIDE, DEFAULT_LAYER, DEFAULT_MASK, type ColliderStore,
+  SHAPE_SPHERE,
+  SHAPE_AABB,
+  SHAPE_OBB,
+  SHAPE_CAPSULE,
+  SHAPE_KDOP,
+  SHAPE_MESH,
+  SHAPE_CHARACTER,
+  SHAPE_NONE,
+  SHAPE_STRIDE,
+  DEFAULT_LAYER,
+  DEFAULT_MASK,
+  type ColliderStore,
 } from '../components/collider';
 export { type TransformStore } from '../components/transform';
 export { type ContactStore } from '../components/contactStore';

@@ -1,5 +1,5 @@
 /**
- * Mesh colliders: a triangle mesh wrapped in a bounding tree (src/boundingTree.ts) taking part in
+ * Mesh colliders: a triangle mesh wrapped in a bounding tree (src/tree/build.ts) taking part in
  * the pipeline like any other collider. The tree is built once by the user and shared by every
  * entity that uses the mesh (`addCollider(world, eid, { shape: 'mesh', tree })`); the collider
  * store keeps a reference per entity. Its local shape is the tree's root box, so refitting and the
@@ -9,7 +9,7 @@
  * Trees take rigid poses, so a mesh collider's transform must have scale 1 (setTransform and
  * addCollider and markTransformChanged check it). A non-sensor pair of a mesh and a sphere,
  * capsule, OBB or AABB gets one contact manifold (meshPairContact): the per-triangle contacts of
- * src/triangleContacts.ts, filtered by the tree's active edges, merged into the deepest one's normal. Mesh-mesh pairs and sensor pairs
+ * src/contacts/triangles.ts, filtered by the tree's active edges, merged into the deepest one's normal. Mesh-mesh pairs and sensor pairs
  * report touching and begin / stay / end events without a manifold (two meshes give intersection
  * segments, not a least-penetration normal). Exact against every kind but k-DOPs: a k-DOP pair is
  * always the conservative k-DOP test, here against the k-DOP of the mesh's root box, no manifold.
@@ -17,8 +17,15 @@
 import type { BoundingTree } from '../src/tree/build';
 import { grown } from '../src/broadphase/growable';
 import {
-  CONTACT_COUNT, CONTACT_DEPTH, CONTACT_FEATURE_A, CONTACT_NORMAL, CONTACT_POINTS, CONTACT_POINT_STRIDE,
-  CONTACT_STRIDE, writeHeader, writePoint,
+  CONTACT_COUNT,
+  CONTACT_DEPTH,
+  CONTACT_FEATURE_A,
+  CONTACT_NORMAL,
+  CONTACT_POINTS,
+  CONTACT_POINT_STRIDE,
+  CONTACT_STRIDE,
+  writeHeader,
+  writePoint,
 } from '../src/contacts/manifold';
 import { reduceToFour } from '../src/contacts/clipping';
 import { OBB_STRIDE, type Floats } from '../src/layout';
@@ -28,7 +35,8 @@ import { collideTrees } from '../src/tree/collideTrees';
 import { overlapTreeCapsule, overlapTreeObb, overlapTreeSphere } from '../src/tree/overlapVolume';
 import { poseFromTranslationQuaternion, POSE_STRIDE, transformByPose } from '../src/tree/pose';
 import { TreeQueryResult } from '../src/tree/queryResult';
-import { contactCapsuleTriangle, contactObbTriangle, contactSphereTriangle } from '../src/contacts/triangles';
+import { contactCapsuleTriangle, contactSphereTriangle } from '../src/contacts/roundTriangle';
+import { contactObbTriangle } from '../src/contacts/boxTriangle';
 import { SHAPE_AABB, SHAPE_CAPSULE, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore } from '../components/collider';
 import type { TransformStore } from '../components/transform';
 import { MESH_CONTACT_NORMAL_COS, MESH_POINT_MERGE } from '../src/tolerances';
@@ -123,7 +131,7 @@ export function meshManifoldKind(kind: number): boolean {
  * Contact manifold of collider `other` (sphere, capsule, OBB or AABB: meshManifoldKind) against
  * mesh collider `mesh`, normal from `other` to the mesh, written at out[oo]; returns its point
  * count, 0 when they do not touch. Every triangle the tree finds gets its own contact
- * (src/triangleContacts.ts) with the tree's active-edge mask (src/meshEdges.ts), so
+ * (src/contacts/triangles.ts) with the tree's active-edge mask (src/contacts/meshEdges.ts), so
  * internal edges and vertices of flat or concave parts give the face normal, not a "ghost" edge
  * normal; the deepest gives the normal, the depth and feature A (of `other`); feature B is that
  * triangle's mesh index. The points are those of every triangle contact whose normal lies within

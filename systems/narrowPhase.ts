@@ -7,7 +7,7 @@
  * Tests per kind pair: the boolean kernels decide whether a pair touches, for sensors and solid
  * colliders alike (OBB-OBB by SAT with the pair's last separating axis tried first, kept in a
  * sorted pair cache matched by a merge walk with the sorted candidates); touching solid pairs then
- * get their manifold from src/contacts.ts (an AABB is passed as an identity-axes OBB where a
+ * get their manifold from src/contacts/ (an AABB is passed as an identity-axes OBB where a
  * kernel wants a box), whose kernels report a point wherever the boolean ones report touching.
  * k-DOP colliders are tested k-DOP against k-DOP: the other shape's exact k-DOP is built on the
  * fly (the standard, conservative k-DOP test; no manifold).
@@ -29,7 +29,14 @@ import { obbFromAabb } from '../src/volumes/obb';
 import { obbAabbOverlap, obbSeparatingAxisCached, obbSphereOverlap } from '../src/query/sat';
 import { sphereOverlap } from '../src/volumes/sphere';
 import {
-  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE,
+  SHAPE_AABB,
+  SHAPE_CAPSULE,
+  SHAPE_CHARACTER,
+  SHAPE_KDOP,
+  SHAPE_MESH,
+  SHAPE_OBB,
+  SHAPE_SPHERE,
+  SHAPE_STRIDE,
   type ColliderStore,
 } from '../components/collider';
 import { resized } from '../components/capacity';
@@ -40,7 +47,7 @@ import { meshManifoldKind, meshPairContact, meshPairOverlap } from './meshCollid
 
 /**
  * Order in which kinds are passed to the kernels (capsule first, then sphere, AABB, OBB), matching
- * the argument order of src/contacts.ts (contactCapsuleSphere, contactSphereObb, ...).
+ * the argument order of src/contacts/ (contactCapsuleSphere, contactSphereObb, ...).
  */
 const KERNEL_RANK = new Uint8Array(256);
 KERNEL_RANK[SHAPE_CAPSULE] = 0;

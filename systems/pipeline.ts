@@ -12,7 +12,10 @@ import { createContactStore } from '../components/contactStore';
 import { createTransformStore } from '../components/transform';
 import { broadPhase, resolveBroadPhase } from './broadPhase';
 import {
-  COLLISION_PIPELINE, type CollisionPipeline, type CollisionPipelineOptions, type PipelineTimings,
+  COLLISION_PIPELINE,
+  type CollisionPipeline,
+  type CollisionPipelineOptions,
+  type PipelineTimings,
   type System,
 } from './collisionState';
 import { createHitboxPairStore } from '../components/hitboxPairStore';

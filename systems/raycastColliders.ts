@@ -5,7 +5,7 @@
  *
  * One pass over the colliders' broad-phase boxes with a slab test (each box contains its shape)
  * leaves the few whose box the ray enters before the best hit so far; those are cast exactly with
- * the kernel of their shape (src/raycast.ts, raycastTree for meshes, the hitboxes of a character
+ * the kernel of their shape (src/query/raycast.ts, raycastTree for meshes, the hitboxes of a character
  * one by one). Linear in the collider count: about right for tens of rays per frame over
  * thousands of colliders; for thousands of rays at characters use raycastHitboxes and its grid.
  */
@@ -18,7 +18,14 @@ import { RAY_HIT_STRIDE, raycastAabb, raycastCapsule, raycastKdop, raycastObb, r
 import { CollideInputError, isCoordinate } from '../src/errors';
 import { MAX_COORDINATE } from '../src/tolerances';
 import {
-  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE,
+  SHAPE_AABB,
+  SHAPE_CAPSULE,
+  SHAPE_CHARACTER,
+  SHAPE_KDOP,
+  SHAPE_MESH,
+  SHAPE_OBB,
+  SHAPE_SPHERE,
+  SHAPE_STRIDE,
   type ColliderStore,
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';

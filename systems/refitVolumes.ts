@@ -15,8 +15,16 @@ import { OBB_AXES, OBB_HALF } from '../src/layout';
 import { obbTransform, obbTransformCentered } from '../src/volumes/obb';
 import { sphereTransform } from '../src/volumes/sphere';
 import {
-  SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE,
-  storeBroadPhaseBox, type ColliderStore,
+  SHAPE_AABB,
+  SHAPE_CAPSULE,
+  SHAPE_CHARACTER,
+  SHAPE_KDOP,
+  SHAPE_MESH,
+  SHAPE_OBB,
+  SHAPE_SPHERE,
+  SHAPE_STRIDE,
+  storeBroadPhaseBox,
+  type ColliderStore,
 } from '../components/collider';
 import { pipelineOf } from './collisionState';
 

@@ -1,6 +1,6 @@
 import { buildCharacterRayGrid, type CharacterRayGrid } from '../src/character/rayGrid';
 import { updateHitboxes } from '../src/character/hitboxUpdate';
-import { type HitboxStore } from '../src/character/hitboxStore';
+import { type HitboxStore } from '../src/character/hitboxLayout';
 import { computeWorldMatrices, type SkeletonStore } from '../src/character/skeleton';
 
 /** What `updateBoneHitboxes` reads and writes: the skeleton and hitbox stores, and optionally a ray grid. */

@@ -19,6 +19,9 @@
  * Static proxies have a grid of their own (same structure, own cell size), rebuilt only when the
  * statics change; every dynamic box looks up its columns on each of that grid's levels, so two
  * statics are never tested against each other and an unchanged level costs no rebuild.
+ *
+ * One file, one structure: the column grid, its per-frame build and the scans that read it share
+ * the bucket layout and the scratch arrays, and split apart they would only pass those around.
  */
 import { aabbOverlap } from '../volumes/aabb';
 import { float32Below } from '../float32';

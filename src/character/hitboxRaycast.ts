@@ -1,7 +1,7 @@
 import { CollideInputError, isCoordinate } from '../errors';
 import { MAX_COORDINATE, RAY_GRID_BOUNDARY_SLACK } from '../tolerances';
 import { raycastObb } from '../query/raycast';
-import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxStore';
+import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { cellOf, type CharacterRayGrid } from './rayGrid';
 
 /**

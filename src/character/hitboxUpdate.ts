@@ -1,8 +1,10 @@
 import {
-  HITBOX_ROUNDING_MARGIN_RELATIVE, HITBOX_ORTHOGONAL_AXES_RELATIVE, HITBOX_PARALLEL_AXES_RELATIVE,
+  HITBOX_ROUNDING_MARGIN_RELATIVE,
+  HITBOX_ORTHOGONAL_AXES_RELATIVE,
+  HITBOX_PARALLEL_AXES_RELATIVE,
 } from '../tolerances';
 import type { SkeletonStore } from './skeleton';
-import { MAX_INDEX, HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxStore';
+import { MAX_INDEX, HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 
 /**
  * The per-frame hitbox update: each bone's world matrix carries its hitboxes (one matrix-box

@@ -1,7 +1,7 @@
 import { grown } from '../broadphase/growable';
 import { CollideInputError } from '../errors';
 import { AABB_STRIDE } from '../layout';
-import { type HitboxStore } from './hitboxStore';
+import { type HitboxStore } from './hitboxLayout';
 
 /**
  * A uniform grid over the characters' bounds, rebuilt each frame, that ray casts walk cell by

@@ -2,8 +2,15 @@ import { closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from '../query/close
 import { OBB_AXES, OBB_HALF, type Floats, type ReadonlyFloats } from '../layout';
 import { SAT_FALSE_OVERLAP_BAND, EDGE_AXIS_MIN_SINE, CONTACT_SLACK } from '../tolerances';
 import {
-  writeHeader, writePoint, FEATURE_BOX_EDGE, clearlySmaller, separated, FEATURE_BOX_FACE, writeBoxLocalPoint,
-  CONTACT_POINT_STRIDE, CONTACT_POINTS,
+  writeHeader,
+  writePoint,
+  FEATURE_BOX_EDGE,
+  clearlySmaller,
+  separated,
+  FEATURE_BOX_FACE,
+  writeBoxLocalPoint,
+  CONTACT_POINT_STRIDE,
+  CONTACT_POINTS,
 } from './manifold';
 import { reduceToFour, clipToFaceRectangle } from './clipping';
 
@@ -149,7 +156,7 @@ function boxFaceContact(
 
 /**
  * OBB A against OBB B (layout.ts, stride 15). The normal is the axis of least penetration over
- * the 15 SAT axes (3 + 3 face normals, 9 normalised edge crosses built as in src/sat.ts,
+ * the 15 SAT axes (3 + 3 face normals, 9 normalised edge crosses built as in src/query/sat.ts,
  * near-parallel crosses skipped: EDGE_AXIS_MIN_SINE), with hysteresis favouring A's faces, then B's, then edges
  * (AXIS_PREFERENCE_*). Face axis: the box owning it gives the reference face, the other box's
  * most anti-parallel face is clipped against the reference face's side planes; up to 4 points
@@ -204,7 +211,7 @@ export function contactObbObb(out: Floats, oo: number, a: ReadonlyFloats, ao: nu
       signB = dist >= 0 ? 1 : -1;
     }
   }
-  // Edge crosses, built as src/sat.ts builds them: Ai × Bj is L = R[k][j]·Al − R[l][j]·Ak with
+  // Edge crosses, built as src/query/sat.ts builds them: Ai × Bj is L = R[k][j]·Al − R[l][j]·Ak with
   // (i, k, l) and (j, m, n) cyclic, B's radius along it from 2×2 minors of R, so that the
   // normal and depth stay exact for nearly parallel edges and agree with the SAT's answer.
   let edge = Infinity, edgeI = 0, edgeJ = 0, enx = 0, eny = 0, enz = 0;

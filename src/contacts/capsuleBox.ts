@@ -2,8 +2,17 @@ import { closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from '../query/close
 import { OBB_AXES, OBB_HALF, type Floats, type ReadonlyFloats } from '../layout';
 import { raycastObb, RAY_HIT_STRIDE } from '../query/raycast';
 import {
-  capsuleFeature, writeBoxLocalHeader, boxEdgeFeature, writeBoxLocalPoint, clearlySmaller,
-  COINCIDENT_NORMAL_X, FEATURE_BOX_FACE, FEATURE_BOX_EDGE, boxFeature, separated, FEATURE_CAPSULE_SIDE,
+  capsuleFeature,
+  writeBoxLocalHeader,
+  boxEdgeFeature,
+  writeBoxLocalPoint,
+  clearlySmaller,
+  COINCIDENT_NORMAL_X,
+  FEATURE_BOX_FACE,
+  FEATURE_BOX_EDGE,
+  boxFeature,
+  separated,
+  FEATURE_CAPSULE_SIDE,
 } from './manifold';
 import { EDGE_AXIS_MIN_SINE, PARALLEL_SEGMENT_SINE } from '../tolerances';
 import { roundContact } from './round';

@@ -11,10 +11,10 @@ import type { ReadonlyFloats } from '../layout';
  * "ghost" bump) although the surface has no edge. An edge shared with a neighbour bent by at most
  * a small angle (flat), or bent away from the side the body is on (concave: the neighbour's face
  * covers it), can never be where the surface really ends, so its triangle's contact takes the face
- * normal instead (src/triangleContacts.ts says how).
+ * normal instead (src/contacts/triangles.ts says how).
  *
  * Triangles are two-sided, and concave seen from the front is convex seen from the back, so each
- * triangle has two 6-bit masks: bit f (the triangle feature ids 0..5 of triangleContacts.ts:
+ * triangle has two 6-bit masks: bit f (the triangle feature ids 0..5 of triangles.ts:
  * vertices a, b, c, then edges ab, bc, ca) for the front ((b − a) × (c − a) side), bit 6 + f for
  * the back. Rules, per triangle and side:
  * - an edge without a neighbour (boundary) or with two or more (non-manifold) is active;

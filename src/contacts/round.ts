@@ -1,8 +1,17 @@
 import { closestPtPointSegment, closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from '../query/closestPoints';
 import { type Floats, type ReadonlyFloats } from '../layout';
 import {
-  FEATURE_CAPSULE_SIDE, CONTACT_FEATURE_B, CONTACT_FEATURE_A, CONTACT_COUNT, writePoint, CONTACT_NORMAL,
-  capsuleFeature, FEATURE_SPHERE, COINCIDENT_NORMAL_X, writeHeader, separated,
+  FEATURE_CAPSULE_SIDE,
+  CONTACT_FEATURE_B,
+  CONTACT_FEATURE_A,
+  CONTACT_COUNT,
+  writePoint,
+  CONTACT_NORMAL,
+  capsuleFeature,
+  FEATURE_SPHERE,
+  COINCIDENT_NORMAL_X,
+  writeHeader,
+  separated,
 } from './manifold';
 import { PARALLEL_SEGMENT_SINE } from '../tolerances';
 

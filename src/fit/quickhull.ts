@@ -7,6 +7,9 @@ import { ROUNDING_ALLOWANCE, HULL_RELATIVE_TOLERANCE } from '../tolerances';
  * 2-manifold and face outwards (counter-clockwise seen from outside). Lower dimensions keep the
  * same shape: 2 = a convex polygon in its plane (vertices in polygon order, triangles = a fan on
  * one side), 1 = the two endpoints of a segment, 0 = a single point.
+ *
+ * The file holds one algorithm (Quickhull with its planar and degenerate cases), which shares the
+ * face arrays and scratch from the first extreme points to the assembled hull.
  */
 export interface ConvexHull {
   /** Number of hull vertices. */

@@ -11,7 +11,8 @@ import { welzlSphere } from '../volumes/sphere';
 /**
  * Bounding-volume trees over triangle meshes (OBBTree, Gottschalk, Lin and Manocha 1996), built
  * top-down into flat typed arrays. The same builder makes OBB, AABB and sphere nodes, so the three
- * can be compared on equal terms; the queries live in obbTree.ts.
+ * can be compared on equal terms; the queries live beside it (collideTrees.ts, overlapVolume.ts,
+ * raycastTree.ts).
  *
  * Every node stores its volume in its PARENT's frame (the root in the mesh frame), in the OBB
  * layout: centre (3), axes as columns (9), half-extents (3). A tree-vs-tree descent then carries
@@ -21,6 +22,9 @@ import { welzlSphere } from '../volumes/sphere';
  *
  * The triangles are copied into tree order (`triangles`, 9 numbers each, mesh frame), so a node's
  * triangles are one contiguous run and leaves are tested without an index lookup.
+ *
+ * One file, one builder: the options, the build scratch and the Builder class that splits nodes
+ * and fits their volumes (the fits themselves live in src/fit/) belong to one top-down pass.
  */
 
 /** Volume stored at each node. */

@@ -91,7 +91,7 @@ export function boxesDisjoint(
   if (Math.abs(t0 * r01 + t1 * r11 + t2 * r21) > b1 + a0 * e01 + a1 * e11 + a2 * e21 + bSlack) return true;
   if (Math.abs(t0 * r02 + t1 * r12 + t2 * r22) > b2 + a0 * e02 + a1 * e12 + a2 * e22 + bSlack) return true;
   if (!full) return false;
-  // A_i × B_j: B's radius from the minors of R without row i (mIcd: columns c and d), as src/sat.ts.
+  // A_i × B_j: B's radius from the minors of R without row i (mIcd: columns c and d), as src/query/sat.ts.
   // A0 × Bj: (k, l) = (1, 2).
   const m001 = Math.abs(r10 * r21 - r20 * r11) + SAT_AXIS_SLACK, m012 = Math.abs(r11 * r22 - r21 * r12) + SAT_AXIS_SLACK;
   const m020 = Math.abs(r12 * r20 - r22 * r10) + SAT_AXIS_SLACK;

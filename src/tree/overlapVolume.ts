@@ -1,10 +1,19 @@
 import type { BoundingTree } from './build';
 import { grown } from '../broadphase/growable';
 import {
-  CLOSEST_ON_TRIANGLE_STRIDE, CLOSEST_SEGMENTS_STRIDE, closestPtPointTriangle, closestPtSegmentSegment,
+  CLOSEST_ON_TRIANGLE_STRIDE,
+  CLOSEST_SEGMENTS_STRIDE,
+  closestPtPointTriangle,
+  closestPtSegmentSegment,
 } from '../query/closestPoints';
 import {
-  CAPSULE_STRIDE, OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, IDENTITY_AXES, type ReadonlyFloats,
+  CAPSULE_STRIDE,
+  OBB_AXES,
+  OBB_CENTER,
+  OBB_HALF,
+  OBB_STRIDE,
+  IDENTITY_AXES,
+  type ReadonlyFloats,
 } from '../layout';
 import { RAY_HIT_STRIDE, raycastTriangle } from '../query/raycast';
 import { SAT_AXIS_SLACK, ROUNDING_ALLOWANCE, TREE_SLACK_RELATIVE } from '../tolerances';

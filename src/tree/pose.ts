@@ -1,4 +1,4 @@
-import { quaternionToMat3 } from '../volumes/aabb';
+import { quaternionToMat3 } from '../rotation';
 import { type Floats, type ReadonlyFloats } from '../layout';
 
 /**

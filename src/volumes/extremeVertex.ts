@@ -1,4 +1,4 @@
-import { quaternionToMat3 } from './aabb';
+import { quaternionToMat3 } from '../rotation';
 import type { Floats, ReadonlyFloats } from '../layout';
 import { EXTREME_VERTEX_RELATIVE_TOLERANCE } from '../tolerances';
 

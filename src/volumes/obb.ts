@@ -1,4 +1,4 @@
-import { quaternionToMat3 } from './aabb';
+import { quaternionToMat3 } from '../rotation';
 import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 
 /**

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { mat4, quat } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
-import { addCharacterHitboxes, createHitboxStore, HITBOXES_PER_CLUSTER, type HitboxStore } from '../../src/character/hitboxStore';
+import { addCharacterHitboxes, createHitboxStore } from '../../src/character/hitboxStore';
+import { HITBOXES_PER_CLUSTER, type HitboxStore } from '../../src/character/hitboxLayout';
 import { buildCharacterRayGrid, createCharacterRayGrid } from '../../src/character/rayGrid';
 import { createHitboxRayHit, raycastHitboxes } from '../../src/character/hitboxRaycast';
 import { fitBoneHitboxes } from '../../src/character/hitboxFit';

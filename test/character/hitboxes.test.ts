@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  HIT_GROUP_ARMS, HIT_GROUP_HEAD, HIT_GROUP_LEGS, HIT_GROUP_OTHER, HIT_GROUP_TAIL, HIT_GROUP_TORSO,
+  HIT_GROUP_ARMS,
+  HIT_GROUP_HEAD,
+  HIT_GROUP_LEGS,
+  HIT_GROUP_OTHER,
+  HIT_GROUP_TAIL,
+  HIT_GROUP_TORSO,
   hitGroupFromBoneName,
 } from '../../src/character/hitGroups';
 import { addCharacterHitboxes, createHitboxStore } from '../../src/character/hitboxStore';

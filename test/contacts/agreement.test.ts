@@ -18,7 +18,12 @@ import { aabbOverlap } from '../../src/volumes/aabb';
 import { buildBoundingTree } from '../../src/tree/build';
 import { CLOSEST_SEGMENTS_STRIDE, closestPtPointAabb, closestPtPointSegment, closestPtSegmentSegment } from '../../src/query/closestPoints';
 import {
-  CONTACT_COUNT, CONTACT_DEPTH, CONTACT_NORMAL, CONTACT_POINTS, CONTACT_POINT_STRIDE, CONTACT_STRIDE,
+  CONTACT_COUNT,
+  CONTACT_DEPTH,
+  CONTACT_NORMAL,
+  CONTACT_POINTS,
+  CONTACT_POINT_STRIDE,
+  CONTACT_STRIDE,
 } from '../../src/contacts/manifold';
 import { contactAabbAabb } from '../../src/contacts/boxBox';
 import { contactCapsuleCapsule, contactCapsuleSphere, contactSphereSphere } from '../../src/contacts/round';
@@ -29,7 +34,8 @@ import { overlapTreeObb } from '../../src/tree/overlapVolume';
 import { SAT_AXIS_SLACK, ROUNDING_ALLOWANCE } from '../../src/tolerances';
 import { obbSphereOverlap } from '../../src/query/sat';
 import { sphereOverlap } from '../../src/volumes/sphere';
-import { contactCapsuleTriangle, contactObbTriangle } from '../../src/contacts/triangles';
+import { contactCapsuleTriangle } from '../../src/contacts/roundTriangle';
+import { contactObbTriangle } from '../../src/contacts/boxTriangle';
 import { SHAPE_STRIDE } from '../../components/collider';
 import { addCollider, createCollisionPipeline } from '../../systems/index';
 import { entityPose, meshPairContact, meshPairOverlap } from '../../systems/meshCollider';

@@ -2,17 +2,48 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { AXIS_PREFERENCE_DEPTH, AXIS_PREFERENCE_SIZE, SAT_FALSE_OVERLAP_BAND } from '../../src/tolerances';
 import {
-  CONTACT_COUNT, CONTACT_DEPTH, CONTACT_FEATURE_A, CONTACT_FEATURE_B, CONTACT_POINTS, CONTACT_POINT_STRIDE,
-  CONTACT_STRIDE, FEATURE_BOX_EDGE, FEATURE_BOX_VERTEX, FEATURE_CAPSULE_SIDE,
+  CONTACT_COUNT,
+  CONTACT_DEPTH,
+  CONTACT_FEATURE_A,
+  CONTACT_FEATURE_B,
+  CONTACT_POINTS,
+  CONTACT_POINT_STRIDE,
+  CONTACT_STRIDE,
+  FEATURE_BOX_EDGE,
+  FEATURE_BOX_VERTEX,
+  FEATURE_CAPSULE_SIDE,
 } from '../../src/contacts/manifold';
 import { contactAabbAabb, contactObbObb } from '../../src/contacts/boxBox';
 import { contactCapsuleCapsule, contactCapsuleSphere, contactSphereSphere } from '../../src/contacts/round';
 import { contactCapsuleObb } from '../../src/contacts/capsuleBox';
 import { contactSphereAabb, contactSphereObb } from '../../src/contacts/sphereBox';
 import {
-  type RefBox, type V, aabbAsBox, add, at, boxCorners, boxFromStore, boxPenetration, boxSupport, boxToStore,
-  boxesSeparated, capsuleSupport, cross, distanceToBox, distanceToSegment, dot, interval, norm, randomBox,
-  randomDirections, scale, segmentBoxDistance, segmentSegmentDistance, sub, translateBox, unit,
+  type RefBox,
+  type V,
+  aabbAsBox,
+  add,
+  at,
+  boxCorners,
+  boxFromStore,
+  boxPenetration,
+  boxSupport,
+  boxToStore,
+  boxesSeparated,
+  capsuleSupport,
+  cross,
+  distanceToBox,
+  distanceToSegment,
+  dot,
+  interval,
+  norm,
+  randomBox,
+  randomDirections,
+  scale,
+  segmentBoxDistance,
+  segmentSegmentDistance,
+  sub,
+  translateBox,
+  unit,
 } from '../support/contactReference';
 import { mulberry32 } from '../../scenes/random';
 import { sphereOverlap } from '../../src/volumes/sphere';

@@ -15,10 +15,14 @@ import { POSE_STRIDE, poseFromTranslationQuaternion } from '../../src/tree/pose'
 import { TreeQueryResult } from '../../src/tree/queryResult';
 import { overlapTreeObb } from '../../src/tree/overlapVolume';
 import {
-  SAT_AXIS_SLACK, SAT_FALSE_OVERLAP_BAND, ROUNDING_ALLOWANCE, BOX_TRIANGLE_ROUNDING, TRI_TRI_TOUCH_TOLERANCE,
+  SAT_AXIS_SLACK,
+  SAT_FALSE_OVERLAP_BAND,
+  ROUNDING_ALLOWANCE,
+  BOX_TRIANGLE_ROUNDING,
+  TRI_TRI_TOUCH_TOLERANCE,
 } from '../../src/tolerances';
 import { obbSphereOverlap } from '../../src/query/sat';
-import { contactObbTriangle } from '../../src/contacts/triangles';
+import { contactObbTriangle } from '../../src/contacts/boxTriangle';
 import { triTriOverlap } from '../../src/query/triTri';
 import { type V, add, at, boxFromStore, cross, dot, norm, scale, segmentBoxDistance, sub, unit } from '../support/contactReference';
 import { nearParallelPair } from '../../scenes/nearParallelPairs';
@@ -69,7 +73,7 @@ function parallelepipedDistance(box: ArrayLike<number>, p: V): number {
   return best;
 }
 
-describe('obbSphereOverlap (src/sat.ts): its bands against the exact distance to the stored box', () => {
+describe('obbSphereOverlap (src/query/sat.ts): its bands against the exact distance to the stored box', () => {
   it('Float64 axes: wrong only within rounding of the coordinates; Float32 axes: apart only within 1e-7 of the size', () => {
     let falseApart = 0, checked = 0;
     fc.assert(fc.property(

@@ -5,7 +5,7 @@
 import { addEntity, createWorld } from 'bitecs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { quaternionToMat3 } from '../../src/volumes/aabb';
+import { quaternionToMat3 } from '../../src/rotation';
 import { buildBoundingTree, type BoundingTree } from '../../src/tree/build';
 import { CollideInputError } from '../../src/errors';
 import { DEFAULT_FLAT_EDGE_ANGLE } from '../../src/tolerances';
@@ -136,7 +136,6 @@ function meshScene(tree: BoundingTree, at: number[], rotation: number[]) {
   setTransform(world, level, at, rotation);
   return { world, collision, body, level };
 }
-
 
 describe('mesh manifolds on a flat floor of many triangles: the floor normal and the plane depth everywhere', () => {
   const rand = mulberry32(11);

@@ -6,15 +6,37 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { AXIS_PREFERENCE_DEPTH, AXIS_PREFERENCE_SIZE } from '../../src/tolerances';
 import {
-  CONTACT_COUNT, CONTACT_DEPTH, CONTACT_FEATURE_B, CONTACT_POINTS, CONTACT_POINT_STRIDE, CONTACT_STRIDE,
+  CONTACT_COUNT,
+  CONTACT_DEPTH,
+  CONTACT_FEATURE_B,
+  CONTACT_POINTS,
+  CONTACT_POINT_STRIDE,
+  CONTACT_STRIDE,
   FEATURE_BOX_FACE,
 } from '../../src/contacts/manifold';
+import { FEATURE_TRIANGLE_FACE } from '../../src/contacts/triangles';
+import { contactCapsuleTriangle, contactSphereTriangle } from '../../src/contacts/roundTriangle';
+import { contactObbTriangle } from '../../src/contacts/boxTriangle';
 import {
-  FEATURE_TRIANGLE_FACE, contactCapsuleTriangle, contactObbTriangle, contactSphereTriangle,
-} from '../../src/contacts/triangles';
-import {
-  type RefBox, type V, add, at, boxCorners, boxToStore, cross, distanceToBox, distanceToSegment, dot,
-  interval, lerp, norm, randomBox, randomDirections, scale, sub, ternaryMin, unit,
+  type RefBox,
+  type V,
+  add,
+  at,
+  boxCorners,
+  boxToStore,
+  cross,
+  distanceToBox,
+  distanceToSegment,
+  dot,
+  interval,
+  lerp,
+  norm,
+  randomBox,
+  randomDirections,
+  scale,
+  sub,
+  ternaryMin,
+  unit,
 } from '../support/contactReference';
 import { mulberry32 } from '../../scenes/random';
 

@@ -4,9 +4,17 @@ import { CollideInputError } from '../../src/errors';
 import { OBB_STRIDE } from '../../src/layout';
 import { obbFromAxes, obbSurfaceArea, obbVolume } from '../../src/volumes/obb';
 import {
-  fitObb, fitObbHullTriangles, fitObbPcaHull, fitObbPcaPoints, fitObbRefined, fitObbSegments,
-  fitObbTriangles, pointMoments, refineObb, segmentMoments, triangleMoments, type ObbFitMethod,
+  fitObb,
+  fitObbHullTriangles,
+  fitObbPcaHull,
+  fitObbPcaPoints,
+  fitObbRefined,
+  fitObbSegments,
+  fitObbTriangles,
+  refineObb,
+  type ObbFitMethod,
 } from '../../src/fit/obbFit';
+import { pointMoments, segmentMoments, triangleMoments } from '../../src/fit/moments';
 import { loadBunny } from '../../scenes/meshes';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
 

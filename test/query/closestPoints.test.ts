@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  CLOSEST_ON_SEGMENT_STRIDE, CLOSEST_ON_TRIANGLE_STRIDE, CLOSEST_SEGMENTS_STRIDE, RECT_STRIDE,
-  closestPtPointAabb, closestPtPointObb, closestPtPointRect, closestPtPointSegment, closestPtPointTriangle,
+  CLOSEST_ON_SEGMENT_STRIDE,
+  CLOSEST_ON_TRIANGLE_STRIDE,
+  CLOSEST_SEGMENTS_STRIDE,
+  RECT_STRIDE,
+  closestPtPointAabb,
+  closestPtPointObb,
+  closestPtPointRect,
+  closestPtPointSegment,
+  closestPtPointTriangle,
   closestPtSegmentSegment,
 } from '../../src/query/closestPoints';
 import { OBB_STRIDE } from '../../src/layout';

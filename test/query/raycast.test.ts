@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  raycastAabb, raycastCapsule, raycastKdop, raycastObb, raycastSphere, raycastTriangle,
+  raycastAabb,
+  raycastCapsule,
+  raycastKdop,
+  raycastObb,
+  raycastSphere,
+  raycastTriangle,
 } from '../../src/query/raycast';
 import { KDOP_DIRECTIONS } from '../../src/volumes/kdop';
 import type { KdopK } from '../../src/layout';

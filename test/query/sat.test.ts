@@ -3,14 +3,26 @@ import { describe, expect, it } from 'vitest';
 import { OBB_STRIDE } from '../../src/layout';
 import { SAT_AXIS_SLACK, SAT_FALSE_OVERLAP_BAND } from '../../src/tolerances';
 import {
-  obbAabbOverlap, obbBoundingSpheresOverlap, obbOverlap, obbOverlapLite, obbOverlapWithSpherePrecheck,
-  obbSeparatingAxis, obbSeparatingAxisCached, obbSphereOverlap,
+  obbAabbOverlap,
+  obbBoundingSpheresOverlap,
+  obbOverlap,
+  obbOverlapLite,
+  obbOverlapWithSpherePrecheck,
+  obbSeparatingAxis,
+  obbSeparatingAxisCached,
+  obbSphereOverlap,
 } from '../../src/query/sat';
 import { OBB_PAIR_KINDS, generateObbPairs, type ObbPairKind, type ObbPairs } from '../../scenes/obbPairs';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
 import {
-  edgeReferenceOverlap, obbOfAabb, referenceAxisGap, referenceBand, referenceAxisSine,
-  referencePointBoxDistance, referenceSeparation, sampleBoxPoints,
+  edgeReferenceOverlap,
+  obbOfAabb,
+  referenceAxisGap,
+  referenceBand,
+  referenceAxisSine,
+  referencePointBoxDistance,
+  referenceSeparation,
+  sampleBoxPoints,
 } from '../../scenes/satReference';
 
 /**

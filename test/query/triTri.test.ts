@@ -2,7 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { closestPtPointTriangle, CLOSEST_ON_TRIANGLE_STRIDE } from '../../src/query/closestPoints';
 import {
-  TRI_TRI_COPLANAR, TRI_TRI_DISJOINT, TRI_TRI_SEGMENT, triTriIntersectionSegment, triTriOverlap,
+  TRI_TRI_COPLANAR,
+  TRI_TRI_DISJOINT,
+  TRI_TRI_SEGMENT,
+  triTriIntersectionSegment,
+  triTriOverlap,
 } from '../../src/query/triTri';
 import { mulberry32 } from '../../scenes/random';
 

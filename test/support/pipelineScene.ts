@@ -10,8 +10,20 @@
 import type { ColliderDescription } from '../../systems/colliderApi';
 import type { TransformStore } from '../../components/transform';
 import {
-  add, boxCorners, cross, distanceToBox, distanceToSegment, dot, interval, norm, scale, segmentBoxDistance,
-  segmentSegmentDistance, sub, type RefBox, type V,
+  add,
+  boxCorners,
+  cross,
+  distanceToBox,
+  distanceToSegment,
+  dot,
+  interval,
+  norm,
+  scale,
+  segmentBoxDistance,
+  segmentSegmentDistance,
+  sub,
+  type RefBox,
+  type V,
 } from './contactReference';
 import { quaternionToAxes, randomQuaternion } from '../../scenes/random';
 

@@ -10,7 +10,7 @@ import { obbContainsPoint, obbCorners } from '../../src/volumes/obb';
 import { POSE_STRIDE, poseFromTranslationQuaternion } from '../../src/tree/pose';
 import { TreeQueryResult } from '../../src/tree/queryResult';
 import { overlapTreeSphere } from '../../src/tree/overlapVolume';
-import { quaternionToMat3 } from '../../src/volumes/aabb';
+import { quaternionToMat3 } from '../../src/rotation';
 import { triTriOverlap } from '../../src/query/triTri';
 import { SHAPE_STRIDE } from '../../components/collider';
 import { addCollider, createCollisionPipeline, markTransformChanged, setTransform } from '../../systems/index';
@@ -204,7 +204,6 @@ describe('mesh colliders: contact manifolds', () => {
     for (let t = 0; t < floor.indices.length / 3; t++) best = Math.min(best, Math.sqrt(closestPtPointTriangle(closest, 0, p[0], p[1], p[2], floorWorld, 9 * t)));
     return best;
   };
-
 
   /**
    * Normal within 1e-6 of `n`, depth within 1e-5 of `depth`, `count` points (or a range), each

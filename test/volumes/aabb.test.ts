@@ -1,12 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  aabbCenterRadiusToMinMax, aabbCenterRadiusToMinWidth, aabbFromPoints, aabbFromPointsExtreme,
-  aabbFromSphere, aabbMinMaxToCenterRadius, aabbMinMaxToMinWidth, aabbMinWidthToCenterRadius,
-  aabbMinWidthToMinMax, aabbOverlap, aabbOverlapCenterRadius, aabbOverlapCenterRadiusInt,
-  aabbOverlapMinWidth, aabbTransform, aabbTransformCenterRadius, aabbTransformCenterRadiusMat3,
-  aabbTransformMat3, extremePointAlongDirection, quaternionToMat3,
+  aabbCenterRadiusToMinMax,
+  aabbCenterRadiusToMinWidth,
+  aabbFromPoints,
+  aabbFromPointsExtreme,
+  aabbFromSphere,
+  aabbMinMaxToCenterRadius,
+  aabbMinMaxToMinWidth,
+  aabbMinWidthToCenterRadius,
+  aabbMinWidthToMinMax,
+  aabbOverlap,
+  aabbOverlapCenterRadius,
+  aabbOverlapCenterRadiusInt,
+  aabbOverlapMinWidth,
+  aabbTransform,
+  aabbTransformCenterRadius,
+  aabbTransformCenterRadiusMat3,
+  aabbTransformMat3,
+  extremePointAlongDirection,
 } from '../../src/volumes/aabb';
+import { quaternionToMat3 } from '../../src/rotation';
 import { CollideInputError } from '../../src/errors';
 import { AABB_STRIDE } from '../../src/layout';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';

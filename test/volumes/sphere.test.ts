@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  ritterSphere, sphereContainsPoint, sphereFromAabb, sphereOverlap, sphereTransform, welzlSphere,
+  ritterSphere,
+  sphereContainsPoint,
+  sphereFromAabb,
+  sphereOverlap,
+  sphereTransform,
+  welzlSphere,
 } from '../../src/volumes/sphere';
 import { CollideInputError } from '../../src/errors';
 import { SPHERE_STRIDE } from '../../src/layout';
