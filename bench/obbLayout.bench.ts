@@ -88,7 +88,7 @@ export function run(): BenchReport {
     { ids, count: BOXES, boxes, isStatic: new Uint8Array(BOXES), layer: new Uint32Array(BOXES).fill(1), mask: new Uint32Array(BOXES).fill(1) },
     pairs,
   );
-  const first = pairs.first.slice(0, pairs.count), second = pairs.second.slice(0, pairs.count);
+  const first = pairs.a.slice(0, pairs.count), second = pairs.b.slice(0, pairs.count);
 
   const satInterleaved = (): number => {
     let overlaps = 0;

@@ -8,7 +8,8 @@
  * fall on all of them alike; ratios come from the same run.
  */
 import { addEntity, createWorld, type World } from 'bitecs';
-import { addCollider, setTransform } from '../systems/colliderApi';
+import { addCollider, markTransformChanged, setPosition, setRotation, setTransform } from '../systems/colliderApi';
+import type { TransformComponents } from '../systems/poseSource';
 import type { BroadPhaseName, CollisionPipeline } from '../systems/collisionState';
 import { createCollisionPipeline } from '../systems/pipeline';
 import { shiftWorldOrigin } from '../systems/worldOrigin';
@@ -87,7 +88,7 @@ function ours(scene: Scene, broadPhase: BroadPhaseName, sensor: boolean): Contes
     pairKeys() {
       const t = p.touchingPairs, keys: number[] = [];
       for (let k = 0; k < t.count; k++) {
-        const i = boxOf.get(t.first[k])!, j = boxOf.get(t.second[k])!;
+        const i = boxOf.get(t.a[k])!, j = boxOf.get(t.b[k])!;
         keys.push(i < j ? i * 0x1000000 + j : j * 0x1000000 + i);
       }
       return keys.sort((a, b) => a - b).map((k) => `${Math.floor(k / 0x1000000)},${k % 0x1000000}`);
@@ -143,6 +144,121 @@ function originShiftRows(): (string | number)[][] {
     c.dispose();
     const med = (v: number[]) => percentile(v.slice().sort((a, b) => a - b), 0.5);
     rows.push([count.toLocaleString('en-US'), fmt(med(shiftMs)), fmt(med(plain)), fmt(med(shifted)), `${(med(shifted) / med(plain)).toFixed(2)}x`]);
+  }
+  return rows;
+}
+
+type PoseWay = 'setTransform' | 'setPosition + setRotation' | 'store writes + markTransformChanged' | 'store writes, dynamic' | 'own components {x,y,z}, dynamic' | 'own components interleaved, dynamic';
+const POSE_WAYS: PoseWay[] = [
+  'setTransform', 'setPosition + setRotation', 'store writes + markTransformChanged', 'store writes, dynamic',
+  'own components {x,y,z}, dynamic', 'own components interleaved, dynamic',
+];
+
+/** One pipeline (spatial hash, pairs only) fed its poses one way; frame() writes them and steps. */
+function poseContestant(scene: Scene, way: PoseWay): { frame: () => number; dispose: () => void } {
+  const world: World = createWorld();
+  const n = scene.count + 1;
+  const fields = { x: new Float32Array(n), y: new Float32Array(n), z: new Float32Array(n) };
+  const turns = { x: new Float32Array(n), y: new Float32Array(n), z: new Float32Array(n), w: new Float32Array(n) };
+  const posArray = new Float32Array(3 * n), rotArray = new Float32Array(4 * n);
+  const transform: TransformComponents | undefined = way === 'own components {x,y,z}, dynamic' ? { position: fields, rotation: turns }
+    : way === 'own components interleaved, dynamic' ? { position: posArray, rotation: rotArray } : undefined;
+  const p = createCollisionPipeline(world, transform ? { transform } : {});
+  const eids = new Int32Array(scene.count);
+  const h = scene.half;
+  for (let i = 0; i < scene.count; i++) {
+    eids[i] = addEntity(world);
+    turns.w[eids[i]] = 1;
+    rotArray[4 * eids[i] + 3] = 1;
+    addCollider(world, eids[i], { shape: 'obb', halfExtents: [h[3 * i], h[3 * i + 1], h[3 * i + 2]], sensor: true, dynamic: way === 'store writes, dynamic' || undefined });
+  }
+  const sp = scene.position, sr = scene.rotation;
+  const write: Record<PoseWay, () => void> = {
+    'setTransform': () => {
+      for (let i = 0; i < scene.count; i++) {
+        for (let k = 0; k < 3; k++) position[k] = sp[3 * i + k];
+        for (let k = 0; k < 4; k++) rotation[k] = sr[4 * i + k];
+        setTransform(world, eids[i], position, rotation);
+      }
+    },
+    'setPosition + setRotation': () => {
+      for (let i = 0; i < scene.count; i++) {
+        setPosition(world, eids[i], sp[3 * i], sp[3 * i + 1], sp[3 * i + 2]);
+        setRotation(world, eids[i], sr[4 * i], sr[4 * i + 1], sr[4 * i + 2], sr[4 * i + 3]);
+      }
+    },
+    'store writes + markTransformChanged': () => {
+      const tp = p.transform.position, tr = p.transform.rotation;
+      for (let i = 0; i < scene.count; i++) {
+        const e = eids[i];
+        for (let k = 0; k < 3; k++) tp[3 * e + k] = sp[3 * i + k];
+        for (let k = 0; k < 4; k++) tr[4 * e + k] = sr[4 * i + k];
+        markTransformChanged(world, e);
+      }
+    },
+    'store writes, dynamic': () => {
+      const tp = p.transform.position, tr = p.transform.rotation;
+      for (let i = 0; i < scene.count; i++) {
+        const e = eids[i];
+        for (let k = 0; k < 3; k++) tp[3 * e + k] = sp[3 * i + k];
+        for (let k = 0; k < 4; k++) tr[4 * e + k] = sr[4 * i + k];
+      }
+    },
+    'own components {x,y,z}, dynamic': () => {
+      for (let i = 0; i < scene.count; i++) {
+        const e = eids[i];
+        fields.x[e] = sp[3 * i]; fields.y[e] = sp[3 * i + 1]; fields.z[e] = sp[3 * i + 2];
+        turns.x[e] = sr[4 * i]; turns.y[e] = sr[4 * i + 1]; turns.z[e] = sr[4 * i + 2]; turns.w[e] = sr[4 * i + 3];
+      }
+    },
+    'own components interleaved, dynamic': () => {
+      for (let i = 0; i < scene.count; i++) {
+        const e = eids[i];
+        for (let k = 0; k < 3; k++) posArray[3 * e + k] = sp[3 * i + k];
+        for (let k = 0; k < 4; k++) rotArray[4 * e + k] = sr[4 * i + k];
+      }
+    },
+  };
+  const writePoses = write[way];
+  return {
+    frame() {
+      writePoses();
+      p.step(world);
+      return p.touchingPairs.count;
+    },
+    dispose: () => p.destroy(),
+  };
+}
+
+/**
+ * The ways of giving the pipeline its poses, timed interleaved on the moving-boxes scene (pairs
+ * only, spatial hash): the user's code that writes the poses plus `step`, medians in ms, and the
+ * ratio to direct store writes with markTransformChanged. Pair counts must agree.
+ */
+export function poseWayRows(): (string | number)[][] {
+  const rows: (string | number)[][] = [];
+  for (const count of [2000, 100000]) {
+    const scene = createScene(count, sizeForDensity(count));
+    const contestants = POSE_WAYS.map((way) => ({ way, ...poseContestant(scene, way), times: [] as number[], pairs: -1 }));
+    const warmup = count > 10000 ? 3 : 10, frames = count > 10000 ? 20 : 100;
+    for (let f = 0; f < warmup + frames; f++) {
+      for (let k = 0; k < contestants.length; k++) {
+        const c = contestants[(k + f) % contestants.length];
+        const t0 = performance.now();
+        const pairs = c.frame();
+        const dt = performance.now() - t0;
+        if (k > 0 && f >= warmup && pairs !== contestants[(f) % contestants.length].pairs) throw new Error(`pose ways disagree at frame ${f}`);
+        c.pairs = pairs;
+        if (f >= warmup) c.times.push(dt);
+      }
+      advanceScene(scene);
+    }
+    const med = (v: number[]) => percentile(v.slice().sort((a, b) => a - b), 0.5);
+    const reference = med(contestants.find((c) => c.way === 'store writes + markTransformChanged')!.times);
+    for (const c of contestants) {
+      rows.push([count.toLocaleString('en-US'), c.way, fmt(med(c.times)), `${(med(c.times) / reference).toFixed(2)}x`]);
+      c.dispose();
+    }
   }
   return rows;
 }
@@ -214,6 +330,8 @@ export async function run(): Promise<BenchReport> {
   }
   const originShift = originShiftRows();
   console.log(originShift.map((r) => r.join(' | ')).join('\n'));
+  const poseWays = poseWayRows();
+  console.log(poseWays.map((r) => r.join(' | ')).join('\n'));
   const markdown = [
     'Milliseconds per frame, median / p95 (setTransform per box + step for ours; set poses + step for the peers). ' +
       'Ratio = Rapier median / our best pairs-only median.',
@@ -235,6 +353,12 @@ export async function run(): Promise<BenchReport> {
       'against one without, medians in ms:',
     '',
     markdownTable(['bodies', 'shiftWorldOrigin', 'frame', 'frame after a shift', 'ratio'], originShift),
+    '',
+    'Ways of giving the pipeline its poses (the user code writing the poses + `step`; pairs only, spatial hash; medians in ms; ' +
+      'ratio to direct store writes with markTransformChanged). Dynamic colliders are refit every step with no marking; ' +
+      '"own components" are the game\'s own Float32 position / rotation components, read in place by the pipeline:',
+    '',
+    markdownTable(['bodies', 'poses written by', 'frame', 'ratio'], poseWays),
   ].join('\n');
-  return { name: 'pipeline', markdown, data: { scenes, denseScene, originShift } };
+  return { name: 'pipeline', markdown, data: { scenes, denseScene, originShift, poseWays } };
 }

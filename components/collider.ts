@@ -58,6 +58,10 @@ export interface ColliderStore {
   sensor: Uint8Array;
   /** 1 = static: never paired with another static collider. */
   isStatic: Uint8Array;
+  /** 1 = dynamic: refit at every step, whether or not its transform was marked changed. */
+  dynamic: Uint8Array;
+  /** Number of dynamic colliders (the refit skips its scan for them when 0). */
+  dynamicCount: number;
   /** Incremented whenever the entity gains or loses its collider, so a recycled id is a new pair partner. */
   generation: Uint32Array;
   /** Local shape, stride SHAPE_STRIDE. */
@@ -105,6 +109,8 @@ export function createColliderStore(kdopK: KdopK): ColliderStore {
     mask: new Uint32Array(n),
     sensor: new Uint8Array(n),
     isStatic: new Uint8Array(n),
+    dynamic: new Uint8Array(n),
+    dynamicCount: 0,
     generation: new Uint32Array(n),
     local: new Float32Array(SHAPE_STRIDE * n),
     centeredBox: new Uint8Array(n),
@@ -135,6 +141,7 @@ export function growColliderStore(store: ColliderStore, eid: number): void {
   store.mask = resized(store.mask, n);
   store.sensor = resized(store.sensor, n);
   store.isStatic = resized(store.isStatic, n);
+  store.dynamic = resized(store.dynamic, n);
   store.generation = resized(store.generation, n);
   store.local = resized(store.local, SHAPE_STRIDE * n);
   store.centeredBox = resized(store.centeredBox, n);
@@ -182,10 +189,19 @@ export function deleteColliderId(store: ColliderStore, eid: number): void {
   store.slot[last] = s;
   store.slot[eid] = -1;
   store.kind[eid] = SHAPE_NONE;
+  setDynamic(store, eid, false);
   store.generation[eid]++;
   store.mesh[eid] = undefined;
   store.character[eid] = 0;
   releaseKdopVertices(store, eid);
+}
+
+/** Sets whether collider `eid` is refit at every step, keeping `dynamicCount`. */
+export function setDynamic(store: ColliderStore, eid: number, dynamic: boolean): void {
+  const v = dynamic ? 1 : 0;
+  if (store.dynamic[eid] === v) return;
+  store.dynamic[eid] = v;
+  store.dynamicCount += dynamic ? 1 : -1;
 }
 
 /** Frees `eid`'s k-DOP points (their space is reclaimed by the next compaction). */

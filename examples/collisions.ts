@@ -56,7 +56,7 @@ for (let frame = 0; frame < 300; frame++) {
   // A ball that starts touching a wall bounces off it, along the contact normal's axis.
   const contacts = collision.contacts;
   for (let i = 0; i < begin.count; i++) {
-    const a = begin.first[i], b = begin.second[i];
+    const a = begin.a[i], b = begin.b[i];
     const aMoves = hasComponent(world, a, Velocity), bMoves = hasComponent(world, b, Velocity);
     if (aMoves === bMoves) continue; // two balls
     const ball = aMoves ? a : b;

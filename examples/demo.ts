@@ -27,8 +27,8 @@ for (let second = 1; second <= SECONDS; second++) {
   for (let frame = 0; frame < FRAMES_PER_SECOND; frame++) {
     scene.step();
     const { begin, end } = pipeline.events;
-    for (let k = 0; k < begin.count; k++) began.push(pair(begin.a(k), begin.b(k)));
-    for (let k = 0; k < end.count; k++) ended.push(pair(end.a(k), end.b(k)));
+    for (let k = 0; k < begin.count; k++) began.push(pair(begin.a[k], begin.b[k]));
+    for (let k = 0; k < end.count; k++) ended.push(pair(end.a[k], end.b[k]));
     for (let r = 0; r < rays.count; r++) {
       shot++;
       if (rays.hitbox[r] < 0) continue;

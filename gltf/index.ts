@@ -5,12 +5,9 @@
  *
  *   const doc = await new NodeIO().read('Fox.glb');   // or WebIO in a browser
  *   const fox = loadGltfCharacter(doc);
- *   const c = addCharacter(skeletons, fox.skeleton, entity);
- *   skeletons.characterMatrix.set(fox.rootMatrix, 16 * c); // or placement · rootMatrix
- *   addCharacterHitboxes(hitboxes, skeletons, c, fox.hitboxes);
- *   // each frame:
- *   sampleGltfAnimation(fox.animations[0], t % fox.animations[0].duration,
- *     skeletons.translation, skeletons.rotation, skeletons.scale, skeletons.firstBone[c]);
+ *   addCharacterCollider(world, entity, fox);           // placed by the entity's transform
+ *   // each frame, before the step:
+ *   animateCharacter(world, entity, fox.animations[0], t % fox.animations[0].duration);
  */
 import type { Accessor, Document, Node, Skin } from '@gltf-transform/core';
 import { fitBoneHitboxes, type BoneHitboxes, type HitboxFitOptions } from '../src/character/hitboxFit';
@@ -18,6 +15,9 @@ import { CollideInputError } from '../src/errors';
 import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton, type SkeletonDefinition } from '../src/character/skeleton';
 import { defineSkin, type SkinDefinition } from '../src/character/skin';
 import { SLERP_LINEAR_GAP, ROOT_PLACEMENT_TOLERANCE } from '../src/tolerances';
+import type { World } from 'bitecs';
+import { characterOf } from '../systems/characters';
+import { pipelineOf, type CollisionPipeline } from '../systems/collisionState';
 
 /** Which local TRS component a channel drives. */
 export type GltfChannelPath = 'translation' | 'rotation' | 'scale';
@@ -273,6 +273,24 @@ export function sampleGltfAnimation(
     if (width === 4) slerpKeys(out, o, values, a, b, u);
     else for (let i = 0; i < 3; i++) out[o + i] = values[a + i] + u * (values[b + i] - values[a + i]);
   }
+}
+
+/**
+ * Poses the bones of `entity`'s character (added with addCharacterCollider) at time `t` of
+ * `animation`, in the pipeline's skeleton store; the next step places and updates its hitboxes.
+ * Throws CollideInputError when the entity has no character collider, the animation drives a bone the
+ * character does not have, or `t` is not finite. Allocation-free.
+ */
+export function animateCharacter(target: World | CollisionPipeline, entity: number, animation: GltfAnimation, t: number): void {
+  const p = pipelineOf(target, 'animateCharacter');
+  const character = characterOf(p, entity);
+  if (!Number.isFinite(t)) throw new CollideInputError(`animateCharacter(entity ${entity}): time ${t} is not finite`);
+  const skeletons = p.characters!.skeletons;
+  const bones = skeletons.characterBoneCount[character];
+  for (const ch of animation.channels) {
+    if (ch.bone >= bones) throw new CollideInputError(`animateCharacter(entity ${entity}): the animation drives bone ${ch.bone}, the character has ${bones} bones`);
+  }
+  sampleGltfAnimation(animation, t, skeletons.translation, skeletons.rotation, skeletons.scale, skeletons.firstBone[character]);
 }
 
 /**

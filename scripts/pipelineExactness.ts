@@ -125,8 +125,8 @@ function stepRun(run: Run, scene: Scene): number {
   const t = run.p.touchingPairs;
   if (run.keys.length < t.count) run.keys = new Float64Array(2 * t.count);
   for (let k = 0; k < t.count; k++) {
-    const a = t.first[k], b = t.second[k];
-    if (!(a < b) || (k > 0 && (t.first[k - 1] > a || (t.first[k - 1] === a && t.second[k - 1] >= b)))) {
+    const a = t.a[k], b = t.b[k];
+    if (!(a < b) || (k > 0 && (t.a[k - 1] > a || (t.a[k - 1] === a && t.b[k - 1] >= b)))) {
       throw new Error(`${run.label}: touching pairs not sorted (a < b) at ${k}`);
     }
     const i = run.boxOf[a], j = run.boxOf[b];

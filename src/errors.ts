@@ -69,3 +69,16 @@ export function assertExtents(values: ReadonlyFloats, offset: number, n: number,
     }
   }
 }
+
+/**
+ * Throws unless every own key of the options object `options` is one of `known`: a misspelt or
+ * unsupported option is an error, never silently ignored. The message names the key and the
+ * accepted ones.
+ */
+export function assertKnownKeys(options: object, known: readonly string[], what: string): void {
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new CollideInputError(`${what}: unknown option '${key}' (accepted: ${known.join(', ')})`);
+    }
+  }
+}

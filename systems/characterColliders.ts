@@ -29,9 +29,11 @@ import { pushHitboxPair } from '../components/hitboxPairStore';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { meshOverlapsObb } from './meshCollider';
 import { updateBoneHitboxes } from './updateBoneHitboxes';
+import { placeCharacters } from './characters';
 
 /**
- * System (between refitVolumes and the broad phase): bone world matrices, hitbox world boxes and
+ * System (between refitVolumes and the broad phase): the placement of characters added with
+ * addCharacterCollider (from their entity's transform), bone world matrices, hitbox world boxes and
  * character AABBs (updateBoneHitboxes), then each character collider's broad-phase box from its
  * AABB, like refitVolumes does for other colliders (Float32, outward, margin). Allocation-free.
  */
@@ -39,6 +41,7 @@ export function updateCharacterColliders(world: World): World {
   const p = pipelineOf(world, 'updateCharacterColliders');
   const state = p.characters;
   if (state === undefined) return world;
+  placeCharacters(state.skeletons, p.transform);
   updateBoneHitboxes(state);
   const c = p.collider;
   const { characterAabb, characterEntity, characterCount } = state.hitboxes;

@@ -6,7 +6,8 @@
 import { addComponent, entityExists, removeComponent, type World } from 'bitecs';
 import type { BoundingTree } from '../src/tree/build';
 import { quaternionToMat3 } from '../src/rotation';
-import { CollideInputError, assertExtents, assertFiniteValues, assertNonEmptyPoints, coordinateRefusal, isCoordinate } from '../src/errors';
+import { assertHasPose } from './poseSource';
+import { CollideInputError, assertKnownKeys, assertExtents, assertFiniteValues, assertNonEmptyPoints, coordinateRefusal, isCoordinate } from '../src/errors';
 import { MAX_COORDINATE } from '../src/tolerances';
 import { OBB_AXES, OBB_CENTER, OBB_HALF } from '../src/layout';
 import { assertEntityId } from '../components/capacity';
@@ -24,6 +25,7 @@ import {
   growColliderStore,
   insertColliderId,
   releaseKdopVertices,
+  setDynamic,
   setKdopVertices,
 } from '../components/collider';
 import { growTransformStore, markChanged } from '../components/transform';
@@ -45,7 +47,27 @@ export interface ColliderOptions {
   sensor?: boolean;
   /** Static colliders are never paired with each other (default false). */
   isStatic?: boolean;
+  /**
+   * Dynamic colliders are refit at every step, so writing their transform needs no marking
+   * (direct writes to the transform store, or your own components). Default: false with the
+   * pipeline's own transform store (setTransform and the setters mark what they move); with the
+   * `transform` option, true unless `isStatic`. Refitting an unmoved collider costs its refit
+   * (docs/benchmarks.md measures both ways).
+   */
+  dynamic?: boolean;
 }
+
+/** Keys every description accepts, and those of each shape. */
+const COMMON_KEYS = ['shape', 'layer', 'mask', 'sensor', 'isStatic', 'dynamic'];
+const SHAPE_KEYS: Record<string, readonly string[]> = {
+  sphere: [...COMMON_KEYS, 'radius', 'center'],
+  aabb: [...COMMON_KEYS, 'min', 'max', 'halfExtents', 'center'],
+  obb: [...COMMON_KEYS, 'halfExtents', 'center', 'rotation'],
+  capsule: [...COMMON_KEYS, 'p0', 'p1', 'radius'],
+  kdop: [...COMMON_KEYS, 'points'],
+  mesh: [...COMMON_KEYS, 'tree'],
+  character: [...COMMON_KEYS, 'character'],
+};
 
 /** A collider's shape in the entity's local frame, plus its options. */
 export type ColliderDescription = ColliderOptions & (
@@ -283,6 +305,24 @@ function writeLocalShape(p: CollisionPipeline, eid: number, desc: ColliderDescri
 }
 
 /**
+ * Checks what addCollider checks before it writes anything (the description's object and option
+ * names, `dynamic`, layer and mask bits, a live entity, its pose in the user's components) and
+ * grows the stores to hold the entity; returns the layer and mask bits.
+ */
+export function checkColliderOptions(p: CollisionPipeline, eid: number, desc: ColliderDescription, caller: string): { layer: number; mask: number } {
+  const what = `${caller}(entity ${eid})`;
+  if (desc === null || typeof desc !== 'object') throw new CollideInputError(`${what}: the description must be an object`);
+  const keys = SHAPE_KEYS[desc.shape as string];
+  if (keys !== undefined) assertKnownKeys(desc, keys, what);
+  if (desc.dynamic !== undefined && typeof desc.dynamic !== 'boolean') throw new CollideInputError(`${what}.dynamic must be a boolean, got ${desc.dynamic}`);
+  const layer = assertBits(desc.layer, DEFAULT_LAYER, `${what}.layer`);
+  const mask = assertBits(desc.mask, DEFAULT_MASK, `${what}.mask`);
+  prepareEntity(p, eid, caller);
+  if (p.poseSource !== undefined) assertHasPose(p.poseSource, eid, what);
+  return { layer, mask };
+}
+
+/**
  * Gives entity `eid` a collider (or replaces its shape and options). The entity gets the world's
  * Transform component (identity if it had none) and Collider component; its volumes are computed
  * at the next refitVolumes. Throws CollideInputError for a dead entity or an invalid description
@@ -292,10 +332,7 @@ function writeLocalShape(p: CollisionPipeline, eid: number, desc: ColliderDescri
 export function addCollider(target: World | CollisionPipeline, eid: number, desc: ColliderDescription): void {
   const p = pipelineOf(target, 'addCollider');
   const what = `addCollider(entity ${eid})`;
-  if (desc === null || typeof desc !== 'object') throw new CollideInputError(`${what}: the description must be an object`);
-  const layer = assertBits(desc.layer, DEFAULT_LAYER, `${what}.layer`);
-  const mask = assertBits(desc.mask, DEFAULT_MASK, `${what}.mask`);
-  prepareEntity(p, eid, 'addCollider');
+  const { layer, mask } = checkColliderOptions(p, eid, desc, 'addCollider');
   const c = p.collider;
   // Validate into the local slot only after everything else passed; a throw here leaves a fresh
   // (colliderless) entity's slot unused and an existing collider's kind untouched below.
@@ -316,6 +353,7 @@ export function addCollider(target: World | CollisionPipeline, eid: number, desc
   c.mask[eid] = mask;
   c.sensor[eid] = desc.sensor ? 1 : 0;
   c.isStatic[eid] = desc.isStatic ? 1 : 0;
+  setDynamic(c, eid, desc.dynamic ?? (p.poseSource !== undefined && !desc.isStatic));
   addTransformComponent(p, eid);
   if (c.slot[eid] < 0) {
     c.generation[eid]++;
@@ -339,6 +377,7 @@ export function setTransform(
   scale = 1,
 ): void {
   const p = pipelineOf(target, 'setTransform');
+  if (p.poseSource !== undefined) refuseWithPoseSource('setTransform');
   // Called for every moving entity every frame: validate without building messages, and let
   // rejectPose redo the checks with descriptive errors only when something is wrong.
   const norm = validPoseQuaternionNorm(position, rotation, scale);
@@ -370,6 +409,11 @@ function validPoseQuaternionNorm(position: Vec3Like, rotation: QuatLike, scale: 
   const qx = rotation[0], qy = rotation[1], qz = rotation[2], qw = rotation[3];
   // v - v is 0 for finite numbers and NaN for infinities and NaN (a sum could overflow instead).
   if (qx - qx + (qy - qy) + (qz - qz) + (qw - qw) !== 0) return NaN;
+  return quaternionNorm(qx, qy, qz, qw);
+}
+
+/** |q| (NaN for a NaN component). */
+function quaternionNorm(qx: number, qy: number, qz: number, qw: number): number {
   const norm = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
   // Squares overflow or underflow only for extreme components; hypot is exact there, and slow.
   return norm > 1e-150 && norm < 1e150 ? norm : Math.hypot(qx, qy, qz, qw);
@@ -383,9 +427,74 @@ function rejectPose(eid: number, position: Vec3Like, rotation: QuatLike, scale: 
   throw scaleError(scale, `${what}.scale`);
 }
 
+/** The error for writing the pipeline's transform store when it reads the user's components. */
+function refuseWithPoseSource(caller: string): never {
+  throw new CollideInputError(`${caller}: this pipeline reads poses from your transform components (the 'transform' option); write those instead`);
+}
+
+/** Transform store of `target`'s pipeline, made ready for entity `eid` (checks and growth on its first pose only). */
+function transformFor(target: World | CollisionPipeline, eid: number, caller: string): CollisionPipeline {
+  const p = pipelineOf(target, caller);
+  if (p.poseSource !== undefined) refuseWithPoseSource(caller);
+  if (p.transform.present[eid] !== 1 || typeof eid !== 'number') {
+    prepareEntity(p, eid, caller);
+    addTransformComponent(p, eid);
+  }
+  return p;
+}
+
+/**
+ * Sets entity `eid`'s position and queues it for refitting: setTransform without arrays, for
+ * per-frame code. Throws CollideInputError for a coordinate that is not finite or lies outside
+ * ±MAX_COORDINATE (the stored position is then unchanged).
+ */
+export function setPosition(target: World | CollisionPipeline, eid: number, x: number, y: number, z: number): void {
+  const p = transformFor(target, eid, 'setPosition');
+  if (!(isCoordinate(x) && isCoordinate(y) && isCoordinate(z))) {
+    const [k, v] = !isCoordinate(x) ? ['x', x] : !isCoordinate(y) ? ['y', y] : ['z', z];
+    throw new CollideInputError(`setPosition(entity ${eid}): ${k} ${coordinateRefusal(v)}`);
+  }
+  const t = p.transform, o = 3 * eid;
+  t.position[o] = x;
+  t.position[o + 1] = y;
+  t.position[o + 2] = z;
+  markChanged(t, eid);
+}
+
+/**
+ * Sets entity `eid`'s rotation, quaternion (x, y, z, w) normalised here, and queues it for
+ * refitting. Throws CollideInputError for a quaternion that is not finite or is zero.
+ */
+export function setRotation(target: World | CollisionPipeline, eid: number, x: number, y: number, z: number, w: number): void {
+  const p = transformFor(target, eid, 'setRotation');
+  const norm = quaternionNorm(x, y, z, w);
+  if (!(norm > 0 && norm < Infinity)) {
+    throw new CollideInputError(`setRotation(entity ${eid}): (${x}, ${y}, ${z}, ${w}) is not a finite non-zero quaternion`);
+  }
+  const t = p.transform, o = 4 * eid;
+  t.rotation[o] = x / norm;
+  t.rotation[o + 1] = y / norm;
+  t.rotation[o + 2] = z / norm;
+  t.rotation[o + 3] = w / norm;
+  markChanged(t, eid);
+}
+
+/**
+ * Sets entity `eid`'s uniform scale and queues it for refitting. Throws CollideInputError for a
+ * scale outside (0, MAX_COORDINATE], or other than 1 for a mesh collider.
+ */
+export function setScale(target: World | CollisionPipeline, eid: number, scale: number): void {
+  const p = transformFor(target, eid, 'setScale');
+  if (!isScale(scale)) throw scaleError(scale, `setScale(entity ${eid})`);
+  if (p.collider.kind[eid] === SHAPE_MESH) assertMeshScale(scale, `setScale(entity ${eid})`);
+  p.transform.scale[eid] = scale;
+  markChanged(p.transform, eid);
+}
+
 /**
  * Queues `eid` for refitting after its Transform arrays were written directly (a unit quaternion
- * is then the caller's responsibility). Throws CollideInputError when the written position or
+ * is then the caller's responsibility), or, with the pipeline's `transform` option, after its
+ * pose changed in your components (needed only for colliders that are not dynamic). Throws CollideInputError when the written position or
  * scale is not finite, lies outside ±MAX_COORDINATE or (scale) is not positive, so a bad direct
  * write never reaches the world volumes.
  */
@@ -394,6 +503,8 @@ export function markTransformChanged(target: World | CollisionPipeline, eid: num
   assertEntityId(eid, 'markTransformChanged');
   growTransformStore(p.transform, eid);
   const t = p.transform;
+  // Poses read from the user's components are validated when the step reads them.
+  if (p.poseSource !== undefined) return markChanged(t, eid);
   for (let k = 0; k < 3; k++) {
     const v = t.position[3 * eid + k];
     if (!isCoordinate(v)) throw new CollideInputError(`markTransformChanged(entity ${eid}): position[${k}] ${coordinateRefusal(v)}`);

@@ -14,6 +14,7 @@ import type { ContactStore } from '../components/contactStore';
 import type { TransformStore } from '../components/transform';
 import type { HitboxPairStore } from '../components/hitboxPairStore';
 import type { BoneHitboxState } from './updateBoneHitboxes';
+import type { PoseSource, TransformComponents } from './poseSource';
 
 /** Key of the pipeline on the user's world object. */
 export const COLLISION_PIPELINE: unique symbol = Symbol.for('bitecs-collide.pipeline') as never;
@@ -37,13 +38,21 @@ export interface CollisionPipelineOptions {
   /** k of the world's k-DOP colliders (default 14). */
   kdopK?: KdopK;
   /**
-   * Skeletons and bone hitboxes of animated characters: each step then runs updateBoneHitboxes
-   * between refitVolumes and the broad phase, and character colliders (`shape: 'character'`)
-   * collide through their hitboxes.
+   * Animated characters: `true` gives the pipeline its own skeleton and hitbox stores and ray
+   * grid (add characters with addCharacterCollider), or pass stores you made. Each step then
+   * places the characters, updates their bones and hitboxes between refitVolumes and the broad
+   * phase, and character colliders collide through their hitboxes.
    */
-  characters?: BoneHitboxState;
+  characters?: boolean | BoneHitboxState;
   /** Measure each system's time in `timings` at every `step` (default false). */
   timings?: boolean;
+  /**
+   * Your own position / rotation / scale components, read in place at each step instead of the
+   * pipeline's transform store (see TransformComponents). Colliders are then dynamic (refit
+   * every step) unless static; move a static one with `markTransformChanged`. `setTransform` and
+   * the scalar setters are refused: write your components.
+   */
+  transform?: TransformComponents;
 }
 
 /** Begin / stay / end events of one frame: touching pairs, each sorted ascending by (a, b), a < b. */
@@ -126,6 +135,8 @@ export interface CollisionPipeline {
   readonly origin: Float64Array;
   /** Frames stepped (narrow phases run). */
   frame: number;
+  /** Where poses are read from when the `transform` option is given (else the transform store itself). */
+  readonly poseSource: PoseSource | undefined;
   /** @internal Per-frame scratch memory of the systems. */
   readonly scratch: PipelineScratch;
   /** Unregisters the pipeline from its world (stops observing collider removal). */

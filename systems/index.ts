@@ -10,11 +10,15 @@ export { touching } from './touching';
 export { shiftWorldOrigin, worldOrigin } from './worldOrigin';
 export { raycastColliders, createColliderRayHit, type ColliderRayHit } from './raycastColliders';
 export { updateCharacterColliders } from './characterColliders';
+export { addCharacterCollider, characterOf, type CharacterAsset, type CharacterColliderOptions } from './characters';
 export { type HitboxPairStore } from '../components/hitboxPairStore';
 export { updateBoneHitboxes, type BoneHitboxState } from './updateBoneHitboxes';
 export {
   addCollider,
   setTransform,
+  setPosition,
+  setRotation,
+  setScale,
   markTransformChanged,
   removeCollider,
   type ColliderDescription,
@@ -46,5 +50,6 @@ export {
   type ColliderStore,
 } from '../components/collider';
 export { type TransformStore } from '../components/transform';
+export { type TransformComponents, type PositionComponent, type RotationComponent, type NumberArray } from './poseSource';
 export { type ContactStore } from '../components/contactStore';
 export { MAX_ENTITY_ID } from '../components/capacity';

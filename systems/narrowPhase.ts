@@ -246,8 +246,8 @@ function diffTouching(p: CollisionPipeline): void {
   const prev = s.previousTouching, cur = p.touchingPairs;
   let i = 0, j = 0;
   while (i < prev.count || j < cur.count) {
-    const pa = i < prev.count ? prev.first[i] : Infinity, pb = i < prev.count ? prev.second[i] : Infinity;
-    const ca = j < cur.count ? cur.first[j] : Infinity, cb = j < cur.count ? cur.second[j] : Infinity;
+    const pa = i < prev.count ? prev.a[i] : Infinity, pb = i < prev.count ? prev.b[i] : Infinity;
+    const ca = j < cur.count ? cur.a[j] : Infinity, cb = j < cur.count ? cur.b[j] : Infinity;
     if (pa < ca || (pa === ca && pb < cb)) {
       end.push(pa, pb);
       i++;
@@ -283,7 +283,7 @@ export function narrowPhase(world: World): World {
   nextAxisPairs.clear();
   let j = 0;
   for (let i = 0; i < cand.count; i++) {
-    const a = cand.first[i], b = cand.second[i];
+    const a = cand.a[i], b = cand.b[i];
     const ka = c.kind[a], kb = c.kind[b];
     let touching: boolean;
     if (ka === SHAPE_CHARACTER || kb === SHAPE_CHARACTER) {
@@ -305,7 +305,7 @@ export function narrowPhase(world: World): World {
       const obbPair = ka === SHAPE_OBB && kb === SHAPE_OBB;
       if (obbPair) {
         // Both lists are sorted: advance the cache to the first entry >= (a, b).
-        const pf = prevAxisPairs.first, ps = prevAxisPairs.second;
+        const pf = prevAxisPairs.a, ps = prevAxisPairs.b;
         while (j < prevAxisPairs.count && (pf[j] < a || (pf[j] === a && ps[j] < b))) j++;
         if (j < prevAxisPairs.count && pf[j] === a && ps[j] === b) lastAxis = prevAxis[j];
       }

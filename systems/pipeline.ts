@@ -5,7 +5,7 @@
  */
 import { observe, onRemove, type World } from 'bitecs';
 import { PairList } from '../src/broadphase/pairList';
-import { CollideInputError } from '../src/errors';
+import { CollideInputError, assertKnownKeys } from '../src/errors';
 import type { KdopK } from '../src/layout';
 import { createColliderStore, deleteColliderId } from '../components/collider';
 import { createContactStore } from '../components/contactStore';
@@ -22,6 +22,14 @@ import { createHitboxPairStore } from '../components/hitboxPairStore';
 import { updateCharacterColliders } from './characterColliders';
 import { narrowPhase } from './narrowPhase';
 import { refitVolumes } from './refitVolumes';
+import { createPoseSource } from './poseSource';
+import type { BoneHitboxState } from './updateBoneHitboxes';
+import { createSkeletonStore } from '../src/character/skeleton';
+import { createHitboxStore } from '../src/character/hitboxStore';
+import { createCharacterRayGrid } from '../src/character/rayGrid';
+
+/** Every option `createCollisionPipeline` accepts. */
+const PIPELINE_OPTIONS = ['broadPhase', 'aabbMargin', 'kdopK', 'characters', 'timings', 'transform'] as const;
 
 const KDOP_KS: readonly number[] = [6, 14, 18, 26];
 
@@ -32,6 +40,17 @@ function timed(p: CollisionPipeline, key: keyof PipelineTimings, system: System,
   const w = system(world);
   p.timings[key] = performance.now() - t0;
   return w;
+}
+
+/** The `characters` option: `true` makes fresh stores (with a ray grid); an object is checked. */
+function resolveCharacters(option: CollisionPipelineOptions['characters']): BoneHitboxState | undefined {
+  if (option === undefined || option === false) return undefined;
+  if (option === true) return { skeletons: createSkeletonStore(), hitboxes: createHitboxStore(), rayGrid: createCharacterRayGrid() };
+  if (option === null || typeof option !== 'object' || !option.skeletons || !option.hitboxes) {
+    throw new CollideInputError('createCollisionPipeline: characters must be true or { skeletons, hitboxes[, rayGrid] }');
+  }
+  assertKnownKeys(option, ['skeletons', 'hitboxes', 'rayGrid'], 'createCollisionPipeline: characters');
+  return option;
 }
 
 /**
@@ -45,6 +64,8 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
   if ((world as { [COLLISION_PIPELINE]?: unknown })[COLLISION_PIPELINE] !== undefined) {
     throw new CollideInputError('createCollisionPipeline: this world already has a collision pipeline (destroy() it first)');
   }
+  if (options === null || typeof options !== 'object') throw new CollideInputError('createCollisionPipeline: options must be an object');
+  assertKnownKeys(options, PIPELINE_OPTIONS, 'createCollisionPipeline');
   const aabbMargin = options.aabbMargin ?? 0;
   if (!Number.isFinite(aabbMargin) || aabbMargin < 0) {
     throw new CollideInputError(`createCollisionPipeline: aabbMargin must be a finite number >= 0, got ${aabbMargin}`);
@@ -52,10 +73,8 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
   const kdopK = options.kdopK ?? 14;
   if (!KDOP_KS.includes(kdopK)) throw new CollideInputError(`createCollisionPipeline: kdopK must be 6, 14, 18 or 26, got ${kdopK}`);
   const measure = options.timings === true;
-  const characters = options.characters;
-  if (characters !== undefined && (characters === null || typeof characters !== 'object' || !characters.skeletons || !characters.hitboxes)) {
-    throw new CollideInputError('createCollisionPipeline: characters must be { skeletons, hitboxes[, rayGrid] }');
-  }
+  const characters = resolveCharacters(options.characters);
+  const poseSource = options.transform === undefined ? undefined : createPoseSource(options.transform, 'createCollisionPipeline: transform');
   const systems: System[] = characters
     ? [refitVolumes, updateCharacterColliders, broadPhase, narrowPhase]
     : [refitVolumes, broadPhase, narrowPhase];
@@ -85,6 +104,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     timings: { refitVolumes: 0, boneHitboxes: 0, broadPhase: 0, narrowPhase: 0 },
     origin: new Float64Array(3),
     frame: 0,
+    poseSource,
     scratch: {
       broadInput: { ids: collider.ids, count: 0, boxes: collider.aabb, isStatic: collider.isStatic, layer: collider.layer, mask: collider.mask },
       axisPairs: new PairList(),

@@ -30,6 +30,7 @@ import {
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { entityPose } from './meshCollider';
+import { HIT_GROUP_NAMES } from '../src/character/hitGroups';
 
 /** The nearest hit of `raycastColliders` (written in place; entity -1 after a miss). */
 export interface ColliderRayHit {
@@ -41,15 +42,21 @@ export interface ColliderRayHit {
   readonly point: Float64Array;
   /** Unit surface normal at the point, facing the ray (normal·direction <= 0). */
   readonly normal: Float64Array;
-  /** Character colliders: the hitbox hit (index into the hitbox store; bone and group there), else -1. */
+  /** Character colliders: the hitbox hit (index into the hitbox store), else -1. */
   hitbox: number;
+  /** Character colliders: the name of the hitbox's bone, else ''. */
+  boneName: string;
+  /** Character colliders: the hit group (HIT_GROUP_*), else -1. */
+  group: number;
+  /** Character colliders: the hit group's name ('head', 'torso', ...), else ''. */
+  groupName: string;
   /** Mesh colliders: the mesh triangle hit, else -1. */
   triangle: number;
 }
 
 /** A reusable hit record for `raycastColliders`. */
 export function createColliderRayHit(): ColliderRayHit {
-  return { entity: -1, t: 0, point: new Float64Array(3), normal: new Float64Array(3), hitbox: -1, triangle: -1 };
+  return { entity: -1, t: 0, point: new Float64Array(3), normal: new Float64Array(3), hitbox: -1, boneName: '', group: -1, groupName: '', triangle: -1 };
 }
 
 const cast = new Float64Array(RAY_HIT_STRIDE);
@@ -85,6 +92,8 @@ export function raycastColliders(
   const c = p.collider;
   hit.entity = -1;
   hit.hitbox = -1;
+  hit.boneName = hit.groupName = '';
+  hit.group = -1;
   hit.triangle = -1;
   let best = maxT;
   for (let i = 0; i < c.count; i++) {
@@ -105,6 +114,10 @@ export function raycastColliders(
     hit.triangle = c.kind[e] === SHAPE_MESH ? part : -1;
   }
   if (hit.entity < 0) return false;
+  const hitboxes = p.characters?.hitboxes;
+  hit.boneName = hit.hitbox >= 0 ? hitboxes!.boneName[hit.hitbox] : '';
+  hit.group = hit.hitbox >= 0 ? hitboxes!.group[hit.hitbox] : -1;
+  hit.groupName = hit.hitbox >= 0 ? HIT_GROUP_NAMES[hit.group] : '';
   hit.point[0] = ox + hit.t * dx;
   hit.point[1] = oy + hit.t * dy;
   hit.point[2] = oz + hit.t * dz;

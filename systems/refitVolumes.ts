@@ -27,6 +27,8 @@ import {
   type ColliderStore,
 } from '../components/collider';
 import { pipelineOf } from './collisionState';
+import { gatherPoses } from './poseSource';
+import { markChanged, type TransformStore } from '../components/transform';
 
 const rotation = new Float64Array(4);
 const translation = new Float64Array(3);
@@ -91,14 +93,27 @@ function refitCollider(c: ColliderStore, eid: number, scale: number): void {
   }
 }
 
+/** Queues every dynamic collider for this refit. */
+function markDynamic(c: ColliderStore, t: TransformStore): void {
+  const ids = c.ids, dynamic = c.dynamic;
+  for (let i = 0; i < c.count; i++) {
+    const e = ids[i];
+    if (dynamic[e] === 1) markChanged(t, e);
+  }
+}
+
 /**
- * System: refits every collider whose transform was marked changed since the last run (by
- * setTransform, markTransformChanged or addCollider), then clears the change list. Allocation-free.
+ * System: refits every dynamic collider and every collider whose transform was marked changed
+ * since the last run (by setTransform, the scalar setters, markTransformChanged or addCollider),
+ * then clears the change list. With the pipeline's `transform` option, those poses are first read
+ * from the user's components (validated; a bad value throws before the refit). Allocation-free.
  */
 export function refitVolumes(world: World): World {
   const p = pipelineOf(world, 'refitVolumes');
   const t = p.transform;
   const c = p.collider;
+  if (c.dynamicCount > 0) markDynamic(c, t);
+  if (p.poseSource !== undefined && t.changedCount > 0) gatherPoses(p.poseSource, t, c.kind, t.changedIds, t.changedCount);
   const ids = t.changedIds;
   const position = t.position;
   const quat = t.rotation;

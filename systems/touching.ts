@@ -12,7 +12,7 @@ function lowerBound(list: PairList, eid: number): number {
   let lo = 0, hi = list.count;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (list.first[mid] < eid) lo = mid + 1;
+    if (list.a[mid] < eid) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -20,7 +20,7 @@ function lowerBound(list: PairList, eid: number): number {
 
 /** Appends the second ids of the run of pairs whose first id is `eid`. */
 function appendRun(list: PairList, eid: number, out: number[]): void {
-  for (let i = lowerBound(list, eid); i < list.count && list.first[i] === eid; i++) out.push(list.second[i]);
+  for (let i = lowerBound(list, eid); i < list.count && list.a[i] === eid; i++) out.push(list.b[i]);
 }
 
 /**
@@ -35,7 +35,7 @@ export function touching(target: World | CollisionPipeline, eid: number, out: nu
     const pairs = p.touchingPairs;
     const reversed = s.reversedTouching;
     reversed.clear();
-    for (let i = 0; i < pairs.count; i++) reversed.push(pairs.second[i], pairs.first[i]);
+    for (let i = 0; i < pairs.count; i++) reversed.push(pairs.b[i], pairs.a[i]);
     reversed.sort();
     s.reversedFrame = p.frame;
   }

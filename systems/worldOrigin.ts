@@ -19,7 +19,9 @@ import { pipelineOf, type CollisionPipeline } from './collisionState';
  * Touching pairs carry over: a pair touching before and after the shift 'stays'. Afterwards the
  * caller writes positions relative to the new origin (its absolute coordinate minus
  * `worldOrigin`), and every position the pipeline reports (contact points, AABBs, ray hits) is
- * relative to it too. Throws CollideInputError for a shift that is not finite or would move a
+ * relative to it too. With the pipeline's `transform` option the positions are your components:
+ * subtract the shift from them yourself (before the next step); this call then records the new
+ * origin and refits every collider. Throws CollideInputError for a shift that is not finite or would move a
  * stored position outside ±MAX_COORDINATE, before changing anything. O(entities).
  */
 export function shiftWorldOrigin(target: World | CollisionPipeline, dx: number, dy: number, dz: number): void {
@@ -29,6 +31,15 @@ export function shiftWorldOrigin(target: World | CollisionPipeline, dx: number, 
   assertCoordinate(dz, 'shiftWorldOrigin: dz');
   const t = p.transform, position = t.position;
   const skeletons = p.characters?.skeletons;
+  if (p.poseSource !== undefined) {
+    // The positions are the user's components: the caller moves them; here the origin moves
+    // and every collider is refit from them at the next step.
+    for (let i = 0; i < p.collider.count; i++) markChanged(t, p.collider.ids[i]);
+    p.origin[0] += dx;
+    p.origin[1] += dy;
+    p.origin[2] += dz;
+    return;
+  }
   for (let e = 0; e < t.capacity; e++) {
     if (t.present[e] === 1) assertShiftable(position, 3 * e, dx, dy, dz, `entity ${e}`);
   }

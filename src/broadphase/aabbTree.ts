@@ -323,8 +323,8 @@ export function treePairs(input: BroadPhaseInput, dynamic: AabbTree, statics: Aa
   collectLeafOverlaps(dynamic, dynamic, candidates);
   collectLeafOverlaps(dynamic, statics, candidates);
   const boxes = input.boxes;
-  const first = candidates.first;
-  const second = candidates.second;
+  const first = candidates.a;
+  const second = candidates.b;
   for (let i = 0; i < candidates.count; i++) {
     const a = first[i];
     const b = second[i];

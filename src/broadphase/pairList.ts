@@ -17,12 +17,12 @@ const MAX_DIGIT_BITS = 16;
 /** Below this many pairs, insertion sort beats the radix passes' fixed cost of clearing buckets. */
 const INSERTION_SORT_MAX = 48;
 
-/** A list of pairs, each stored as first[i] = a, second[i] = b. */
+/** A list of pairs (a[i], b[i]), named as contacts and hitbox pairs name them. */
 export class PairList {
   /** First ids; valid for indices below `count`. Re-read after `sort()`, which swaps in its scratch arrays. */
-  first: Uint32Array;
+  a: Uint32Array;
   /** Second ids; valid for indices below `count`. Re-read after `sort()`. */
-  second: Uint32Array;
+  b: Uint32Array;
   /** Number of pairs held. */
   count = 0;
   private scratchFirst: Uint32Array;
@@ -32,42 +32,32 @@ export class PairList {
   /** Creates an empty list with room for `capacity` pairs (grows on demand). */
   constructor(capacity = 64) {
     const n = Math.max(1, Math.floor(capacity));
-    this.first = new Uint32Array(n);
-    this.second = new Uint32Array(n);
+    this.a = new Uint32Array(n);
+    this.b = new Uint32Array(n);
     this.scratchFirst = new Uint32Array(0);
     this.scratchSecond = new Uint32Array(0);
-  }
-
-  /** First id of pair i. */
-  a(i: number): number {
-    return this.first[i];
-  }
-
-  /** Second id of pair i. */
-  b(i: number): number {
-    return this.second[i];
   }
 
   /** Appends the pair (a, b), doubling the storage when full. */
   push(a: number, b: number): void {
     const i = this.count;
-    if (i === this.first.length) {
-      this.first = grown(this.first, i + 1);
-      this.second = grown(this.second, i + 1);
+    if (i === this.a.length) {
+      this.a = grown(this.a, i + 1);
+      this.b = grown(this.b, i + 1);
     }
-    this.first[i] = a;
-    this.second[i] = b;
+    this.a[i] = a;
+    this.b[i] = b;
     this.count = i + 1;
   }
 
   /** Exchanges contents (pairs and storage) with `other` in O(1): a frame's list becomes last frame's without copying. */
   swapContents(other: PairList): void {
-    const first = this.first, second = this.second, count = this.count;
-    this.first = other.first;
-    this.second = other.second;
+    const first = this.a, second = this.b, count = this.count;
+    this.a = other.a;
+    this.b = other.b;
     this.count = other.count;
-    other.first = first;
-    other.second = second;
+    other.a = first;
+    other.b = second;
     other.count = count;
   }
 
@@ -86,7 +76,7 @@ export class PairList {
     this.scratchFirst = grown(this.scratchFirst, n);
     this.scratchSecond = grown(this.scratchSecond, n);
     let orAll = 0;
-    for (let i = 0; i < n; i++) orAll |= this.first[i] | this.second[i];
+    for (let i = 0; i < n; i++) orAll |= this.a[i] | this.b[i];
     // Fewest passes whose bucket arrays stay small next to the pair count.
     const bits = 32 - Math.clz32(orAll);
     const maxDigitBits = Math.min(MAX_DIGIT_BITS, Math.max(MIN_DIGIT_BITS, 31 - Math.clz32(4 * n)));
@@ -98,19 +88,19 @@ export class PairList {
 
   /** One stable counting-sort pass on the `digitBits`-bit digit of a or b at `shift`. */
   private radixPass(byFirst: boolean, shift: number, digitBits: number): void {
-    const srcA = this.first;
-    const srcB = this.second;
+    const srcA = this.a;
+    const srcB = this.b;
     radixScatterPass(byFirst ? srcA : srcB, shift, digitBits, this.count, this.buckets, srcA, srcB, this.scratchFirst, this.scratchSecond);
     // Swap roles so the sorted run becomes the public arrays without copying.
-    this.first = this.scratchFirst;
-    this.second = this.scratchSecond;
+    this.a = this.scratchFirst;
+    this.b = this.scratchSecond;
     this.scratchFirst = srcA;
     this.scratchSecond = srcB;
   }
 
   private insertionSort(): void {
-    const fa = this.first;
-    const fb = this.second;
+    const fa = this.a;
+    const fb = this.b;
     for (let i = 1; i < this.count; i++) {
       const a = fa[i];
       const b = fb[i];

@@ -3,6 +3,7 @@ import { MAX_COORDINATE, RAY_GRID_BOUNDARY_SLACK } from '../tolerances';
 import { raycastObb } from '../query/raycast';
 import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { cellOf, type CharacterRayGrid } from './rayGrid';
+import { HIT_GROUP_NAMES } from './hitGroups';
 
 /**
  * Ray casts against character hitboxes: the nearest hit over every character, walking the ray
@@ -38,6 +39,10 @@ export interface HitboxRayHit {
   bone: number;
   /** Hit group of the hitbox (HIT_GROUP_*). */
   group: number;
+  /** The bone's name ('' when the skeleton had none). */
+  boneName: string;
+  /** The hit group's name (HIT_GROUP_NAMES[group]: 'head', 'torso', ...). */
+  groupName: string;
   /** Ray parameter of the hit (units of |d|). */
   t: number;
   /** t·|d|: the distance along the ray. */
@@ -50,7 +55,7 @@ export interface HitboxRayHit {
 
 /** A reusable hit record. */
 export function createHitboxRayHit(): HitboxRayHit {
-  return { hitbox: -1, character: -1, entity: -1, bone: -1, group: -1, t: Infinity, distance: Infinity, point: new Float64Array(3), normal: new Float64Array(3) };
+  return { hitbox: -1, character: -1, entity: -1, bone: -1, group: -1, boneName: '', groupName: '', t: Infinity, distance: Infinity, point: new Float64Array(3), normal: new Float64Array(3) };
 }
 
 const castOut = new Float64Array(4); // scratch: one box cast
@@ -214,6 +219,8 @@ export function raycastHitboxes(
   hit.entity = store.characterEntity[c];
   hit.bone = store.bone[h];
   hit.group = store.group[h];
+  hit.boneName = store.boneName[h];
+  hit.groupName = HIT_GROUP_NAMES[hit.group];
   hit.t = bestT;
   hit.distance = bestT * Math.sqrt(dd);
   hit.point[0] = ox + bestT * dx;

@@ -20,6 +20,7 @@ export function createHitboxStore(): HitboxStore {
     characterCount: 0,
     clusterCount: 0,
     bone: new Int32Array(0),
+    boneName: [],
     character: new Int32Array(0),
     group: new Uint8Array(0),
     local: new Float64Array(0),
@@ -81,6 +82,7 @@ export function addCharacterHitboxes(store: HitboxStore, skeleton: SkeletonStore
   store.clusterAabb = grown(store.clusterAabb, AABB_STRIDE * clusterEnd);
   for (let h = 0; h < fitted.count; h++) {
     store.bone[first + h] = firstBone + fitted.bone[h];
+    store.boneName[first + h] = skeleton.boneName[firstBone + fitted.bone[h]];
     store.character[first + h] = c;
     store.group[first + h] = fitted.group[h];
     const lo = OBB_STRIDE * h, eo = EXTENT_STRIDE * (first + h);

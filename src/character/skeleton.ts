@@ -179,6 +179,8 @@ export interface SkeletonStore {
   parent: Int32Array;
   /** Per bone: its character. */
   character: Int32Array;
+  /** Per bone: its name (from the skeleton definition; '' when it had none). */
+  boneName: string[];
   /** Per bone: local translation, xyz (written by animation). */
   translation: Float64Array;
   /** Per bone: local rotation, unit quaternion xyzw (written by animation). */
@@ -197,6 +199,16 @@ export interface SkeletonStore {
   characterBoneCount: Int32Array;
   /** Per character: its placement in the world, 16 numbers column-major; its root bones are children of it. */
   characterMatrix: Float64Array;
+  /**
+   * Per character: the asset's fixed placement under its entity (e.g. a glTF root matrix times
+   * a unit scale), 16 numbers column-major; identity by default. Read where `placedByEntity` is 1.
+   */
+  rootMatrix: Float64Array;
+  /**
+   * Per character: 1 when the collision pipeline places it (characterMatrix = the entity's
+   * transform · rootMatrix at every step), 0 when the caller writes characterMatrix.
+   */
+  placedByEntity: Uint8Array;
 }
 
 /** An empty skeleton store; it grows as characters are added. */
@@ -206,6 +218,7 @@ export function createSkeletonStore(): SkeletonStore {
     characterCount: 0,
     parent: new Int32Array(0),
     character: new Int32Array(0),
+    boneName: [],
     translation: new Float64Array(0),
     rotation: new Float64Array(0),
     scale: new Float64Array(0),
@@ -215,6 +228,8 @@ export function createSkeletonStore(): SkeletonStore {
     firstBone: new Int32Array(0),
     characterBoneCount: new Int32Array(0),
     characterMatrix: new Float64Array(0),
+    rootMatrix: new Float64Array(0),
+    placedByEntity: new Uint8Array(0),
   };
 }
 
@@ -238,10 +253,13 @@ export function addCharacter(store: SkeletonStore, definition: SkeletonDefinitio
   store.firstBone = grown(store.firstBone, c + 1);
   store.characterBoneCount = grown(store.characterBoneCount, c + 1);
   store.characterMatrix = grown(store.characterMatrix, 16 * (c + 1));
+  store.rootMatrix = grown(store.rootMatrix, 16 * (c + 1));
+  store.placedByEntity = grown(store.placedByEntity, c + 1);
   for (let i = 0; i < n; i++) {
     const p = definition.parent[i];
     store.parent[first + i] = p < 0 ? -1 : first + p;
     store.character[first + i] = c;
+    store.boneName[first + i] = definition.names[i];
   }
   store.translation.set(definition.translation, 3 * first);
   store.rotation.set(definition.rotation, 4 * first);
@@ -251,7 +269,9 @@ export function addCharacter(store: SkeletonStore, definition: SkeletonDefinitio
   store.firstBone[c] = first;
   store.characterBoneCount[c] = n;
   store.characterMatrix.fill(0, 16 * c, 16 * c + 16);
-  for (let k = 0; k < 4; k++) store.characterMatrix[16 * c + 5 * k] = 1;
+  store.rootMatrix.fill(0, 16 * c, 16 * c + 16);
+  for (let k = 0; k < 4; k++) store.characterMatrix[16 * c + 5 * k] = store.rootMatrix[16 * c + 5 * k] = 1;
+  store.placedByEntity[c] = 0;
   store.boneCount = end;
   store.characterCount = c + 1;
   computeWorldMatrices(store, c, 1);

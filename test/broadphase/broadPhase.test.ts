@@ -44,7 +44,7 @@ const sceneParams: fc.Arbitrary<SceneParams> = fc.record({
 });
 
 function pairsOf(list: PairList): number[] {
-  return Array.from({ length: list.count }, (_, i) => list.a(i) * 2 ** 24 + list.b(i));
+  return Array.from({ length: list.count }, (_, i) => list.a[i] * 2 ** 24 + list.b[i]);
 }
 
 function describeScene(scene: Scene, frame: number): string {

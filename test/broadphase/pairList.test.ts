@@ -16,7 +16,7 @@ describe('PairList', () => {
           for (const [a, b] of input) list.push(a, b);
           list.sort();
           const expected = input.map(([a, b]) => a * ID_LIMIT + b).sort((x, y) => x - y);
-          const got = Array.from({ length: list.count }, (_, i) => list.a(i) * ID_LIMIT + list.b(i));
+          const got = Array.from({ length: list.count }, (_, i) => list.a[i] * ID_LIMIT + list.b[i]);
           expect(got).toEqual(expected);
           expect(list.count).toBe(input.length);
         },
@@ -40,7 +40,7 @@ describe('PairList', () => {
         list.sort();
         expected.sort((x, y) => x - y);
         let mismatches = 0;
-        for (let i = 0; i < count; i++) if (list.a(i) * ID_LIMIT + list.b(i) !== expected[i]) mismatches++;
+        for (let i = 0; i < count; i++) if (list.a[i] * ID_LIMIT + list.b[i] !== expected[i]) mismatches++;
         expect(mismatches).toBe(0);
       }),
       { numRuns: 40 },
@@ -50,12 +50,12 @@ describe('PairList', () => {
   it('keeps its storage across clear() and grows by doubling', () => {
     const list = new PairList(4);
     for (let i = 0; i < 5; i++) list.push(i, i + 1);
-    expect(list.first.length).toBe(16);
-    const storage = list.first;
+    expect(list.a.length).toBe(16);
+    const storage = list.a;
     list.clear();
     expect(list.count).toBe(0);
     for (let i = 0; i < 16; i++) list.push(i, 2 * i);
-    expect(list.first).toBe(storage);
-    expect([list.a(15), list.b(15)]).toEqual([15, 30]);
+    expect(list.a).toBe(storage);
+    expect([list.a[15], list.b[15]]).toEqual([15, 30]);
   });
 });

@@ -194,7 +194,7 @@ describe('stores', () => {
     }
     p.step(world);
     const got = new Set<string>();
-    for (let i = 0; i < p.touchingPairs.count; i++) got.add(`${p.touchingPairs.first[i]},${p.touchingPairs.second[i]}`);
+    for (let i = 0; i < p.touchingPairs.count; i++) got.add(`${p.touchingPairs.a[i]},${p.touchingPairs.b[i]}`);
     let checked = 0, positives = 0;
     for (let i = 0; i < eids.length; i++) {
       for (let j = i + 1; j < eids.length; j++) {

@@ -19,7 +19,7 @@ describe('README quick start', () => {
 
     const { begin } = collision.events;
     expect(begin.count).toBe(1);
-    expect([begin.first[0], begin.second[0]]).toEqual([box, ball]);
+    expect([begin.a[0], begin.b[0]]).toEqual([box, ball]);
     const c = collision.contacts;
     expect(c.count).toBe(1);
     const m = 0 * CONTACT_STRIDE;

@@ -152,7 +152,7 @@ describe('nearly parallel edges in the pipeline', () => {
       });
       p.step(world);
       const keys: string[] = [];
-      for (let k = 0; k < p.touchingPairs.count; k++) keys.push(`${p.touchingPairs.first[k]},${p.touchingPairs.second[k]}`);
+      for (let k = 0; k < p.touchingPairs.count; k++) keys.push(`${p.touchingPairs.a[k]},${p.touchingPairs.b[k]}`);
       touching.push(keys);
       if (!sensor) contacts = p.contacts.count;
     }

@@ -116,7 +116,7 @@ describe('character colliders in the pipeline', () => {
       const touching = new Set<string>();
       const tp = collision.touchingPairs;
       for (let i = 0; i < tp.count; i++) {
-        if (characters.includes(tp.first[i]) || characters.includes(tp.second[i])) touching.add(`${tp.first[i]},${tp.second[i]}`);
+        if (characters.includes(tp.a[i]) || characters.includes(tp.b[i])) touching.add(`${tp.a[i]},${tp.b[i]}`);
       }
       if (ambiguous.size === 0) expect([...touching].sort()).toEqual([...entityPairs].sort());
       characterPairs += entityPairs.size;

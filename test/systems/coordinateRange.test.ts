@@ -74,7 +74,7 @@ describe('numbers past the Float32 range', () => {
     expect(p.transform.position.slice(3 * a, 3 * a + 3)).toEqual(position);
     p.step(world);
     expect(p.collider.aabb.slice(6 * a, 6 * a + 6)).toEqual(aabb);
-    expect([p.touchingPairs.count, p.touchingPairs.first[0], p.touchingPairs.second[0]]).toEqual([1, a, b]);
+    expect([p.touchingPairs.count, p.touchingPairs.a[0], p.touchingPairs.b[0]]).toEqual([1, a, b]);
   });
 
   it('a bad direct store write is refused by markTransformChanged before it reaches the volumes', () => {

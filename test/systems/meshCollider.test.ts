@@ -132,7 +132,7 @@ describe('mesh colliders in the pipeline', () => {
       const got = new Set<string>();
       const pairs = collision.touchingPairs;
       for (let i = 0; i < pairs.count; i++) {
-        const a = pairs.first[i], b = pairs.second[i];
+        const a = pairs.a[i], b = pairs.b[i];
         if (a === level || b === level || a === mover || b === mover) got.add(`${a}-${b}`);
       }
       const expected = new Set<string>();
@@ -321,7 +321,7 @@ describe('mesh colliders: contact manifolds', () => {
     expectSpan(m, 0, at[0] - 1, at[0] + 1);
     const pairs = collision.touchingPairs;
     const touching = new Set<string>();
-    for (let i = 0; i < pairs.count; i++) touching.add(`${pairs.first[i]}-${pairs.second[i]}`);
+    for (let i = 0; i < pairs.count; i++) touching.add(`${pairs.a[i]}-${pairs.b[i]}`);
     expect(touching).toContain(`${level}-${sensor}`);
     expect(touching).toContain(`${level}-${other}`);
     expect(manifoldOf(collision, level, sensor)).toBeUndefined();
@@ -368,7 +368,7 @@ describe('mesh colliders: contact manifolds', () => {
         const m = manifoldOf(collision, level, body.eid);
         const pairs = collision.touchingPairs;
         let touching = false;
-        for (let i = 0; i < pairs.count; i++) touching ||= pairs.first[i] === level && pairs.second[i] === body.eid;
+        for (let i = 0; i < pairs.count; i++) touching ||= pairs.a[i] === level && pairs.b[i] === body.eid;
         expect(m !== undefined).toBe(touching);
         if (!m) continue;
         manifolds++;
@@ -428,7 +428,7 @@ describe('mesh colliders: a rigid pose from the Float32 rotation store', () => {
     collision.step(world);
     const pairs = collision.touchingPairs;
     let touching = false;
-    for (let i = 0; i < pairs.count; i++) touching ||= pairs.first[i] === mesh && pairs.second[i] === sensor;
+    for (let i = 0; i < pairs.count; i++) touching ||= pairs.a[i] === mesh && pairs.b[i] === sensor;
     expect(touching).toBe(false);
     // The stored quaternion's own matrix (its transpose brings the sphere into the mesh frame)
     // moves the sphere about 1e-4 toward the tip: touching.
@@ -439,7 +439,7 @@ describe('mesh colliders: a rigid pose from the Float32 rotation store', () => {
     setTransform(world, sensor, centre.map((x, i) => x - 2e-4 * m[i]), [0, 0, 0, 1]);
     collision.step(world);
     touching = false;
-    for (let i = 0; i < pairs.count; i++) touching ||= pairs.first[i] === mesh && pairs.second[i] === sensor;
+    for (let i = 0; i < pairs.count; i++) touching ||= pairs.a[i] === mesh && pairs.b[i] === sensor;
     expect(touching).toBe(true);
   });
 });

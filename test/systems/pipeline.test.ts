@@ -38,9 +38,9 @@ function scenePairs(run: Run): string[] {
   const t = run.p.touchingPairs;
   const keys: string[] = [];
   for (let k = 0; k < t.count; k++) {
-    const a = t.first[k], b = t.second[k];
+    const a = t.a[k], b = t.b[k];
     if (!(a < b)) throw new Error(`${run.name}: pair (${a}, ${b}) not ordered`);
-    if (k > 0 && (t.first[k - 1] > a || (t.first[k - 1] === a && t.second[k - 1] >= b))) throw new Error(`${run.name}: pairs not sorted at ${k}`);
+    if (k > 0 && (t.a[k - 1] > a || (t.a[k - 1] === a && t.b[k - 1] >= b))) throw new Error(`${run.name}: pairs not sorted at ${k}`);
     const i = run.indexOf.get(a)!, j = run.indexOf.get(b)!;
     keys.push(i < j ? `${i},${j}` : `${j},${i}`);
   }
@@ -52,8 +52,8 @@ function checkContacts(run: Run, bodies: Body[], sensorEvery: number): void {
   const t = run.p.touchingPairs, c = run.p.contacts;
   const expected: string[] = [];
   for (let k = 0; k < t.count; k++) {
-    const i = run.indexOf.get(t.first[k])!, j = run.indexOf.get(t.second[k])!;
-    if (sensorEvery === 0 || (i % sensorEvery !== 0 && j % sensorEvery !== 0)) expected.push(`${t.first[k]},${t.second[k]}`);
+    const i = run.indexOf.get(t.a[k])!, j = run.indexOf.get(t.b[k])!;
+    if (sensorEvery === 0 || (i % sensorEvery !== 0 && j % sensorEvery !== 0)) expected.push(`${t.a[k]},${t.b[k]}`);
   }
   const got: string[] = [];
   for (let k = 0; k < c.count; k++) {

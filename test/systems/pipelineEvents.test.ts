@@ -11,7 +11,7 @@ import { mulberry32 } from '../../scenes/random';
 
 function pairsOf(list: PairList): [number, number][] {
   const out: [number, number][] = [];
-  for (let i = 0; i < list.count; i++) out.push([list.first[i], list.second[i]]);
+  for (let i = 0; i < list.count; i++) out.push([list.a[i], list.b[i]]);
   return out;
 }
 

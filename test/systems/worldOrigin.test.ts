@@ -71,8 +71,8 @@ describe('world origin', () => {
       }
       const [a, b] = runs.map((r) => r.p);
       for (const key of ['touchingPairs'] as const) {
-        expect(Array.from(b[key].first.subarray(0, b[key].count))).toEqual(Array.from(a[key].first.subarray(0, a[key].count)));
-        expect(Array.from(b[key].second.subarray(0, b[key].count))).toEqual(Array.from(a[key].second.subarray(0, a[key].count)));
+        expect(Array.from(b[key].a.subarray(0, b[key].count))).toEqual(Array.from(a[key].a.subarray(0, a[key].count)));
+        expect(Array.from(b[key].b.subarray(0, b[key].count))).toEqual(Array.from(a[key].b.subarray(0, a[key].count)));
       }
       for (const kind of ['begin', 'stay', 'end'] as const) expect(b.events[kind].count).toBe(a.events[kind].count);
       if (frame === 10) stays = b.events.stay.count;

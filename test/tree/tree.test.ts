@@ -107,7 +107,7 @@ function bruteForcePairs(wa: Float64Array, wb: Float64Array): number[] {
 
 function pairKeys(result: TreeQueryResult, nb: number): number[] {
   const out: number[] = [];
-  for (let i = 0; i < result.pairs.count; i++) out.push(result.pairs.first[i] * nb + result.pairs.second[i]);
+  for (let i = 0; i < result.pairs.count; i++) out.push(result.pairs.a[i] * nb + result.pairs.b[i]);
   return out.sort((x, y) => x - y);
 }
 
@@ -259,7 +259,7 @@ describe('tree vs tree equals the all-pairs brute force', () => {
       expect(result.triangleTests).toBeLessThanOrEqual(mesh.triangleCount * mesh.triangleCount);
       const first = collideTrees(result, tree, poseA, 0, tree, poseB, 0, 'first', boxTest);
       expect(first).toBe(ref.length > 0 ? 1 : 0);
-      if (first) expect(ref).toContain(result.pairs.first[0] * mesh.triangleCount + result.pairs.second[0]);
+      if (first) expect(ref).toContain(result.pairs.a[0] * mesh.triangleCount + result.pairs.b[0]);
     });
     return ref.length;
   }
@@ -339,8 +339,8 @@ describe('tree vs tree equals the all-pairs brute force', () => {
         for (let e = 0; e < 2; e++) {
           const o = 6 * i + 3 * e;
           const [x, y, z] = [result.segments[o], result.segments[o + 1], result.segments[o + 2]];
-          expect(closestPtPointTriangle(scratch, 0, x, y, z, wa, 9 * result.pairs.first[i])).toBeLessThan(1e-18 * size * size);
-          expect(closestPtPointTriangle(scratch, 0, x, y, z, wb, 9 * result.pairs.second[i])).toBeLessThan(1e-18 * size * size);
+          expect(closestPtPointTriangle(scratch, 0, x, y, z, wa, 9 * result.pairs.a[i])).toBeLessThan(1e-18 * size * size);
+          expect(closestPtPointTriangle(scratch, 0, x, y, z, wb, 9 * result.pairs.b[i])).toBeLessThan(1e-18 * size * size);
         }
       }
       expect(segments).toBeGreaterThan(0);
