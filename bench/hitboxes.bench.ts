@@ -14,6 +14,7 @@
  * sampling stays out of the timings. Rays: half aimed from a random point at chest height at a
  * random character's chest (with jitter), half random horizontal directions, 100 m long.
  */
+import { createRayQuery, setRay } from '../src/query/rayQuery';
 import * as THREE from 'three';
 import { addCharacterHitboxes, createHitboxStore } from '../src/character/hitboxStore';
 import { buildCharacterRayGrid, createCharacterRayGrid } from '../src/character/rayGrid';
@@ -109,12 +110,17 @@ export function run(): BenchReport {
     aimed.set([ox, oy, oz, dx / len, dy / len, dz / len, len + 1, s], 8 * i);
   }
   const hit = createHitboxRayHit();
+  const query = createRayQuery();
+  // Directions are unit vectors: maxDistance is the ray length.
   const castAll = (length = RAY_LENGTH) => {
     let hits = 0;
     const grid = state.rayGrid!;
     for (let i = 0; i < RAYS; i++) {
       const o = 6 * i;
-      if (raycastHitboxes(hit, hitboxes, grid, rays[o], rays[o + 1], rays[o + 2], rays[o + 3], rays[o + 4], rays[o + 5], length)) hits++;
+      setRay(query, rays[o], rays[o + 1], rays[o + 2], rays[o + 3], rays[o + 4], rays[o + 5]);
+      query.maxDistance = length;
+      query.ignore = -1;
+      if (raycastHitboxes(hit, hitboxes, grid, query)) hits++;
     }
     return hits;
   };
@@ -123,7 +129,10 @@ export function run(): BenchReport {
     const grid = state.rayGrid!;
     for (let i = 0; i < RAYS; i++) {
       const o = 8 * i;
-      if (raycastHitboxes(hit, hitboxes, grid, aimed[o], aimed[o + 1], aimed[o + 2], aimed[o + 3], aimed[o + 4], aimed[o + 5], aimed[o + 6], aimed[o + 7])) hits++;
+      setRay(query, aimed[o], aimed[o + 1], aimed[o + 2], aimed[o + 3], aimed[o + 4], aimed[o + 5]);
+      query.maxDistance = aimed[o + 6];
+      query.ignore = hitboxes.characterEntity[aimed[o + 7]]; // the shooter
+      if (raycastHitboxes(hit, hitboxes, grid, query)) hits++;
     }
     return hits;
   };

@@ -10,6 +10,7 @@ import { addCharacterHitboxes, createHitboxStore } from '../src/character/hitbox
 import { type HitboxStore } from '../src/character/hitboxLayout';
 import { createCharacterRayGrid, type CharacterRayGrid } from '../src/character/rayGrid';
 import { createHitboxRayHit, raycastHitboxes } from '../src/character/hitboxRaycast';
+import { createRayQuery, setRay } from '../src/query/rayQuery';
 import { fitBoneHitboxes, type BoneHitboxes } from '../src/character/hitboxFit';
 import { buildBoundingTree } from '../src/tree/build';
 import { addCharacter, createSkeletonStore, defineSkeleton, type SkeletonDefinition, type SkeletonStore } from '../src/character/skeleton';
@@ -258,6 +259,7 @@ export function createDemoScene(options: DemoSceneOptions = {}): DemoScene {
   };
   const rayRandom = mulberry32(seed ^ 0x5eed);
   const hit = createHitboxRayHit();
+  const shot = createRayQuery();
 
   function moveCharacters(t: number): void {
     for (let c = 0; c < characterCount; c++) {
@@ -289,7 +291,8 @@ export function createDemoScene(options: DemoSceneOptions = {}): DemoScene {
       const dx = tx - ox, dy = ty - oy, dz = tz - oz;
       const maxT = 1.5;
       rays.origin[3 * r] = ox; rays.origin[3 * r + 1] = oy; rays.origin[3 * r + 2] = oz;
-      if (raycastHitboxes(hit, hitboxes, rayGrid, ox, oy, oz, dx, dy, dz, maxT)) {
+      setRay(shot, ox, oy, oz, dx, dy, dz).maxDistance = maxT * Math.hypot(dx, dy, dz);
+      if (raycastHitboxes(hit, hitboxes, rayGrid, shot)) {
         rays.end.set(hit.point, 3 * r);
         rays.hitbox[r] = hit.hitbox;
         rays.character[r] = hit.character;

@@ -226,3 +226,4 @@ export { HITBOXES_PER_CLUSTER, type HitboxStore } from './character/hitboxLayout
 export { updateHitboxes } from './character/hitboxUpdate';
 export { createCharacterRayGrid, buildCharacterRayGrid, type CharacterRayGrid } from './character/rayGrid';
 export { createHitboxRayHit, raycastHitboxes, type HitboxRayHit } from './character/hitboxRaycast';
+export { createRayQuery, setRay, type RayQuery, type RayQueryInit } from './query/rayQuery';

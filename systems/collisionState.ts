@@ -135,7 +135,7 @@ export interface CollisionPipeline {
   readonly origin: Float64Array;
   /** Frames stepped (narrow phases run). */
   frame: number;
-  /** Where poses are read from when the `transform` option is given (else the transform store itself). */
+  /** @internal Where poses are read from when the `transform` option is given (else the transform store itself). */
   readonly poseSource: PoseSource | undefined;
   /** @internal Per-frame scratch memory of the systems. */
   readonly scratch: PipelineScratch;

@@ -50,6 +50,8 @@ export {
   type ColliderStore,
 } from '../components/collider';
 export { type TransformStore } from '../components/transform';
-export { type TransformComponents, type PositionComponent, type RotationComponent, type NumberArray } from './poseSource';
+export {
+  type TransformComponents, type PositionComponent, type RotationComponent, type NumberArray, type Vec3Fields, type QuatFields,
+} from './poseSource';
 export { type ContactStore } from '../components/contactStore';
 export { MAX_ENTITY_ID } from '../components/capacity';

@@ -17,14 +17,31 @@ import type { TransformStore } from '../components/transform';
 
 /** An array of numbers indexed by entity id (typed or plain). */
 export interface NumberArray {
+  /** Number of entries. */
   readonly length: number;
   readonly [index: number]: number;
 }
 
+/** A bitecs-style vector component: one array per field, indexed by entity id. */
+export interface Vec3Fields {
+  /** x of each entity. */
+  readonly x: NumberArray;
+  /** y of each entity. */
+  readonly y: NumberArray;
+  /** z of each entity. */
+  readonly z: NumberArray;
+}
+
+/** A bitecs-style quaternion component: one array per field, indexed by entity id. */
+export interface QuatFields extends Vec3Fields {
+  /** w (the scalar part) of each entity. */
+  readonly w: NumberArray;
+}
+
 /** Positions: per-field arrays `{ x, y, z }`, or one interleaved array (x, y, z per entity). */
-export type PositionComponent = { readonly x: NumberArray; readonly y: NumberArray; readonly z: NumberArray } | NumberArray;
+export type PositionComponent = Vec3Fields | NumberArray;
 /** Rotations as quaternions: `{ x, y, z, w }` arrays, or one interleaved array (x, y, z, w per entity). */
-export type RotationComponent = { readonly x: NumberArray; readonly y: NumberArray; readonly z: NumberArray; readonly w: NumberArray } | NumberArray;
+export type RotationComponent = QuatFields | NumberArray;
 
 /** The user's components a pipeline reads poses from (the `transform` option). */
 export interface TransformComponents {
@@ -84,10 +101,10 @@ export function assertHasPose(source: PoseSource, eid: number, what: string): vo
     }
   };
   if (source.positionInterleaved) check(position as NumberArray, 3 * eid + 2, 'position');
-  else for (const f of ['x', 'y', 'z'] as const) check((position as Record<string, NumberArray>)[f], eid, `position.${f}`);
+  else for (const f of ['x', 'y', 'z'] as const) check((position as Vec3Fields)[f], eid, `position.${f}`);
   if (rotation !== undefined) {
     if (source.rotationInterleaved) check(rotation as NumberArray, 4 * eid + 3, 'rotation');
-    else for (const f of ['x', 'y', 'z', 'w'] as const) check((rotation as Record<string, NumberArray>)[f], eid, `rotation.${f}`);
+    else for (const f of ['x', 'y', 'z', 'w'] as const) check((rotation as QuatFields)[f], eid, `rotation.${f}`);
   }
   if (scale !== undefined) check(scale, eid, 'scale');
 }
@@ -117,7 +134,7 @@ export function gatherPoses(source: PoseSource, t: TransformStore, kind: Uint8Ar
       tp[o + 2] = z;
     }
   } else {
-    const { x: X, y: Y, z: Z } = position as { x: NumberArray; y: NumberArray; z: NumberArray };
+    const { x: X, y: Y, z: Z } = position as Vec3Fields;
     for (let i = 0; i < count; i++) {
       const e = ids[i], o = 3 * e;
       const x = X[e], y = Y[e], z = Z[e];
@@ -136,7 +153,7 @@ export function gatherPoses(source: PoseSource, t: TransformStore, kind: Uint8Ar
       storeRotation(tq, e, a[o], a[o + 1], a[o + 2], a[o + 3]);
     }
   } else if (rotation !== undefined) {
-    const { x: X, y: Y, z: Z, w: W } = rotation as { x: NumberArray; y: NumberArray; z: NumberArray; w: NumberArray };
+    const { x: X, y: Y, z: Z, w: W } = rotation as QuatFields;
     for (let i = 0; i < count; i++) {
       const e = ids[i];
       storeRotation(tq, e, X[e], Y[e], Z[e], W[e]);

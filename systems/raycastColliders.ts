@@ -15,8 +15,6 @@ import { POSE_STRIDE } from '../src/tree/pose';
 import { raycastTree } from '../src/tree/raycastTree';
 import { TreeQueryResult } from '../src/tree/queryResult';
 import { RAY_HIT_STRIDE, raycastAabb, raycastCapsule, raycastKdop, raycastObb, raycastSphere } from '../src/query/raycast';
-import { CollideInputError, isCoordinate } from '../src/errors';
-import { MAX_COORDINATE } from '../src/tolerances';
 import {
   SHAPE_AABB,
   SHAPE_CAPSULE,
@@ -29,6 +27,7 @@ import {
   type ColliderStore,
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
+import { rayLimit, type RayQuery } from '../src/query/rayQuery';
 import { entityPose } from './meshCollider';
 import { HIT_GROUP_NAMES } from '../src/character/hitGroups';
 
@@ -38,6 +37,8 @@ export interface ColliderRayHit {
   entity: number;
   /** Ray parameter of the hit: the point is origin + t·direction (t in units of |direction|). */
   t: number;
+  /** t·|direction|: the distance from the origin, world units. */
+  distance: number;
   /** World point of the hit. */
   readonly point: Float64Array;
   /** Unit surface normal at the point, facing the ray (normal·direction <= 0). */
@@ -56,7 +57,7 @@ export interface ColliderRayHit {
 
 /** A reusable hit record for `raycastColliders`. */
 export function createColliderRayHit(): ColliderRayHit {
-  return { entity: -1, t: 0, point: new Float64Array(3), normal: new Float64Array(3), hitbox: -1, boneName: '', group: -1, groupName: '', triangle: -1 };
+  return { entity: -1, t: 0, distance: 0, point: new Float64Array(3), normal: new Float64Array(3), hitbox: -1, boneName: '', group: -1, groupName: '', triangle: -1 };
 }
 
 const cast = new Float64Array(RAY_HIT_STRIDE);
@@ -65,30 +66,22 @@ const treeResult = new TreeQueryResult();
 const pose = new Float64Array(POSE_STRIDE);
 
 /**
- * Casts the ray origin + t·direction, t in [0, maxT], against every collider whose layer shares
- * a bit with `mask` (default all), except entity `ignore` (e.g. the shooter; default none).
- * Returns whether something was hit and writes the nearest hit into `hit`; among hits at the same
- * t the lowest entity id wins, so the answer does not depend on creation order. A ray starting
- * inside a solid shape hits it at t = 0 (normal −direction/|direction|). k-DOP colliders are cast
- * against their k-DOP. Throws CollideInputError for numbers that are not finite or lie outside ±MAX_COORDINATE, a negative or NaN maxT or
- * a mask outside uint32.
+ * Casts the query's ray, origin + t·direction for t up to maxDistance / |direction|, against
+ * every collider whose layer shares a bit with `query.mask`, except entity `query.ignore` (e.g.
+ * the shooter). Returns whether something was hit and writes the nearest hit into `hit`; among
+ * hits at the same t the lowest entity id wins, so the answer does not depend on creation order.
+ * A ray starting inside a solid shape hits it at t = 0 (normal −direction/|direction|). k-DOP
+ * colliders are cast against their k-DOP. Character hits name the bone and hit group.
+ * Throws CollideInputError for a query field that is not finite, lies outside ±MAX_COORDINATE
+ * or is otherwise invalid (a zero direction, a negative maxDistance, a mask outside uint32),
+ * naming it. Allocation-free.
  */
-export function raycastColliders(
-  target: World | CollisionPipeline,
-  hit: ColliderRayHit,
-  ox: number, oy: number, oz: number,
-  dx: number, dy: number, dz: number,
-  maxT: number,
-  mask = 0xffffffff,
-  ignore = -1,
-): boolean {
+export function raycastColliders(target: World | CollisionPipeline, hit: ColliderRayHit, query: RayQuery): boolean {
   const p = pipelineOf(target, 'raycastColliders');
-  // No array or message built on the good path.
-  if (!(isCoordinate(ox) && isCoordinate(oy) && isCoordinate(oz) && isCoordinate(dx) && isCoordinate(dy) && isCoordinate(dz))) {
-    throw new CollideInputError(`raycastColliders: origin and direction must be finite and within ±${MAX_COORDINATE.toExponential()}, got ${[ox, oy, oz, dx, dy, dz].join(', ')}`);
-  }
-  if (!(maxT >= 0)) throw new CollideInputError(`raycastColliders: maxT must be >= 0, got ${maxT}`);
-  if (!Number.isInteger(mask) || mask < 0 || mask > 0xffffffff) throw new CollideInputError(`raycastColliders: mask must be a uint32, got ${mask}`);
+  const maxT = rayLimit(query, 'raycastColliders');
+  const o = query.origin, d = query.direction;
+  const ox = o[0], oy = o[1], oz = o[2], dx = d[0], dy = d[1], dz = d[2];
+  const mask = query.mask, ignore = query.ignore;
   const c = p.collider;
   hit.entity = -1;
   hit.hitbox = -1;
@@ -118,6 +111,7 @@ export function raycastColliders(
   hit.boneName = hit.hitbox >= 0 ? hitboxes!.boneName[hit.hitbox] : '';
   hit.group = hit.hitbox >= 0 ? hitboxes!.group[hit.hitbox] : -1;
   hit.groupName = hit.hitbox >= 0 ? HIT_GROUP_NAMES[hit.group] : '';
+  hit.distance = hit.t * Math.hypot(dx, dy, dz);
   hit.point[0] = ox + hit.t * dx;
   hit.point[1] = oy + hit.t * dy;
   hit.point[2] = oz + hit.t * dz;

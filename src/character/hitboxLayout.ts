@@ -35,6 +35,8 @@ export const MAX_INDEX = 2 ** 24;
  * Arrays are replaced when the store grows: read them from the store after adding.
  */
 export interface HitboxStore {
+  /** The character of each entity that has one (for queries that name entities). */
+  characterOfEntity: Map<number, number>;
   /** Per hitbox: the name of its bone (a glance for gameplay code; `bone` is the index). */
   boneName: string[];
   /** Hitboxes of all characters. */

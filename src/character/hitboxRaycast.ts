@@ -1,9 +1,9 @@
-import { CollideInputError, isCoordinate } from '../errors';
-import { MAX_COORDINATE, RAY_GRID_BOUNDARY_SLACK } from '../tolerances';
+import { RAY_GRID_BOUNDARY_SLACK } from '../tolerances';
 import { raycastObb } from '../query/raycast';
 import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { cellOf, type CharacterRayGrid } from './rayGrid';
 import { HIT_GROUP_NAMES } from './hitGroups';
+import { rayLimit, type RayQuery } from '../query/rayQuery';
 
 /**
  * Ray casts against character hitboxes: the nearest hit over every character, walking the ray
@@ -87,7 +87,7 @@ function rayMeetsAabb(box: Float32Array, bo: number, ox: number, oy: number, oz:
 }
 
 /**
- * Nearest hitbox hit by the ray o + t·d, t in [0, maxT], among all characters of the store:
+ * Nearest hitbox hit by the query's ray o + t·d, t in [0, maxDistance / |d|], among all characters of the store:
  * fills `hit` and returns true, or returns false (leaving `hit` alone). Walks the grid's cells
  * along the ray (3D DDA) in order and stops once the best hit is nearer than the next cell;
  * inside a cell, each new character's AABB, then its cluster AABBs, then each box's bounding
@@ -95,22 +95,28 @@ function rayMeetsAabb(box: Float32Array, bo: number, ox: number, oy: number, oz:
  * test clipped to the best hit so far. Several boxes hit at the same nearest t (an origin inside
  * overlapping boxes, a ray through a shared face) resolve to the lowest hitbox index, whatever
  * the order the walk meets them in. The grid must have been built from the store's current
- * boxes. `ignoreCharacter` (a character index, e.g. the shooter whose own boxes the shot starts
- * in) is skipped. Allocation-free. Throws CollideInputError for an origin or direction that is not
- * finite or lies outside ±MAX_COORDINATE.
+ * boxes. The character of `query.ignore` (an entity, e.g. the shooter whose own boxes the shot
+ * starts in) is skipped; `query.mask` does not apply (the store has no layers). Allocation-free.
+ * Throws CollideInputError for a query field that is not finite, lies outside ±MAX_COORDINATE,
+ * or is otherwise invalid (rayLimit), naming it.
  */
-export function raycastHitboxes(
+export function raycastHitboxes(hit: HitboxRayHit, store: HitboxStore, grid: CharacterRayGrid, query: RayQuery): boolean {
+  const maxT = rayLimit(query, 'raycastHitboxes');
+  const o = query.origin, d = query.direction;
+  const ignoreCharacter = query.ignore >= 0 ? store.characterOfEntity.get(query.ignore) ?? -1 : -1;
+  return castHitboxes(hit, store, grid, o[0], o[1], o[2], d[0], d[1], d[2], maxT, ignoreCharacter);
+}
+
+/** raycastHitboxes on validated numbers: the ray o + t·d, t in [0, maxT], skipping character `ignoreCharacter`. */
+function castHitboxes(
   hit: HitboxRayHit,
   store: HitboxStore,
   grid: CharacterRayGrid,
   ox: number, oy: number, oz: number,
   dx: number, dy: number, dz: number,
   maxT: number,
-  ignoreCharacter = -1,
+  ignoreCharacter: number,
 ): boolean {
-  if (!(isCoordinate(ox) && isCoordinate(oy) && isCoordinate(oz) && isCoordinate(dx) && isCoordinate(dy) && isCoordinate(dz))) {
-    throw new CollideInputError(`raycastHitboxes: origin and direction must be finite and within ±${MAX_COORDINATE.toExponential()}, got ${[ox, oy, oz, dx, dy, dz].join(', ')}`);
-  }
   const dims = grid.dims;
   const nx = dims[0], ny = dims[1], nz = dims[2];
   if (nx === 0 || !(maxT >= 0)) return false;

@@ -21,6 +21,7 @@ export function createHitboxStore(): HitboxStore {
     clusterCount: 0,
     bone: new Int32Array(0),
     boneName: [],
+    characterOfEntity: new Map(),
     character: new Int32Array(0),
     group: new Uint8Array(0),
     local: new Float64Array(0),
@@ -96,6 +97,7 @@ export function addCharacterHitboxes(store: HitboxStore, skeleton: SkeletonStore
   store.firstHitbox[c] = first;
   store.hitboxCount[c] = fitted.count;
   store.characterEntity[c] = skeleton.characterEntity[c];
+  store.characterOfEntity.set(skeleton.characterEntity[c], c);
   store.firstCluster[c] = store.clusterCount;
   store.count = end;
   store.characterCount = c + 1;

@@ -14,6 +14,7 @@ import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton
 import { defineSkin } from '../../src/character/skin';
 import { buildHumanoid } from '../../scenes/humanoid';
 import { mulberry32, randomQuaternion } from '../../scenes/random';
+import { rayQueryOf } from '../support/rays';
 
 const humanoid = buildHumanoid();
 const def = defineSkeleton(humanoid.skeleton);
@@ -193,7 +194,7 @@ describe('raycastHitboxes against a brute force over all hitboxes', () => {
           // Every third ray ignores a character (a shooter's own), whose boxes the brute force skips too.
           const ignore = r % 3 === 2 ? Math.floor(rand() * store.characterCount) : -1;
           const [best, bestBox] = bruteForce(store, o, d, maxT, out, ignore);
-          const found = raycastHitboxes(hit, store, grid, o[0], o[1], o[2], d[0], d[1], d[2], maxT, ignore);
+          const found = raycastHitboxes(hit, store, grid, rayQueryOf(o[0], o[1], o[2], d[0], d[1], d[2], maxT, 0xffffffff, ignore >= 0 ? store.characterEntity[ignore] : -1));
           casesByKind[kind]++;
           expect(found).toBe(bestBox >= 0);
           if (!found) continue;

@@ -20,6 +20,7 @@ import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton
 import { defineSkin } from '../../src/character/skin';
 import { boxContains, buildHumanoid, measureFrame, referenceSkin, referenceWorldMatrices } from '../../scenes/humanoid';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
+import { rayQueryOf } from '../support/rays';
 
 const humanoid = buildHumanoid();
 const def = defineSkeleton(humanoid.skeleton);
@@ -223,7 +224,7 @@ describe('raycastHitboxes', () => {
             bestBox = h;
           }
         }
-        const found = raycastHitboxes(hit, store, grid, ox, oy, oz, dx, dy, dz, maxT);
+        const found = raycastHitboxes(hit, store, grid, rayQueryOf(ox, oy, oz, dx, dy, dz, maxT));
         expect(found).toBe(bestBox >= 0);
         if (!found) continue;
         hits++;
@@ -246,14 +247,14 @@ describe('raycastHitboxes', () => {
     const grid = createCharacterRayGrid();
     const store = createHitboxStore();
     buildCharacterRayGrid(grid, store);
-    expect(raycastHitboxes(createHitboxRayHit(), store, grid, 0, 0, 0, 1, 0, 0, 10)).toBe(false);
+    expect(raycastHitboxes(createHitboxRayHit(), store, grid, rayQueryOf(0, 0, 0, 1, 0, 0, 10))).toBe(false);
     const skeletons = createSkeletonStore();
     addCharacter(skeletons, def, 0);
     addCharacterHitboxes(store, skeletons, 0, fitBoneHitboxes(def, skin));
     buildCharacterRayGrid(grid, store);
     const hit = createHitboxRayHit();
-    expect(raycastHitboxes(hit, store, grid, -5, 1, 0, 1, 0, 0, 4)).toBe(false);
-    expect(raycastHitboxes(hit, store, grid, -5, 1, 0, 1, 0, 0, 6)).toBe(true);
+    expect(raycastHitboxes(hit, store, grid, rayQueryOf(-5, 1, 0, 1, 0, 0, 4))).toBe(false);
+    expect(raycastHitboxes(hit, store, grid, rayQueryOf(-5, 1, 0, 1, 0, 0, 6))).toBe(true);
     expect(hit.normal[0]).toBeLessThan(0);
     expect(() => createCharacterRayGrid(0)).toThrow(CollideInputError);
   });
@@ -277,7 +278,7 @@ describe('raycastHitboxes', () => {
     for (const id of [0, 2 ** 31 - 2, 2 ** 31 - 1]) {
       grid.rayId = id;
       for (let r = 0; r < 3; r++) {
-        expect(raycastHitboxes(hit, store, grid, chest[0], chest[1], chest[2], 1, 0, 0, 10, 0)).toBe(true);
+        expect(raycastHitboxes(hit, store, grid, rayQueryOf(chest[0], chest[1], chest[2], 1, 0, 0, 10, 0xffffffff, store.characterEntity[0]))).toBe(true);
         expect(hit.character).toBe(1);
       }
     }

@@ -15,6 +15,7 @@ import { defineSkeleton } from '../../src/character/skeleton';
 import { addCollider, markTransformChanged, setTransform } from '../../systems/colliderApi';
 import { createCollisionPipeline } from '../../systems/pipeline';
 import { createColliderRayHit, raycastColliders } from '../../systems/raycastColliders';
+import { rayQueryOf } from '../support/rays';
 
 const TOO_LARGE = [1e39, -1e39, 1e308, 1e19, Infinity, NaN];
 
@@ -58,10 +59,10 @@ describe('numbers past the Float32 range', () => {
       const inverseBind = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, v, 0, 0, 1];
       expect(() => defineSkeleton({ parents: [-1], inverseBind })).toThrow(naming('inverseBind', v));
       const { world } = scene();
-      expect(() => raycastColliders(world, createColliderRayHit(), v, 0, 0, 1, 0, 0, 10)).toThrow(naming('raycastColliders', v));
+      expect(() => raycastColliders(world, createColliderRayHit(), rayQueryOf(v, 0, 0, 1, 0, 0, 10))).toThrow(naming('raycastColliders', v));
       const store = createHitboxStore(), grid = createCharacterRayGrid();
       buildCharacterRayGrid(grid, store);
-      expect(() => raycastHitboxes(createHitboxRayHit(), store, grid, 0, v, 0, 1, 0, 0, 10)).toThrow(naming('raycastHitboxes', v));
+      expect(() => raycastHitboxes(createHitboxRayHit(), store, grid, rayQueryOf(0, v, 0, 1, 0, 0, 10))).toThrow(naming('raycastHitboxes', v));
     });
   }
 

@@ -21,6 +21,7 @@ import { createColliderRayHit, raycastColliders } from '../../systems/raycastCol
 import { buildHumanoid } from '../../scenes/humanoid';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
 import { torusKnot } from '../../scenes/torusKnot';
+import { rayQueryOf } from '../support/rays';
 
 type Vec = [number, number, number];
 
@@ -139,7 +140,7 @@ describe('raycastColliders', () => {
         }
         const bestT = Math.min(...found.map((f) => f.t));
         const tol = 1e-4 * (1 + maxT);
-        const got = raycastColliders(world, hit, ...o, ...d, maxT, mask, ignore);
+        const got = raycastColliders(world, hit, rayQueryOf(...o, ...d, maxT, mask, ignore));
         checked++;
         if (found.length === 0) {
           expect(got).toBe(false);
@@ -180,24 +181,24 @@ describe('raycastColliders', () => {
       }
       p.step(world);
       const hit = createColliderRayHit();
-      expect(raycastColliders(world, hit, 0, 0, 0, 1, 0, 0, 10)).toBe(true);
+      expect(raycastColliders(world, hit, rayQueryOf(0, 0, 0, 1, 0, 0, 10))).toBe(true);
       expect(hit.entity).toBe(Math.min(...eids));
       expect(hit.t).toBe(4);
       expect(Array.from(hit.normal)).toEqual([-1, 0, 0]);
       // Ignoring it hands the hit to the next id; inside a sphere the hit is at t = 0.
-      expect(raycastColliders(world, hit, 0, 0, 0, 1, 0, 0, 10, 0xffffffff, Math.min(...eids))).toBe(true);
+      expect(raycastColliders(world, hit, rayQueryOf(0, 0, 0, 1, 0, 0, 10, 0xffffffff, Math.min(...eids)))).toBe(true);
       expect(hit.entity).toBe([...eids].sort((a, b) => a - b)[1]);
-      expect(raycastColliders(world, hit, 5, 0, 0, 0, 1, 0, 10)).toBe(true);
+      expect(raycastColliders(world, hit, rayQueryOf(5, 0, 0, 0, 1, 0, 10))).toBe(true);
       expect(hit.t).toBe(0);
-      expect(raycastColliders(world, hit, 0, 0, 0, -1, 0, 0, 10)).toBe(false);
+      expect(raycastColliders(world, hit, rayQueryOf(0, 0, 0, -1, 0, 0, 10))).toBe(false);
       expect(hit.entity).toBe(-1);
-      expect(raycastColliders(world, hit, 0, 0, 0, 1, 0, 0, 3.9)).toBe(false);
-      expect(() => raycastColliders(world, hit, NaN, 0, 0, 1, 0, 0, 1)).toThrow(CollideInputError);
-      expect(() => raycastColliders(world, hit, 0, 0, 0, Infinity, 0, 0, 1)).toThrow(/origin and direction must be finite/);
-      expect(() => raycastColliders(world, hit, 0, 0, 0, 1, 0, 0, -1)).toThrow(/maxT must be >= 0/);
-      expect(() => raycastColliders(world, hit, 0, 0, 0, 1, 0, 0, NaN)).toThrow(/maxT must be >= 0/);
-      expect(() => raycastColliders(world, hit, 0, 0, 0, 1, 0, 0, 1, -1)).toThrow(/mask must be a uint32/);
-      expect(() => raycastColliders(createWorld(), hit, 0, 0, 0, 1, 0, 0, 1)).toThrow(/no collision pipeline/);
+      expect(raycastColliders(world, hit, rayQueryOf(0, 0, 0, 1, 0, 0, 3.9))).toBe(false);
+      expect(() => raycastColliders(world, hit, rayQueryOf(NaN, 0, 0, 1, 0, 0, 1))).toThrow(CollideInputError);
+      expect(() => raycastColliders(world, hit, rayQueryOf(0, 0, 0, Infinity, 0, 0, 1))).toThrow(/query.direction\[0\] is not finite \(Infinity\)/);
+      expect(() => raycastColliders(world, hit, rayQueryOf(0, 0, 0, 1, 0, 0, -1))).toThrow(/query.maxDistance must be >= 0/);
+      expect(() => raycastColliders(world, hit, rayQueryOf(0, 0, 0, 1, 0, 0, NaN))).toThrow(/query.maxDistance must be >= 0/);
+      expect(() => raycastColliders(world, hit, rayQueryOf(0, 0, 0, 1, 0, 0, 1, -1))).toThrow(/mask must be a uint32/);
+      expect(() => raycastColliders(createWorld(), hit, rayQueryOf(0, 0, 0, 1, 0, 0, 1))).toThrow(/no collision pipeline/);
     }
   });
 
@@ -232,8 +233,8 @@ describe('raycastColliders', () => {
     for (let r = 0; r < 300; r++) {
       const o: Vec = [-0.5 + 5 * rand(), 0.2 + 1.6 * rand(), 3];
       const d: Vec = [(rand() - 0.5) * 0.5, (rand() - 0.5) * 0.5, -1];
-      const got = raycastColliders(world, hit, ...o, ...d, 10);
-      const want = raycastHitboxes(reference, hitboxes, rayGrid, ...o, ...d, 10);
+      const got = raycastColliders(world, hit, rayQueryOf(...o, ...d, 10));
+      const want = raycastHitboxes(reference, hitboxes, rayGrid, rayQueryOf(...o, ...d, 10));
       expect(got).toBe(want);
       if (!got) continue;
       hits++;
