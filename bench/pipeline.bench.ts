@@ -263,6 +263,56 @@ export function poseWayRows(): (string | number)[][] {
   return rows;
 }
 
+/**
+ * The `tags` option (the Touching component kept on transitions) against the same pipeline
+ * without it, interleaved on the moving-boxes scene (pairs only, spatial hash): medians in ms,
+ * the ratio, and the begin + end events per frame that drive the structural changes.
+ */
+export function tagRows(): (string | number)[][] {
+  const rows: (string | number)[][] = [];
+  for (const count of [2000, 10000]) {
+    const scene = createScene(count, sizeForDensity(count));
+    const runs = [false, true].map((tags) => {
+      const world: World = createWorld();
+      const p = createCollisionPipeline(world, { tags });
+      const eids = new Int32Array(scene.count);
+      const h = scene.half;
+      for (let i = 0; i < scene.count; i++) {
+        eids[i] = addEntity(world);
+        addCollider(world, eids[i], { shape: 'obb', halfExtents: [h[3 * i], h[3 * i + 1], h[3 * i + 2]], sensor: true });
+      }
+      const frame = () => {
+        for (let i = 0; i < scene.count; i++) {
+          setPosition(world, eids[i], scene.position[3 * i], scene.position[3 * i + 1], scene.position[3 * i + 2]);
+          setRotation(world, eids[i], scene.rotation[4 * i], scene.rotation[4 * i + 1], scene.rotation[4 * i + 2], scene.rotation[4 * i + 3]);
+        }
+        p.step(world);
+        return p.events.begin.count + p.events.end.count;
+      };
+      return { tags, frame, times: [] as number[], events: 0, dispose: () => p.destroy() };
+    });
+    const warmup = 10, frames = 100;
+    for (let f = 0; f < warmup + frames; f++) {
+      for (let k = 0; k < runs.length; k++) {
+        const r = runs[(k + f) % runs.length];
+        const t0 = performance.now();
+        const events = r.frame();
+        const dt = performance.now() - t0;
+        if (f >= warmup) {
+          r.times.push(dt);
+          r.events += events;
+        }
+      }
+      advanceScene(scene);
+    }
+    const med = (v: number[]) => percentile(v.slice().sort((a, b) => a - b), 0.5);
+    const [off, on] = runs.map((r) => med(r.times));
+    rows.push([count.toLocaleString('en-US'), fmt(off), fmt(on), `${(on / off).toFixed(2)}x`, fmt(runs[1].events / frames)]);
+    for (const r of runs) r.dispose();
+  }
+  return rows;
+}
+
 export async function run(): Promise<BenchReport> {
   const rows: (string | number)[][] = [];
   const breakdown: (string | number)[][] = [];
@@ -332,6 +382,8 @@ export async function run(): Promise<BenchReport> {
   console.log(originShift.map((r) => r.join(' | ')).join('\n'));
   const poseWays = poseWayRows();
   console.log(poseWays.map((r) => r.join(' | ')).join('\n'));
+  const tagCost = tagRows();
+  console.log(tagCost.map((r) => r.join(' | ')).join('\n'));
   const markdown = [
     'Milliseconds per frame, median / p95 (setTransform per box + step for ours; set poses + step for the peers). ' +
       'Ratio = Rapier median / our best pairs-only median.',
@@ -359,6 +411,11 @@ export async function run(): Promise<BenchReport> {
       '"own components" are the game\'s own Float32 position / rotation components, read in place by the pipeline:',
     '',
     markdownTable(['bodies', 'poses written by', 'frame', 'ratio'], poseWays),
+    '',
+    'The `tags` option (the Touching component, added and removed on transitions) against the same pipeline without it ' +
+      '(setPosition + setRotation + step, pairs only, spatial hash; medians in ms):',
+    '',
+    markdownTable(['bodies', 'frame, tags off', 'frame, tags on', 'ratio', 'begin + end events per frame'], tagCost),
   ].join('\n');
-  return { name: 'pipeline', markdown, data: { scenes, denseScene, originShift, poseWays } };
+  return { name: 'pipeline', markdown, data: { scenes, denseScene, originShift, poseWays, tagCost } };
 }

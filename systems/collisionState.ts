@@ -15,6 +15,7 @@ import type { TransformStore } from '../components/transform';
 import type { HitboxPairStore } from '../components/hitboxPairStore';
 import type { BoneHitboxState } from './updateBoneHitboxes';
 import type { PoseSource, TransformComponents } from './poseSource';
+import type { TouchingTag } from './touchingTag';
 
 /** Key of the pipeline on the user's world object. */
 export const COLLISION_PIPELINE: unique symbol = Symbol.for('bitecs-collide.pipeline') as never;
@@ -46,6 +47,12 @@ export interface CollisionPipelineOptions {
   characters?: boolean | BoneHitboxState;
   /** Measure each system's time in `timings` at every `step` (default false). */
   timings?: boolean;
+  /**
+   * Keep the `Touching` component (pipeline.Touching) on every entity that touches something, so
+   * bitecs queries can select them (default false). Added and removed only on transitions;
+   * docs/benchmarks.md measures its cost.
+   */
+  tags?: boolean;
   /**
    * Your own position / rotation / scale components, read in place at each step instead of the
    * pipeline's transform store (see TransformComponents). Colliders are then dynamic (refit
@@ -96,6 +103,9 @@ export interface PipelineScratch {
   /** Touching pairs as (b, a), sorted, for `touching` queries; built lazily once per frame. */
   reversedTouching: PairList;
   reversedFrame: number;
+  /** Contacts as (b, contact index), sorted, for `contactsOf`; built lazily once per frame. */
+  reversedContacts: PairList;
+  reversedContactsFrame: number;
 }
 
 /** What `createCollisionPipeline` returns; also stored on the world under COLLISION_PIPELINE. */
@@ -135,6 +145,13 @@ export interface CollisionPipeline {
   readonly origin: Float64Array;
   /** Frames stepped (narrow phases run). */
   frame: number;
+  /**
+   * With the `tags` option: the bitecs component on every entity touching something after the
+   * last step (`query(world, [collision.Touching, ...])`); undefined without it.
+   */
+  readonly Touching: object | undefined;
+  /** @internal The counts behind `Touching`. */
+  readonly touchingTag: TouchingTag | undefined;
   /** @internal Where poses are read from when the `transform` option is given (else the transform store itself). */
   readonly poseSource: PoseSource | undefined;
   /** @internal Per-frame scratch memory of the systems. */

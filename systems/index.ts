@@ -6,7 +6,7 @@ export { createCollisionPipeline } from './pipeline';
 export { refitVolumes } from './refitVolumes';
 export { broadPhase, resolveBroadPhase, BROAD_PHASE_NAMES } from './broadPhase';
 export { narrowPhase } from './narrowPhase';
-export { touching } from './touching';
+export { touching, contactsOf } from './touching';
 export { shiftWorldOrigin, worldOrigin } from './worldOrigin';
 export { raycastColliders, createColliderRayHit, type ColliderRayHit } from './raycastColliders';
 export { updateCharacterColliders } from './characterColliders';

@@ -41,6 +41,7 @@ import {
 } from '../components/collider';
 import { resized } from '../components/capacity';
 import { reserveContact, type ContactStore } from '../components/contactStore';
+import { updateTouchingTag } from './touchingTag';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { characterPairOverlap } from './characterColliders';
 import { meshManifoldKind, meshPairContact, meshPairOverlap } from './meshCollider';
@@ -335,6 +336,7 @@ export function narrowPhase(world: World): World {
   s.axisOfPair = s.nextAxisOfPair;
   s.nextAxisOfPair = axes;
   diffTouching(p);
+  if (p.touchingTag !== undefined) updateTouchingTag(p, p.touchingTag);
   p.frame++;
   return world;
 }

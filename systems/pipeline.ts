@@ -23,13 +23,14 @@ import { updateCharacterColliders } from './characterColliders';
 import { narrowPhase } from './narrowPhase';
 import { refitVolumes } from './refitVolumes';
 import { createPoseSource } from './poseSource';
+import { createTouchingTag } from './touchingTag';
 import type { BoneHitboxState } from './updateBoneHitboxes';
 import { createSkeletonStore } from '../src/character/skeleton';
 import { createHitboxStore } from '../src/character/hitboxStore';
 import { createCharacterRayGrid } from '../src/character/rayGrid';
 
 /** Every option `createCollisionPipeline` accepts. */
-const PIPELINE_OPTIONS = ['broadPhase', 'aabbMargin', 'kdopK', 'characters', 'timings', 'transform'] as const;
+const PIPELINE_OPTIONS = ['broadPhase', 'aabbMargin', 'kdopK', 'characters', 'timings', 'transform', 'tags'] as const;
 
 const KDOP_KS: readonly number[] = [6, 14, 18, 26];
 
@@ -73,6 +74,8 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
   const kdopK = options.kdopK ?? 14;
   if (!KDOP_KS.includes(kdopK)) throw new CollideInputError(`createCollisionPipeline: kdopK must be 6, 14, 18 or 26, got ${kdopK}`);
   const measure = options.timings === true;
+  if (options.tags !== undefined && typeof options.tags !== 'boolean') throw new CollideInputError(`createCollisionPipeline: tags must be a boolean, got ${options.tags}`);
+  const touchingTag = options.tags ? createTouchingTag() : undefined;
   const characters = resolveCharacters(options.characters);
   const poseSource = options.transform === undefined ? undefined : createPoseSource(options.transform, 'createCollisionPipeline: transform');
   const systems: System[] = characters
@@ -105,6 +108,8 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     origin: new Float64Array(3),
     frame: 0,
     poseSource,
+    Touching: touchingTag?.Touching,
+    touchingTag,
     scratch: {
       broadInput: { ids: collider.ids, count: 0, boxes: collider.aabb, isStatic: collider.isStatic, layer: collider.layer, mask: collider.mask },
       axisPairs: new PairList(),
@@ -118,6 +123,8 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
       previousGenB: new Uint32Array(64),
       reversedTouching: new PairList(),
       reversedFrame: -1,
+      reversedContacts: new PairList(),
+      reversedContactsFrame: -1,
     },
     destroy(): void {
       unobserve();

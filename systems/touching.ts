@@ -1,7 +1,8 @@
 /**
- * "What does entity e touch now?" over the narrow phase's sorted touching pairs: e's pairs as the
- * smaller id form one run of the list (binary search); its pairs as the larger id form one run of
- * the reversed list (b, a), which is built and sorted once per frame, on the first query.
+ * "What does entity e touch now?" and "what are its contacts?" over the narrow phase's sorted
+ * lists: e's pairs as the smaller id form one run of the list (binary search); its pairs as the
+ * larger id form one run of a reversed list (b, a), or (b, contact index) for contacts, built and
+ * sorted once per frame, on the first query.
  */
 import type { World } from 'bitecs';
 import type { PairList } from '../src/broadphase/pairList';
@@ -41,5 +42,42 @@ export function touching(target: World | CollisionPipeline, eid: number, out: nu
   }
   appendRun(s.reversedTouching, eid, out); // partners with smaller ids
   appendRun(p.touchingPairs, eid, out); // partners with larger ids
+  return out;
+}
+
+/** First index of the sorted ids `a` (count entries) that is >= eid. */
+function lowerBoundIds(a: Uint32Array, count: number, eid: number): number {
+  let lo = 0, hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < eid) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Writes into `out` (after emptying it) the indices into `collision.contacts` of the contacts of
+ * entity `eid` in the last narrow phase, ascending, and returns `out`; the manifold of contact i
+ * is at `contacts.manifold[i * CONTACT_STRIDE]`, its normal pointing from contacts.a[i] to
+ * contacts.b[i]. No scan of all contacts: a binary search for e's contacts as the smaller id, and
+ * a reversed index, built once per frame on the first call, for the rest. Reuse one `out` array:
+ * steady state allocates nothing.
+ */
+export function contactsOf(target: World | CollisionPipeline, eid: number, out: number[]): number[] {
+  const p = pipelineOf(target, 'contactsOf');
+  const s = p.scratch, contacts = p.contacts;
+  out.length = 0;
+  if (s.reversedContactsFrame !== p.frame) {
+    const reversed = s.reversedContacts;
+    reversed.clear();
+    for (let i = 0; i < contacts.count; i++) reversed.push(contacts.b[i], i);
+    reversed.sort();
+    s.reversedContactsFrame = p.frame;
+  }
+  appendRun(s.reversedContacts, eid, out); // as b: contact indices
+  const ids = contacts.a;
+  for (let i = lowerBoundIds(ids, contacts.count, eid); i < contacts.count && ids[i] === eid; i++) out.push(i);
+  if (out.length > 1) out.sort((x, y) => x - y);
   return out;
 }
