@@ -1,42 +1,52 @@
-// Checks the built package the way a user meets it: the ESM and CJS entries load, agree on their
-// exports, compute, ship declarations, and pull in no Node built-ins (the core must run in browsers).
-import { readFileSync, existsSync } from 'node:fs';
+// Checks the built package the way a user meets it: every entry loads with import and with
+// require() (Node's require of ES modules), exports exactly the committed public names
+// (scripts/publicApi.json: a change to the surface is a deliberate edit of that list), computes,
+// ships declarations, and pulls in no Node built-ins (the core must run in browsers).
+import { readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const apiPath = new URL('./publicApi.json', import.meta.url);
+const expected = JSON.parse(readFileSync(apiPath, 'utf8'));
 const require = createRequire(import.meta.url);
 const failures = [];
+const found = {};
 
-for (const [entry, conditions] of Object.entries(pkg.exports)) {
-  if (typeof conditions === 'string') continue;
-  const esmPath = new URL(`../${conditions.import.default}`, import.meta.url);
-  const esm = await import(esmPath.href);
-  const cjs = require(`../${conditions.require.default}`);
-  const esmNames = Object.keys(esm).filter((k) => k !== 'default').sort();
-  const cjsNames = Object.keys(cjs).sort();
-  if (esmNames.join() !== cjsNames.join()) failures.push(`${entry}: ESM and CJS export different names`);
-  if (esmNames.length === 0) failures.push(`${entry}: no exports`);
-  for (const types of [conditions.import.types, conditions.require.types]) {
-    if (!existsSync(new URL(`../${types}`, import.meta.url))) failures.push(`${entry}: missing ${types}`);
+for (const [entry, target] of Object.entries(pkg.exports)) {
+  if (typeof target === 'string') continue;
+  const esm = await import(new URL(`../${target.default}`, import.meta.url).href);
+  const viaRequire = require(`../${target.default}`);
+  const names = Object.keys(esm).filter((k) => k !== 'default').sort();
+  found[entry] = names;
+  if (Object.keys(viaRequire).filter((k) => k !== 'default' && k !== '__esModule').sort().join() !== names.join()) {
+    failures.push(`${entry}: require() sees other names than import`);
   }
-  for (const file of [conditions.import.default, conditions.require.default]) {
-    const code = readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
-    const builtin = code.match(/(?:from\s*|require\()\s*["'](node:[\w/]+|fs|path|os|crypto|url|module)["']/);
-    if (builtin) failures.push(`${file} imports the Node built-in ${builtin[1]}`);
+  const want = expected[entry] ?? [];
+  const added = names.filter((n) => !want.includes(n)), removed = want.filter((n) => !names.includes(n));
+  if (added.length || removed.length) {
+    failures.push(`${entry}: exports differ from scripts/publicApi.json (added: ${added.join(', ') || 'none'}; removed: ${removed.join(', ') || 'none'})`);
   }
+  if (!existsSync(new URL(`../${target.types}`, import.meta.url))) failures.push(`${entry}: missing ${target.types}`);
+  const code = readFileSync(new URL(`../${target.default}`, import.meta.url), 'utf8');
+  const builtin = code.match(/(?:from\s*|require\()\s*["'](node:[\w/]+|fs|path|os|crypto|url|module)["']/);
+  if (builtin) failures.push(`${target.default} imports the Node built-in ${builtin[1]}`);
   if (entry === '.') {
     // Two unit cubes, one shifted by 1.5 along x: separate; shifted by 0.5: overlap.
     const box = (x) => [x, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0.5, 0.5, 0.5];
-    for (const lib of [esm, cjs]) {
+    for (const lib of [esm, viaRequire]) {
       if (lib.obbOverlap(box(0), 0, box(1.5), 0) !== false || lib.obbOverlap(box(0), 0, box(0.5), 0) !== true) {
         failures.push('obbOverlap from the built entry gives wrong answers');
       }
     }
   }
-  console.log(`dist ${entry}: ${esmNames.length} exports, ESM = CJS`);
+  console.log(`dist ${entry}: ${names.length} exports, import = require`);
 }
+for (const entry of Object.keys(expected)) if (!(entry in found)) failures.push(`${entry}: listed in scripts/publicApi.json but not in package.json exports`);
 
-if (failures.length > 0) {
+if (process.argv.includes('--write-api')) {
+  writeFileSync(apiPath, JSON.stringify(found, null, 2) + '\n');
+  console.log('wrote scripts/publicApi.json');
+} else if (failures.length > 0) {
   console.error(failures.join('\n'));
   process.exit(1);
 }

@@ -3,125 +3,58 @@
  * components and systems build on these.
  */
 export * from './layout';
+export { CollideInputError } from './errors';
 export {
-  CollideInputError,
-  assertFinitePoints,
-  assertNonEmptyPoints,
-  assertFiniteValues,
-  assertExtents,
-} from './errors';
-export { obbFromAxes, obbVolume, obbSurfaceArea, obbContainsPoint, obbTransform, obbTransformCentered, obbCorners } from './volumes/obb';
+  obbFromAxes, obbVolume, obbSurfaceArea, obbContainsPoint, obbTransform, obbTransformCentered, obbCorners,
+} from './volumes/obb';
 export {
-  sphereFromAabb,
-  ritterSphere,
-  welzlSphere,
-  sphereOverlap,
-  sphereTransform,
-  sphereContainsPoint,
+  sphereFromAabb, ritterSphere, welzlSphere, sphereOverlap, sphereTransform, sphereContainsPoint,
 } from './volumes/sphere';
-export { WELZL_RELATIVE_TOLERANCE } from './tolerances';
+
 export {
-  AABB_MIN_WIDTH_STRIDE,
-  AABB_CENTER_RADIUS_STRIDE,
-  aabbMinMaxToMinWidth,
-  aabbMinWidthToMinMax,
-  aabbMinMaxToCenterRadius,
-  aabbCenterRadiusToMinMax,
-  aabbMinWidthToCenterRadius,
-  aabbCenterRadiusToMinWidth,
-  aabbOverlap,
-  aabbOverlapMinWidth,
-  aabbOverlapCenterRadius,
-  aabbOverlapCenterRadiusInt,
-  aabbFromPoints,
-  extremePointAlongDirection,
-  aabbFromPointsExtreme,
-  aabbFromSphere,
-  aabbTransformMat3,
-  aabbTransform,
-  aabbTransformCenterRadiusMat3,
-  aabbTransformCenterRadius,
+  AABB_MIN_WIDTH_STRIDE, AABB_CENTER_RADIUS_STRIDE, aabbMinMaxToMinWidth, aabbMinWidthToMinMax,
+  aabbMinMaxToCenterRadius, aabbCenterRadiusToMinMax, aabbMinWidthToCenterRadius, aabbCenterRadiusToMinWidth,
+  aabbOverlap, aabbOverlapMinWidth, aabbOverlapCenterRadius, aabbOverlapCenterRadiusInt, aabbFromPoints,
+  extremePointAlongDirection, aabbFromPointsExtreme, aabbFromSphere, aabbTransformMat3, aabbTransform,
+  aabbTransformCenterRadiusMat3, aabbTransformCenterRadius,
 } from './volumes/aabb';
 export { quaternionToMat3 } from './rotation';
 export {
-  extremeVertex,
-  createExtremeVertexTracker,
-  aabbFromHullTracking,
-  HULL_EXTREME_CACHE_STRIDE,
+  extremeVertex, createExtremeVertexTracker, aabbFromHullTracking, HULL_EXTREME_CACHE_STRIDE,
   type ExtremeVertexTracker,
 } from './volumes/extremeVertex';
-export { EXTREME_VERTEX_RELATIVE_TOLERANCE } from './tolerances';
+
 export { symmetricEigen3 } from './fit/eigen3';
 export {
-  fitObb,
-  fitObbPcaPoints,
-  fitObbPcaHull,
-  fitObbHullTriangles,
-  fitObbTriangles,
-  fitObbSegments,
-  fitObbRefined,
-  refineObb,
-  type ObbFitMethod,
-  type ObbRefineOptions,
+  fitObb, fitObbPcaPoints, fitObbPcaHull, fitObbHullTriangles, fitObbTriangles, fitObbSegments,
+  fitObbRefined, refineObb, type ObbFitMethod, type ObbRefineOptions,
 } from './fit/obbFit';
-export { pointMoments, triangleMoments, segmentMoments, MOMENTS_STRIDE } from './fit/moments';
-export { OBB_FLAT_RELATIVE_TOLERANCE } from './tolerances';
+
 export { quickhull, type ConvexHull } from './fit/quickhull';
-export { HULL_RELATIVE_TOLERANCE } from './tolerances';
-export { KDOP_DIRECTIONS, kdopFromPoints, kdopOverlap, kdopRefit, kdopFromAabb, kdopContainsPoint } from './volumes/kdop';
+
+export {
+  KDOP_DIRECTIONS, kdopFromPoints, kdopOverlap, kdopRefit, kdopFromAabb, kdopContainsPoint,
+} from './volumes/kdop';
 export { ditoObb } from './fit/dito';
-export { DITO_RELATIVE_TOLERANCE } from './tolerances';
+
 export {
-  CLOSEST_ON_SEGMENT_STRIDE,
-  CLOSEST_ON_TRIANGLE_STRIDE,
-  CLOSEST_SEGMENTS_STRIDE,
-  RECT_STRIDE,
-  RECT_CENTER,
-  RECT_AXES,
-  RECT_HALF,
-  closestPtPointSegment,
-  closestPtPointTriangle,
-  closestPtPointObb,
-  closestPtPointRect,
-  closestPtPointAabb,
-  closestPtSegmentSegment,
+  CLOSEST_ON_SEGMENT_STRIDE, CLOSEST_ON_TRIANGLE_STRIDE, CLOSEST_SEGMENTS_STRIDE, RECT_STRIDE, RECT_CENTER,
+  RECT_AXES, RECT_HALF, closestPtPointSegment, closestPtPointTriangle, closestPtPointObb, closestPtPointRect,
+  closestPtPointAabb, closestPtSegmentSegment,
 } from './query/closestPoints';
-export { ZERO_AREA_TRIANGLE_RATIO } from './tolerances';
-export { TRI_TRI_DISJOINT, TRI_TRI_SEGMENT, TRI_TRI_COPLANAR, triTriIntersectionSegment, triTriOverlap } from './query/triTri';
+
 export {
-  raycastSphere,
-  raycastAabb,
-  raycastObb,
-  raycastKdop,
-  raycastCapsule,
-  raycastTriangle,
-  RAY_HIT_STRIDE,
+  TRI_TRI_DISJOINT, TRI_TRI_SEGMENT, TRI_TRI_COPLANAR, triTriIntersectionSegment, triTriOverlap,
+} from './query/triTri';
+export {
+  raycastSphere, raycastAabb, raycastObb, raycastKdop, raycastCapsule, raycastTriangle, RAY_HIT_STRIDE,
 } from './query/raycast';
 export {
-  CONTACT_STRIDE,
-  CONTACT_NORMAL,
-  CONTACT_DEPTH,
-  CONTACT_COUNT,
-  CONTACT_FEATURE_A,
-  CONTACT_FEATURE_B,
-  CONTACT_POINTS,
-  CONTACT_POINT_STRIDE,
-  FEATURE_BOX_FACE,
-  FEATURE_BOX_EDGE,
-  FEATURE_BOX_VERTEX,
-  FEATURE_SPHERE,
-  FEATURE_CAPSULE_P0,
-  FEATURE_CAPSULE_P1,
-  FEATURE_CAPSULE_SIDE,
-  COINCIDENT_NORMAL_X,
+  CONTACT_STRIDE, CONTACT_NORMAL, CONTACT_DEPTH, CONTACT_COUNT, CONTACT_FEATURE_A, CONTACT_FEATURE_B,
+  CONTACT_POINTS, CONTACT_POINT_STRIDE, FEATURE_BOX_FACE, FEATURE_BOX_EDGE, FEATURE_BOX_VERTEX,
+  FEATURE_SPHERE, FEATURE_CAPSULE_P0, FEATURE_CAPSULE_P1, FEATURE_CAPSULE_SIDE,
 } from './contacts/manifold';
-export {
-  EDGE_AXIS_MIN_SINE,
-  AXIS_PREFERENCE_DEPTH,
-  AXIS_PREFERENCE_SIZE,
-  CONTACT_SLACK,
-  PARALLEL_SEGMENT_SINE,
-} from './tolerances';
+
 export { contactSphereSphere, contactCapsuleSphere, contactCapsuleCapsule } from './contacts/round';
 export { contactSphereObb, contactSphereAabb } from './contacts/sphereBox';
 export { contactAabbAabb, contactObbObb } from './contacts/boxBox';
@@ -129,100 +62,53 @@ export { contactCapsuleObb } from './contacts/capsuleBox';
 export { FEATURE_TRIANGLE_VERTEX, FEATURE_TRIANGLE_EDGE, FEATURE_TRIANGLE_FACE } from './contacts/triangles';
 export { contactSphereTriangle, contactCapsuleTriangle } from './contacts/roundTriangle';
 export { contactObbTriangle } from './contacts/boxTriangle';
-export { OVER_FACE_SLACK } from './tolerances';
+
 export {
-  EDGE_FLAGS_BACK,
-  EDGE_FLAGS_ALL_ACTIVE,
-  computeEdgeFlags,
-  setMeshEdges,
-  meshEdgeFlags,
+  EDGE_FLAGS_BACK, EDGE_FLAGS_ALL_ACTIVE, computeEdgeFlags, setMeshEdges, meshEdgeFlags,
   type MeshEdgeOptions,
 } from './contacts/meshEdges';
-export { DEFAULT_FLAT_EDGE_ANGLE } from './tolerances';
+
 export { sphereSphereToi, obbToi, obbSweptOverlap } from './query/toi';
 export { responseStop, responseSlide, responseReflect, responseImpulse } from './query/response';
-export {
-  acceptPair,
-  reportPair,
-  maxProxyId,
-  assertBroadPhaseInput,
-  MAX_PROXY_ID,
-  type BroadPhase,
-  type BroadPhaseInput,
-} from './broadphase/broadPhase';
+export { type BroadPhase, type BroadPhaseInput } from './broadphase/broadPhase';
 export { PairList } from './broadphase/pairList';
 export { createBruteForce } from './broadphase/bruteForce';
 export { createSweepAndPrune, type SweepAndPruneOptions } from './broadphase/sweepAndPrune';
-export { createSpatialHash, type SpatialHash, type SpatialHashOptions, type SpatialHashStatistics } from './broadphase/spatialHash';
+export {
+  createSpatialHash, type SpatialHash, type SpatialHashOptions, type SpatialHashStatistics,
+} from './broadphase/spatialHash';
 export { createDynamicAabbTree, type DynamicAabbTreeOptions } from './broadphase/dynamicAabbTree';
 export { createKdTree } from './broadphase/kdTree';
 export { createOctree, type OctreeOptions } from './broadphase/octree';
-export { AabbTree } from './broadphase/aabbTree';
-export { SAT_AXIS_SLACK, SAT_FALSE_OVERLAP_BAND } from './tolerances';
+
 export {
-  SAT_FIRST_EDGE_AXIS,
-  obbSeparatingAxis,
-  obbOverlap,
-  obbOverlapLite,
-  obbSeparatingAxisCached,
-  obbBoundingSpheresOverlap,
-  obbOverlapWithSpherePrecheck,
-  obbSphereOverlap,
-  obbAabbOverlap,
+  SAT_FIRST_EDGE_AXIS, obbSeparatingAxis, obbOverlap, obbOverlapLite, obbSeparatingAxisCached,
+  obbBoundingSpheresOverlap, obbOverlapWithSpherePrecheck, obbSphereOverlap, obbAabbOverlap,
 } from './query/sat';
 export {
-  buildBoundingTree,
-  TREE_NODE_STRIDE,
-  TREE_TRIANGLE_STRIDE,
-  type BoundingTree,
-  type BoundingTreeOptions,
-  type BoundingNodeKind,
-  type ObbNodeFit,
-  type TreeSplitRule,
+  buildBoundingTree, TREE_NODE_STRIDE, TREE_TRIANGLE_STRIDE, type BoundingTree, type BoundingTreeOptions,
+  type BoundingNodeKind, type ObbNodeFit, type TreeSplitRule,
 } from './tree/build';
 export { collideTrees } from './tree/collideTrees';
 export { overlapTreeObb, overlapTreeSphere, overlapTreeCapsule } from './tree/overlapVolume';
 export { raycastTree } from './tree/raycastTree';
 export { poseFromTranslationQuaternion, POSE_STRIDE } from './tree/pose';
 export {
-  TreeQueryResult,
-  TREE_CONTACT_STRIDE,
-  TREE_RAY_HIT_STRIDE,
-  type TreeQueryMode,
-  type TreeBoxTest,
+  TreeQueryResult, TREE_CONTACT_STRIDE, TREE_RAY_HIT_STRIDE, type TreeQueryMode, type TreeBoxTest,
 } from './tree/queryResult';
-export { TREE_SLACK_RELATIVE } from './tolerances';
+
 export {
-  MAT4_STRIDE,
-  orderBonesParentsFirst,
-  defineSkeleton,
-  createSkeletonStore,
-  addCharacter,
-  computeWorldMatrices,
-  type SkeletonDefinition,
-  type SkeletonInput,
-  type SkeletonStore,
+  MAT4_STRIDE, orderBonesParentsFirst, defineSkeleton, createSkeletonStore, addCharacter,
+  computeWorldMatrices, type SkeletonDefinition, type SkeletonInput, type SkeletonStore,
 } from './character/skeleton';
 export { defineSkin, skinWeight, skinVertex, type SkinDefinition, type SkinInput } from './character/skin';
 export {
-  HIT_GROUP_HEAD,
-  HIT_GROUP_TORSO,
-  HIT_GROUP_ARMS,
-  HIT_GROUP_LEGS,
-  HIT_GROUP_TAIL,
-  HIT_GROUP_OTHER,
-  HIT_GROUP_NAMES,
-  hitGroupFromBoneName,
+  HIT_GROUP_HEAD, HIT_GROUP_TORSO, HIT_GROUP_ARMS, HIT_GROUP_LEGS, HIT_GROUP_TAIL, HIT_GROUP_OTHER,
+  HIT_GROUP_NAMES, hitGroupFromBoneName,
 } from './character/hitGroups';
-export {
-  DEFAULT_WEIGHT_THRESHOLD,
-  fitBoneHitboxes,
-  type HitboxFitMethod,
-  type HitboxFitOptions,
-  type BoneHitboxes,
-} from './character/hitboxFit';
+export { fitBoneHitboxes, type HitboxFitMethod, type HitboxFitOptions, type BoneHitboxes } from './character/hitboxFit';
 export { createHitboxStore, addCharacterHitboxes } from './character/hitboxStore';
-export { HITBOXES_PER_CLUSTER, type HitboxStore } from './character/hitboxLayout';
+export { type HitboxStore } from './character/hitboxLayout';
 export { updateHitboxes } from './character/hitboxUpdate';
 export { createCharacterRayGrid, buildCharacterRayGrid, type CharacterRayGrid } from './character/rayGrid';
 export { createHitboxRayHit, raycastHitboxes, type HitboxRayHit } from './character/hitboxRaycast';

@@ -1,0 +1,15 @@
+/**
+ * bitecs-collide/advanced: the tuning constants and building blocks the kernels share, for code
+ * that extends the library (a broad phase of your own, a fit that reuses the moments, a test that
+ * states its bands): every tolerance (src/tolerances.ts, each with its unit and reason), the
+ * input checks, the broad-phase helpers and the moment sums. Not needed to use the library; these
+ * may change between minor versions as the kernels are tuned.
+ */
+export * from './tolerances';
+export { assertFinitePoints, assertNonEmptyPoints, assertFiniteValues, assertExtents } from './errors';
+export { pointMoments, triangleMoments, segmentMoments, MOMENTS_STRIDE } from './fit/moments';
+export { COINCIDENT_NORMAL_X } from './contacts/manifold';
+export { acceptPair, reportPair, maxProxyId, assertBroadPhaseInput, MAX_PROXY_ID } from './broadphase/broadPhase';
+export { AabbTree } from './broadphase/aabbTree';
+export { DEFAULT_WEIGHT_THRESHOLD } from './character/hitboxFit';
+export { HITBOXES_PER_CLUSTER } from './character/hitboxLayout';
