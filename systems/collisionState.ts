@@ -15,7 +15,6 @@ import type { TransformStore } from '../components/transform';
 import type { HitboxPairStore } from '../components/hitboxPairStore';
 import type { BoneHitboxState } from './updateBoneHitboxes';
 import type { PoseSource, TransformComponents } from './poseSource';
-import type { TouchingTag } from './touchingTag';
 
 /** Key of the pipeline on the user's world object. */
 export const COLLISION_PIPELINE: unique symbol = Symbol.for('bitecs-collide.pipeline') as never;
@@ -60,6 +59,14 @@ export interface CollisionPipelineOptions {
    * the scalar setters are refused: write your components.
    */
   transform?: TransformComponents;
+}
+
+/** The `Touching` component and the touching-pair count of each entity id. */
+export interface TouchingTag {
+  /** The bitecs component (a tag: no fields) on every entity touching something. */
+  readonly Touching: object;
+  /** Touching pairs per entity id after the last step. */
+  counts: Uint32Array;
 }
 
 /** Begin / stay / end events of one frame: touching pairs, each sorted ascending by (a, b), a < b. */

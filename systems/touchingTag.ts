@@ -8,15 +8,7 @@
  */
 import { addComponent, entityExists, hasComponent, removeComponent, type World } from 'bitecs';
 import { resized } from '../components/capacity';
-import type { CollisionPipeline } from './collisionState';
-
-/** The `Touching` component and the touching-pair count of each entity id. */
-export interface TouchingTag {
-  /** The bitecs component (a tag: no fields) on every entity touching something. */
-  readonly Touching: object;
-  /** Touching pairs per entity id after the last step. */
-  counts: Uint32Array;
-}
+import type { CollisionPipeline, TouchingTag } from './collisionState';
 
 /** A fresh tag state. */
 export function createTouchingTag(): TouchingTag {
