@@ -8,20 +8,9 @@ import type { World } from 'bitecs';
 import type { PairList } from '../src/broadphase/pairList';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 
-/** First index of the sorted list whose first id is >= eid. */
-function lowerBound(list: PairList, eid: number): number {
-  let lo = 0, hi = list.count;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list.a[mid] < eid) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** Appends the second ids of the run of pairs whose first id is `eid`. */
 function appendRun(list: PairList, eid: number, out: number[]): void {
-  for (let i = lowerBound(list, eid); i < list.count && list.a[i] === eid; i++) out.push(list.b[i]);
+  for (let i = lowerBoundIds(list.a, list.count, eid); i < list.count && list.a[i] === eid; i++) out.push(list.b[i]);
 }
 
 /**
