@@ -264,6 +264,60 @@ export function poseWayRows(): (string | number)[][] {
 }
 
 /**
+ * Marking against dynamic colliders when few bodies move: each frame a tenth of the boxes (a
+ * different tenth each frame) get new poses by direct store writes; "marked" calls
+ * markTransformChanged for those, "dynamic" declares every collider dynamic and marks nothing, so
+ * every step refits them all. Medians in ms, interleaved, spatial hash, pairs only.
+ */
+export function dynamicTradeoffRows(): (string | number)[][] {
+  const rows: (string | number)[][] = [];
+  for (const count of [2000, 100000]) {
+    const scene = createScene(count, sizeForDensity(count));
+    const runs = [false, true].map((dynamic) => {
+      const world: World = createWorld();
+      const p = createCollisionPipeline(world);
+      const eids = new Int32Array(scene.count);
+      const h = scene.half;
+      for (let i = 0; i < scene.count; i++) {
+        eids[i] = addEntity(world);
+        addCollider(world, eids[i], { shape: 'obb', halfExtents: [h[3 * i], h[3 * i + 1], h[3 * i + 2]], sensor: true, dynamic });
+        // Every body starts at its place in the scene; afterwards only the movers are written.
+        p.transform.position.set(scene.position.subarray(3 * i, 3 * i + 3), 3 * eids[i]);
+        p.transform.rotation.set(scene.rotation.subarray(4 * i, 4 * i + 4), 4 * eids[i]);
+      }
+      const frame = (f: number) => {
+        const tp = p.transform.position, tr = p.transform.rotation;
+        for (let i = f % 10; i < scene.count; i += 10) {
+          const e = eids[i];
+          for (let k = 0; k < 3; k++) tp[3 * e + k] = scene.position[3 * i + k];
+          for (let k = 0; k < 4; k++) tr[4 * e + k] = scene.rotation[4 * i + k];
+          if (!dynamic) markTransformChanged(world, e);
+        }
+        p.step(world);
+        return p.touchingPairs.count;
+      };
+      return { dynamic, frame, times: [] as number[], pairs: 0, dispose: () => p.destroy() };
+    });
+    const warmup = count > 10000 ? 3 : 10, frames = count > 10000 ? 20 : 100;
+    for (let f = 0; f < warmup + frames; f++) {
+      for (let k = 0; k < runs.length; k++) {
+        const r = runs[(k + f) % runs.length];
+        const t0 = performance.now();
+        r.pairs = r.frame(f);
+        if (f >= warmup) r.times.push(performance.now() - t0);
+      }
+      if (runs[0].pairs !== runs[1].pairs) throw new Error(`marked and dynamic disagree at frame ${f}`);
+      advanceScene(scene);
+    }
+    const med = (v: number[]) => percentile(v.slice().sort((a, b) => a - b), 0.5);
+    const [marked, dynamic] = runs.map((r) => med(r.times));
+    rows.push([count.toLocaleString('en-US'), fmt(marked), fmt(dynamic), `${(dynamic / marked).toFixed(2)}x`]);
+    for (const r of runs) r.dispose();
+  }
+  return rows;
+}
+
+/**
  * The `tags` option (the Touching component kept on transitions) against the same pipeline
  * without it, interleaved on the moving-boxes scene (pairs only, spatial hash): medians in ms,
  * the ratio, and the begin + end events per frame that drive the structural changes.
@@ -382,6 +436,8 @@ export async function run(): Promise<BenchReport> {
   console.log(originShift.map((r) => r.join(' | ')).join('\n'));
   const poseWays = poseWayRows();
   console.log(poseWays.map((r) => r.join(' | ')).join('\n'));
+  const dynamicTradeoff = dynamicTradeoffRows();
+  console.log(dynamicTradeoff.map((r) => r.join(' | ')).join('\n'));
   const tagCost = tagRows();
   console.log(tagCost.map((r) => r.join(' | ')).join('\n'));
   const markdown = [
@@ -412,10 +468,15 @@ export async function run(): Promise<BenchReport> {
     '',
     markdownTable(['bodies', 'poses written by', 'frame', 'ratio'], poseWays),
     '',
+    'Marking against dynamic colliders when a tenth of the bodies move each frame (direct store writes for the movers; ' +
+      'markTransformChanged for them, or every collider dynamic and nothing marked; medians in ms):',
+    '',
+    markdownTable(['bodies', 'frame, marked', 'frame, all dynamic', 'ratio'], dynamicTradeoff),
+    '',
     'The `tags` option (the Touching component, added and removed on transitions) against the same pipeline without it ' +
       '(setPosition + setRotation + step, pairs only, spatial hash; medians in ms):',
     '',
     markdownTable(['bodies', 'frame, tags off', 'frame, tags on', 'ratio', 'begin + end events per frame'], tagCost),
   ].join('\n');
-  return { name: 'pipeline', markdown, data: { scenes, denseScene, originShift, poseWays, tagCost } };
+  return { name: 'pipeline', markdown, data: { scenes, denseScene, originShift, poseWays, dynamicTradeoff, tagCost } };
 }
