@@ -64,9 +64,18 @@ export function contactsOf(target: World | CollisionPipeline, eid: number, out: 
     reversed.sort();
     s.reversedContactsFrame = p.frame;
   }
-  appendRun(s.reversedContacts, eid, out); // as b: contact indices
-  const ids = contacts.a;
-  for (let i = lowerBoundIds(ids, contacts.count, eid); i < contacts.count && ids[i] === eid; i++) out.push(i);
-  if (out.length > 1) out.sort((x, y) => x - y);
+  // Two ascending runs of contact indices, merged: e as b (the reversed index), e as a.
+  const reversed = s.reversedContacts, ids = contacts.a;
+  let r = lowerBoundIds(reversed.a, reversed.count, eid);
+  let i = lowerBoundIds(ids, contacts.count, eid);
+  while (r < reversed.count && reversed.a[r] === eid) {
+    const asB = reversed.b[r];
+    if (i < contacts.count && ids[i] === eid && i < asB) out.push(i++);
+    else {
+      out.push(asB);
+      r++;
+    }
+  }
+  for (; i < contacts.count && ids[i] === eid; i++) out.push(i);
   return out;
 }
