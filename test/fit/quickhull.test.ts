@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { quickhull, type ConvexHull } from '../../src/fit/quickhull';
 import { CollideInputError } from '../../src/errors';
+import { HULL_RELATIVE_TOLERANCE, ROUNDING_ALLOWANCE } from '../../src/tolerances';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
 import { loadBunny } from '../../scenes/meshes';
 
@@ -54,6 +55,28 @@ function bruteFacets(p: Pts, n: number): { vertices: Set<number>; facets: Set<st
     }
   }
   return { vertices, facets };
+}
+
+/**
+ * Whether every point lies farther than the hull's documented tolerance (HULL_RELATIVE_TOLERANCE
+ * × extent + ROUNDING_ALLOWANCE × largest |coordinate|) from the plane of every triple of other
+ * points: general position as the kernel sees it, where its facets must equal the exact ones.
+ * Closer points are "on the plane" to the kernel and may go either way.
+ */
+function inGeneralPosition(p: Pts, n: number): boolean {
+  const tol = HULL_RELATIVE_TOLERANCE * extentOf(p, n) + ROUNDING_ALLOWANCE * scaleOf(p, n);
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      for (let k = j + 1; k < n; k++) {
+        const nrm = cross(sub(p, j, p, i), sub(p, k, p, i));
+        const length = Math.hypot(nrm[0], nrm[1], nrm[2]);
+        for (let q = 0; q < n; q++) {
+          if (q !== i && q !== j && q !== k && Math.abs(dot(nrm, sub(p, q, p, i))) <= tol * length) return false;
+        }
+      }
+    }
+  }
+  return true;
 }
 
 /** Structural and geometric checks every 3D hull must pass. */
@@ -148,6 +171,7 @@ describe('quickhull in 3D', () => {
         fc.constantFrom(1e-3, 1, 1e3),
         (n, seed, offset, size) => {
           const p = randomCloud(seed, n, offset, size);
+          fc.pre(inGeneralPosition(p, n));
           const hull = quickhull(p, n);
           check3d(p, n, hull);
           const ref = bruteFacets(p, n);
