@@ -107,7 +107,7 @@ export {
   HIT_GROUP_NAMES, hitGroupFromBoneName,
 } from './character/hitGroups';
 export { fitBoneHitboxes, type HitboxFitMethod, type HitboxFitOptions, type BoneHitboxes } from './character/hitboxFit';
-export { createHitboxStore, addCharacterHitboxes } from './character/hitboxStore';
+export { createHitboxStore, addCharacterHitboxes, retireCharacter } from './character/hitboxStore';
 export { type HitboxStore } from './character/hitboxLayout';
 export { updateHitboxes } from './character/hitboxUpdate';
 export { createCharacterRayGrid, buildCharacterRayGrid, type CharacterRayGrid } from './character/rayGrid';

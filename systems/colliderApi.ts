@@ -297,6 +297,9 @@ function writeLocalShape(p: CollisionPipeline, eid: number, desc: ColliderDescri
       }
       if (hitboxes.hitboxCount[ch] === 0) throw new CollideInputError(`${what}: character ${ch} has no hitboxes`);
       c.character[eid] = ch;
+      // A character whose collider was removed comes back into the ray casts.
+      hitboxes.retired[ch] = 0;
+      hitboxes.characterOfEntity.set(eid, ch);
       return SHAPE_CHARACTER;
     }
     default:

@@ -7,7 +7,7 @@ import { observe, onRemove, type World } from 'bitecs';
 import { PairList } from '../src/broadphase/pairList';
 import { CollideInputError, assertKnownKeys } from '../src/errors';
 import type { KdopK } from '../src/layout';
-import { createColliderStore, deleteColliderId } from '../components/collider';
+import { SHAPE_CHARACTER, createColliderStore, deleteColliderId } from '../components/collider';
 import { createContactStore } from '../components/contactStore';
 import { createTransformStore } from '../components/transform';
 import { broadPhase, resolveBroadPhase } from './broadPhase';
@@ -26,7 +26,7 @@ import { createPoseSource } from './poseSource';
 import { createTouchingTag } from './touchingTag';
 import type { BoneHitboxState } from './updateBoneHitboxes';
 import { createSkeletonStore } from '../src/character/skeleton';
-import { createHitboxStore } from '../src/character/hitboxStore';
+import { createHitboxStore, retireCharacter } from '../src/character/hitboxStore';
 import { createCharacterRayGrid } from '../src/character/rayGrid';
 
 /** Every option `createCollisionPipeline` accepts. */
@@ -132,7 +132,11 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     },
   };
   // removeCollider and bitecs removeEntity both end up here, so the store never holds a dead collider.
-  const unobserveCollider = observe(world, onRemove(collider), (eid: number) => deleteColliderId(collider, eid));
+  const unobserveCollider = observe(world, onRemove(collider), (eid: number) => {
+    // A character's hitboxes stay in the stores; ray casts stop seeing them.
+    if (collider.kind[eid] === SHAPE_CHARACTER && characters !== undefined) retireCharacter(characters.hitboxes, collider.character[eid]);
+    deleteColliderId(collider, eid);
+  });
   const unobserveTransform = observe(world, onRemove(pipeline.transform), (eid: number) => {
     pipeline.transform.present[eid] = 0;
   });

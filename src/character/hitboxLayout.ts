@@ -35,6 +35,11 @@ export const MAX_INDEX = 2 ** 24;
  * Arrays are replaced when the store grows: read them from the store after adding.
  */
 export interface HitboxStore {
+  /**
+   * Per character: 1 once retired (its entity lost its character collider). Its hitboxes stay in
+   * the store (characters are never removed from it), but ray casts no longer see it.
+   */
+  retired: Uint8Array;
   /** The character of each entity that has one (for queries that name entities). */
   characterOfEntity: Map<number, number>;
   /** Per hitbox: the name of its bone (a glance for gameplay code; `bone` is the index). */

@@ -30,6 +30,7 @@ export function createHitboxStore(): HitboxStore {
     sphere: new Float32Array(0),
     firstHitbox: new Int32Array(0),
     hitboxCount: new Int32Array(0),
+    retired: new Uint8Array(0),
     characterEntity: new Int32Array(0),
     characterAabb: new Float32Array(0),
     firstCluster: new Int32Array(0),
@@ -77,6 +78,8 @@ export function addCharacterHitboxes(store: HitboxStore, skeleton: SkeletonStore
   store.sphere = grown(store.sphere, SPHERE_STRIDE * end);
   store.firstHitbox = grown(store.firstHitbox, c + 1);
   store.hitboxCount = grown(store.hitboxCount, c + 1);
+  store.retired = grown(store.retired, c + 1);
+  store.retired[c] = 0;
   store.characterEntity = grown(store.characterEntity, c + 1);
   store.characterAabb = grown(store.characterAabb, AABB_STRIDE * (c + 1));
   store.firstCluster = grown(store.firstCluster, c + 1);
@@ -103,4 +106,15 @@ export function addCharacterHitboxes(store: HitboxStore, skeleton: SkeletonStore
   store.characterCount = c + 1;
   store.clusterCount = clusterEnd;
   updateHitboxes(store, skeleton, c, 1);
+}
+
+/**
+ * Retires character `character`: ray casts stop seeing it and its entity no longer names it.
+ * Its hitboxes keep their place in the store (indices of the others do not move).
+ */
+export function retireCharacter(store: HitboxStore, character: number): void {
+  if (character < 0 || character >= store.characterCount || store.retired[character] === 1) return;
+  store.retired[character] = 1;
+  const entity = store.characterEntity[character];
+  if (store.characterOfEntity.get(entity) === character) store.characterOfEntity.delete(entity);
 }

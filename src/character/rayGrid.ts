@@ -58,14 +58,14 @@ export function cellOf(v: number, origin: number, inv: number, dim: number): num
   return i < 0 ? 0 : i >= dim ? dim - 1 : i;
 }
 
-/** Rebuilds the grid from the store's character AABBs (characters without hitboxes are left out). Allocation-free once grown. */
+/** Rebuilds the grid from the store's character AABBs (characters without hitboxes, and retired ones, are left out). Allocation-free once grown. */
 export function buildCharacterRayGrid(grid: CharacterRayGrid, store: HitboxStore): void {
   const aabb = store.characterAabb;
   const n = store.characterCount;
   let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
   let extentSum = 0, used = 0;
   for (let c = 0; c < n; c++) {
-    if (store.hitboxCount[c] === 0) continue;
+    if (store.hitboxCount[c] === 0 || store.retired[c] === 1) continue;
     const a = AABB_STRIDE * c;
     minX = Math.min(minX, aabb[a]); minY = Math.min(minY, aabb[a + 1]); minZ = Math.min(minZ, aabb[a + 2]);
     maxX = Math.max(maxX, aabb[a + 3]); maxY = Math.max(maxY, aabb[a + 4]); maxZ = Math.max(maxZ, aabb[a + 5]);
@@ -101,7 +101,7 @@ export function buildCharacterRayGrid(grid: CharacterRayGrid, store: HitboxStore
   // each item at --end, which leaves start[k] at the cell's beginning.
   for (let pass = 0; pass < 2; pass++) {
     for (let c = 0; c < n; c++) {
-      if (store.hitboxCount[c] === 0) continue;
+      if (store.hitboxCount[c] === 0 || store.retired[c] === 1) continue;
       const a = AABB_STRIDE * c;
       const x0 = cellOf(aabb[a], minX, inv, dims[0]), x1 = cellOf(aabb[a + 3], minX, inv, dims[0]);
       const y0 = cellOf(aabb[a + 1], minY, inv, dims[1]), y1 = cellOf(aabb[a + 4], minY, inv, dims[1]);

@@ -5,7 +5,7 @@
  * ray hits and hitbox pairs give bone and hit-group names.
  */
 import { NodeIO } from '@gltf-transform/core';
-import { addEntity, createWorld } from 'bitecs';
+import { addEntity, createWorld, removeEntity } from 'bitecs';
 import { mat4, quat } from 'gl-matrix';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CollideInputError } from '../../src/errors';
@@ -14,7 +14,7 @@ import { createHitboxStore, addCharacterHitboxes } from '../../src/character/hit
 import { HIT_GROUP_NAMES } from '../../src/character/hitGroups';
 import { createHitboxRayHit, raycastHitboxes } from '../../src/character/hitboxRaycast';
 import { createCharacterRayGrid } from '../../src/character/rayGrid';
-import { addCollider, setTransform } from '../../systems/colliderApi';
+import { addCollider, removeCollider, setTransform } from '../../systems/colliderApi';
 import { addCharacterCollider, characterOf } from '../../systems/characters';
 import { createCollisionPipeline } from '../../systems/pipeline';
 import { createColliderRayHit, raycastColliders } from '../../systems/raycastColliders';
@@ -114,6 +114,28 @@ describe('addCharacterCollider', () => {
     expect(p.hitboxPairs.count).toBeGreaterThan(0);
     const h = p.hitboxPairs.hitboxA[0] >= 0 ? p.hitboxPairs.hitboxA[0] : p.hitboxPairs.hitboxB[0];
     expect(bones).toContain(hitboxes.boneName[h]);
+  });
+
+  it('a removed character is no longer hit by rays; re-adding its collider brings it back', () => {
+    const world = createWorld();
+    const p = createCollisionPipeline(world, { characters: true });
+    const e = addEntity(world);
+    const c = addCharacterCollider(world, e, fox);
+    p.step(world);
+    const box = p.characters!.hitboxes.characterAabb;
+    const shot = rayQueryOf((box[0] + box[3]) / 2, (box[1] + box[4]) / 2, 500, 0, 0, -1, 1000);
+    const hit = createHitboxRayHit(), any = createColliderRayHit();
+    expect(raycastHitboxes(hit, p.characters!.hitboxes, p.characters!.rayGrid!, shot)).toBe(true);
+    removeCollider(world, e);
+    p.step(world);
+    expect(raycastHitboxes(hit, p.characters!.hitboxes, p.characters!.rayGrid!, shot)).toBe(false);
+    expect(raycastColliders(world, any, shot)).toBe(false);
+    addCollider(world, e, { shape: 'character', character: c });
+    p.step(world);
+    expect(raycastHitboxes(hit, p.characters!.hitboxes, p.characters!.rayGrid!, shot)).toBe(true);
+    removeEntity(world, e);
+    p.step(world);
+    expect(raycastHitboxes(hit, p.characters!.hitboxes, p.characters!.rayGrid!, shot)).toBe(false);
   });
 
   it('refuses what it cannot place, naming the problem, and adds nothing', () => {
