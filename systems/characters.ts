@@ -6,6 +6,7 @@
  */
 import type { World } from 'bitecs';
 import { CollideInputError, assertFiniteValues, assertKnownKeys } from '../src/errors';
+import { quaternionToMat3 } from '../src/rotation';
 import type { SkeletonDefinition, SkeletonStore } from '../src/character/skeleton';
 import { addCharacter } from '../src/character/skeleton';
 import type { BoneHitboxes } from '../src/character/hitboxFit';
@@ -35,6 +36,10 @@ export interface CharacterColliderOptions extends ColliderOptions {
 }
 
 const CHARACTER_KEYS = ['layer', 'mask', 'sensor', 'isStatic', 'dynamic', 'assetScale'];
+const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+// Scratch: the entity's quaternion, and its rotation as a 3x3 matrix (columns).
+const quaternion = new Float64Array(4);
+const rotation = new Float64Array(9);
 
 /**
  * Makes `entity` an animated character: adds the asset's bones to the pipeline's skeleton store,
@@ -76,8 +81,6 @@ export function addCharacterCollider(target: World | CollisionPipeline, entity: 
   return character;
 }
 
-const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-
 /**
  * The character index of `entity`'s character collider. Throws CollideInputError when the
  * entity has none.
@@ -97,21 +100,19 @@ export function characterOf(target: World | CollisionPipeline, entity: number): 
  */
 export function placeCharacters(skeletons: SkeletonStore, t: TransformStore): void {
   const { characterMatrix: out, rootMatrix: root, placedByEntity, characterEntity } = skeletons;
-  const position = t.position, rotation = t.rotation, scale = t.scale;
+  const position = t.position, scale = t.scale;
   for (let c = 0; c < skeletons.characterCount; c++) {
     if (placedByEntity[c] !== 1) continue;
-    const e = characterEntity[c], o = 16 * c;
-    const x = rotation[4 * e], y = rotation[4 * e + 1], z = rotation[4 * e + 2], w = rotation[4 * e + 3], s = scale[e];
-    // Columns of R·s (as quaternionToMat3), then translation.
-    const r00 = (1 - 2 * (y * y + z * z)) * s, r10 = 2 * (x * y + z * w) * s, r20 = 2 * (x * z - y * w) * s;
-    const r01 = 2 * (x * y - z * w) * s, r11 = (1 - 2 * (x * x + z * z)) * s, r21 = 2 * (y * z + x * w) * s;
-    const r02 = 2 * (x * z + y * w) * s, r12 = 2 * (y * z - x * w) * s, r22 = (1 - 2 * (x * x + y * y)) * s;
+    const e = characterEntity[c], o = 16 * c, s = scale[e];
+    for (let k = 0; k < 4; k++) quaternion[k] = t.rotation[4 * e + k];
+    const r = quaternionToMat3(rotation, 0, quaternion);
     const tx = position[3 * e], ty = position[3 * e + 1], tz = position[3 * e + 2];
+    // Column j of (T · R · s) · root: R's columns scaled by s, translation weighted by root's w.
     for (let j = 0; j < 4; j++) {
-      const b0 = root[o + 4 * j], b1 = root[o + 4 * j + 1], b2 = root[o + 4 * j + 2], b3 = root[o + 4 * j + 3];
-      out[o + 4 * j] = r00 * b0 + r01 * b1 + r02 * b2 + tx * b3;
-      out[o + 4 * j + 1] = r10 * b0 + r11 * b1 + r12 * b2 + ty * b3;
-      out[o + 4 * j + 2] = r20 * b0 + r21 * b1 + r22 * b2 + tz * b3;
+      const b0 = root[o + 4 * j] * s, b1 = root[o + 4 * j + 1] * s, b2 = root[o + 4 * j + 2] * s, b3 = root[o + 4 * j + 3];
+      out[o + 4 * j] = r[0] * b0 + r[3] * b1 + r[6] * b2 + tx * b3;
+      out[o + 4 * j + 1] = r[1] * b0 + r[4] * b1 + r[7] * b2 + ty * b3;
+      out[o + 4 * j + 2] = r[2] * b0 + r[5] * b1 + r[8] * b2 + tz * b3;
       out[o + 4 * j + 3] = b3;
     }
   }

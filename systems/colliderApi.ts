@@ -379,17 +379,13 @@ export function setTransform(
   rotation: QuatLike = IDENTITY,
   scale = 1,
 ): void {
-  const p = pipelineOf(target, 'setTransform');
-  if (p.poseSource !== undefined) refuseWithPoseSource('setTransform');
+  const p = posePipeline(target, 'setTransform');
   // Called for every moving entity every frame: validate without building messages, and let
   // rejectPose redo the checks with descriptive errors only when something is wrong.
   const norm = validPoseQuaternionNorm(position, rotation, scale);
   if (!(norm > 0 && norm < Infinity)) rejectPose(eid, position, rotation, scale);
+  readyTransform(p, eid, 'setTransform');
   const t = p.transform;
-  // An entity holding the transform store is alive and fits the stores (the removal observer
-  // clears `present`), so only a first pose pays for the id and existence checks. The type test
-  // keeps ids like "3", which index typed arrays too, going to the checks.
-  if (t.present[eid] !== 1 || typeof eid !== 'number') prepareEntity(p, eid, 'setTransform');
   if (p.collider.kind[eid] === SHAPE_MESH) assertMeshScale(scale, `setTransform(entity ${eid})`);
   const o3 = 3 * eid, o4 = 4 * eid;
   t.position[o3] = position[0];
@@ -400,7 +396,6 @@ export function setTransform(
   t.rotation[o4 + 2] = rotation[2] / norm;
   t.rotation[o4 + 3] = rotation[3] / norm;
   t.scale[eid] = scale;
-  addTransformComponent(p, eid);
   markChanged(t, eid);
 }
 
@@ -435,15 +430,23 @@ function refuseWithPoseSource(caller: string): never {
   throw new CollideInputError(`${caller}: this pipeline reads poses from your transform components (the 'transform' option); write those instead`);
 }
 
-/** Transform store of `target`'s pipeline, made ready for entity `eid` (checks and growth on its first pose only). */
-function transformFor(target: World | CollisionPipeline, eid: number, caller: string): CollisionPipeline {
+/** The pipeline of `target`, refusing writes to its transform store when it reads the user's components. */
+function posePipeline(target: World | CollisionPipeline, caller: string): CollisionPipeline {
   const p = pipelineOf(target, caller);
   if (p.poseSource !== undefined) refuseWithPoseSource(caller);
-  if (p.transform.present[eid] !== 1 || typeof eid !== 'number') {
-    prepareEntity(p, eid, caller);
-    addTransformComponent(p, eid);
-  }
   return p;
+}
+
+/**
+ * Makes entity `eid` ready for a validated pose: an entity holding the transform store is alive
+ * and fits the stores (the removal observer clears `present`), so only a first pose pays for the
+ * id and existence checks and the component. The type test keeps ids like "3", which index typed
+ * arrays too, going to the checks.
+ */
+function readyTransform(p: CollisionPipeline, eid: number, caller: string): void {
+  if (p.transform.present[eid] === 1 && typeof eid === 'number') return;
+  prepareEntity(p, eid, caller);
+  addTransformComponent(p, eid);
 }
 
 /**
@@ -452,11 +455,12 @@ function transformFor(target: World | CollisionPipeline, eid: number, caller: st
  * ±MAX_COORDINATE (the stored position is then unchanged).
  */
 export function setPosition(target: World | CollisionPipeline, eid: number, x: number, y: number, z: number): void {
-  const p = transformFor(target, eid, 'setPosition');
+  const p = posePipeline(target, 'setPosition');
   if (!(isCoordinate(x) && isCoordinate(y) && isCoordinate(z))) {
     const [k, v] = !isCoordinate(x) ? ['x', x] : !isCoordinate(y) ? ['y', y] : ['z', z];
     throw new CollideInputError(`setPosition(entity ${eid}): ${k} ${coordinateRefusal(v)}`);
   }
+  readyTransform(p, eid, 'setPosition');
   const t = p.transform, o = 3 * eid;
   t.position[o] = x;
   t.position[o + 1] = y;
@@ -469,11 +473,12 @@ export function setPosition(target: World | CollisionPipeline, eid: number, x: n
  * refitting. Throws CollideInputError for a quaternion that is not finite or is zero.
  */
 export function setRotation(target: World | CollisionPipeline, eid: number, x: number, y: number, z: number, w: number): void {
-  const p = transformFor(target, eid, 'setRotation');
+  const p = posePipeline(target, 'setRotation');
   const norm = quaternionNorm(x, y, z, w);
   if (!(norm > 0 && norm < Infinity)) {
     throw new CollideInputError(`setRotation(entity ${eid}): (${x}, ${y}, ${z}, ${w}) is not a finite non-zero quaternion`);
   }
+  readyTransform(p, eid, 'setRotation');
   const t = p.transform, o = 4 * eid;
   t.rotation[o] = x / norm;
   t.rotation[o + 1] = y / norm;
@@ -487,8 +492,9 @@ export function setRotation(target: World | CollisionPipeline, eid: number, x: n
  * scale outside (0, MAX_COORDINATE], or other than 1 for a mesh collider.
  */
 export function setScale(target: World | CollisionPipeline, eid: number, scale: number): void {
-  const p = transformFor(target, eid, 'setScale');
+  const p = posePipeline(target, 'setScale');
   if (!isScale(scale)) throw scaleError(scale, `setScale(entity ${eid})`);
+  readyTransform(p, eid, 'setScale');
   if (p.collider.kind[eid] === SHAPE_MESH) assertMeshScale(scale, `setScale(entity ${eid})`);
   p.transform.scale[eid] = scale;
   markChanged(p.transform, eid);

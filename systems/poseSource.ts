@@ -109,8 +109,10 @@ export function assertHasPose(source: PoseSource, eid: number, what: string): vo
   if (scale !== undefined) check(scale, eid, 'scale');
 }
 
-function badValue(eid: number, field: string, v: unknown): CollideInputError {
-  return new CollideInputError(`step: entity ${eid}: ${field} ${coordinateRefusal(v)} (read from the pipeline's transform components)`);
+/** The error for entity e's position (x, y, z), naming the first bad field when read per field. */
+function badPosition(e: number, x: number, y: number, z: number, perField: boolean): CollideInputError {
+  const [field, v] = !isCoordinate(x) ? ['x', x] : !isCoordinate(y) ? ['y', y] : ['z', z];
+  return new CollideInputError(`step: entity ${e}: ${perField ? `position.${field}` : 'position'} ${coordinateRefusal(v)} (read from the pipeline's transform components)`);
 }
 
 /**
@@ -128,7 +130,7 @@ export function gatherPoses(source: PoseSource, t: TransformStore, kind: Uint8Ar
     for (let i = 0; i < count; i++) {
       const e = ids[i], o = 3 * e;
       const x = a[o], y = a[o + 1], z = a[o + 2];
-      if (!(isCoordinate(x) && isCoordinate(y) && isCoordinate(z))) throw badValue(e, 'position', !isCoordinate(x) ? x : !isCoordinate(y) ? y : z);
+      if (!(isCoordinate(x) && isCoordinate(y) && isCoordinate(z))) throw badPosition(e, x, y, z, false);
       tp[o] = x;
       tp[o + 1] = y;
       tp[o + 2] = z;
@@ -138,9 +140,7 @@ export function gatherPoses(source: PoseSource, t: TransformStore, kind: Uint8Ar
     for (let i = 0; i < count; i++) {
       const e = ids[i], o = 3 * e;
       const x = X[e], y = Y[e], z = Z[e];
-      if (!(isCoordinate(x) && isCoordinate(y) && isCoordinate(z))) {
-        throw badValue(e, !isCoordinate(x) ? 'position.x' : !isCoordinate(y) ? 'position.y' : 'position.z', !isCoordinate(x) ? x : !isCoordinate(y) ? y : z);
-      }
+      if (!(isCoordinate(x) && isCoordinate(y) && isCoordinate(z))) throw badPosition(e, x, y, z, true);
       tp[o] = x;
       tp[o + 1] = y;
       tp[o + 2] = z;
