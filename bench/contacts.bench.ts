@@ -16,7 +16,7 @@ import { setMeshEdges } from '../src/contacts/meshEdges';
 import { RAY_HIT_STRIDE, raycastObb } from '../src/query/raycast';
 import { contactObbTriangle } from '../src/contacts/boxTriangle';
 import { meshPairContact } from '../systems/meshCollider';
-import { addCollider, createCollisionPipeline, setTransform } from '../systems/index';
+import { addCollider, addMeshCollider, createCollisionPipeline, setTransform } from '../systems/index';
 import { triangulatedFloor } from '../scenes/floors';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../scenes/random';
 import { torusKnot } from '../scenes/torusKnot';
@@ -59,7 +59,7 @@ function meshScene(positions: Float64Array, indices: Uint32Array, boxes: BoxPose
   setMeshEdges(trees[1], { filter: false });
   const meshes = trees.map((tree) => {
     const eid = addEntity(world);
-    addCollider(world, eid, { shape: 'mesh', tree, isStatic: true });
+    addMeshCollider(world, eid, tree, { isStatic: true });
     setTransform(world, eid, [0, 0, 0], [0, 0, 0, 1]);
     return eid;
   });

@@ -12,6 +12,7 @@ import { addCollider, markTransformChanged, setPosition, setRotation, setTransfo
 import type { TransformComponents } from '../systems/poseSource';
 import type { BroadPhaseName, CollisionPipeline } from '../systems/collisionState';
 import { createCollisionPipeline } from '../systems/pipeline';
+import { resolveBroadPhase } from '../systems/broadPhaseNames';
 import { shiftWorldOrigin } from '../systems/worldOrigin';
 import { markdownTable, percentile } from './harness';
 import { createCannonRunner, createRapierRunner, type SceneRunner } from './peers';
@@ -65,7 +66,7 @@ const rotation = new Float64Array(4);
 
 function ours(scene: Scene, broadPhase: BroadPhaseName, sensor: boolean): Contestant {
   const world: World = createWorld();
-  const p = createCollisionPipeline(world, { broadPhase, timings: true });
+  const p = createCollisionPipeline(world, { broadPhase: resolveBroadPhase(broadPhase), timings: true });
   const eids = new Int32Array(scene.count);
   const h = scene.half;
   for (let i = 0; i < scene.count; i++) {

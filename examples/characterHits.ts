@@ -15,7 +15,7 @@ const fox = loadGltfCharacter(doc); // skeleton, skin, one fitted box per bone, 
 const walk = fox.animations.find((a) => a.name === 'Walk') ?? fox.animations[0];
 
 const world = createWorld();
-const collision = createCollisionPipeline(world, { characters: true });
+const collision = createCollisionPipeline(world);
 const entity = addEntity(world);
 addCharacterCollider(world, entity, fox); // placed by the entity's transform
 setPosition(world, entity, 40, 0, -25);

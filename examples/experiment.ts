@@ -5,7 +5,7 @@
  * Run: `npm run build && node --import tsx examples/experiment.ts [bodies]`
  */
 import { addEntity, createWorld } from 'bitecs';
-import { BROAD_PHASE_NAMES, addCollider, createCollisionPipeline, setTransform } from 'bitecs-collide/ecs';
+import { BROAD_PHASE_NAMES, addCollider, createCollisionPipeline, resolveBroadPhase, setTransform } from 'bitecs-collide/ecs';
 
 const count = Number(process.argv[2] ?? 2000);
 const frames = 60;
@@ -22,7 +22,7 @@ const rotation = [0, 0, 0, 1];
 const rows: string[][] = [];
 for (const name of BROAD_PHASE_NAMES.filter((n) => n !== 'sweepAndPrune' && (n !== 'bruteForce' || count <= 3000))) {
   const world = createWorld();
-  const collision = createCollisionPipeline(world, { broadPhase: name, timings: true });
+  const collision = createCollisionPipeline(world, { broadPhase: resolveBroadPhase(name), timings: true });
   const ids = Array.from({ length: count }, (_, i) => {
     const e = addEntity(world);
     addCollider(world, e, { shape: 'obb', halfExtents: [half[3 * i], half[3 * i + 1], half[3 * i + 2]], sensor: true });

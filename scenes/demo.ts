@@ -15,7 +15,8 @@ import { fitBoneHitboxes, type BoneHitboxes } from '../src/character/hitboxFit';
 import { buildBoundingTree } from '../src/tree/build';
 import { addCharacter, createSkeletonStore, defineSkeleton, type SkeletonDefinition, type SkeletonStore } from '../src/character/skeleton';
 import { defineSkin } from '../src/character/skin';
-import { addCollider, createCollisionPipeline, setTransform, updateBoneHitboxes, type CollisionPipeline } from '../systems/index';
+import { addCharacterCollider, addCollider, addMeshCollider, createCollisionPipeline, setTransform, updateBoneHitboxes, type CollisionPipeline } from '../systems/index';
+import { createSweepAndPrune } from '../src/broadphase/sweepAndPrune';
 import { advanceScene, createScene, type Scene } from './movingBoxes';
 import { buildHumanoid } from './humanoid';
 import { mulberry32 } from './random';
@@ -185,7 +186,7 @@ export function createDemoScene(options: DemoSceneOptions = {}): DemoScene {
   const skeletons = createSkeletonStore();
   const hitboxes = createHitboxStore();
   const rayGrid = createCharacterRayGrid();
-  const pipeline = createCollisionPipeline(world, { broadPhase: 'sap', characters: { skeletons, hitboxes, rayGrid }, timings: true });
+  const pipeline = createCollisionPipeline(world, { broadPhase: createSweepAndPrune(), characters: { skeletons, hitboxes, rayGrid }, timings: true });
 
   const bodies = createScene(bodyCount, size, seed);
   const bodyEntity = new Int32Array(bodyCount);
@@ -211,7 +212,7 @@ export function createDemoScene(options: DemoSceneOptions = {}): DemoScene {
     const mesh = floorMesh(size);
     const entity = addEntity(world);
     setTransform(world, entity, [0, 0, 0]);
-    addCollider(world, entity, { shape: 'mesh', tree: buildBoundingTree(mesh.positions, mesh.indices), isStatic: true });
+    addMeshCollider(world, entity, buildBoundingTree(mesh.positions, mesh.indices), { isStatic: true });
     labels.set(entity, `floor#${entity}`);
     floor = { entity, ...mesh };
   }
@@ -229,7 +230,7 @@ export function createDemoScene(options: DemoSceneOptions = {}): DemoScene {
     const eid = addEntity(world);
     const c = addCharacter(skeletons, kind.skeleton, eid);
     addCharacterHitboxes(hitboxes, skeletons, c, kind.hitboxes);
-    addCollider(world, eid, { shape: 'character', character: c });
+    addCharacterCollider(world, eid, c);
     const name = kind.name === 'Humanoid' ? `Humanoid ${++humanoidNumber}` : kind.name;
     characterName.push(name);
     labels.set(eid, `${name}#${eid}`);

@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 /** Size limits, bytes. */
-const LIMITS = { tarball: 350_000, obbOverlapGzip: 3_000 };
+const LIMITS = { tarball: 350_000, obbOverlapGzip: 3_000, quickStartMin: 60_000 };
 const failures = [];
 const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
@@ -111,13 +111,26 @@ console.log('CommonJS require: pairs', collision.touchingPairs.count, 'overlap',
       mainFields: ['module', 'main'],
     });
     const code = result.outputFiles[0].contents;
-    return { min: code.length, gzip: gzipSync(code).length };
+    return { min: code.length, gzip: gzipSync(code).length, text: new TextDecoder().decode(code) };
   };
+  /** The broad phases whose names (each instance's `name`) appear in a bundle: those it holds. */
+  const broadPhasesIn = (text) => ['spatialHash', 'sweepAndPrune', 'dynamicAabbTree', 'kdTree', 'octree', 'bruteForce'].filter((n) => text.includes(`"${n}"`));
   const obb = await bundle('obb', "import { obbOverlap } from 'bitecs-collide';\nconsole.log(obbOverlap);\n");
   console.log(`bundle of obbOverlap alone: ${obb.min} B minified, ${obb.gzip} B gzipped`);
   if (obb.gzip > LIMITS.obbOverlapGzip) failures.push(`obbOverlap alone bundles to ${obb.gzip} B gzipped > ${LIMITS.obbOverlapGzip} B`);
-  const quick = await bundle('quick', blocks[0] ?? '');
-  console.log(`bundle of the README quick start: ${quick.min} B minified, ${quick.gzip} B gzipped`);
+  const quickStart = blocks[0] ?? '';
+  const quick = await bundle('quick', quickStart);
+  console.log(`bundle of the README quick start: ${quick.min} B minified, ${quick.gzip} B gzipped; broad phases: ${broadPhasesIn(quick.text).join(', ')}`);
+  if (quick.min > LIMITS.quickStartMin) failures.push(`the README quick start bundles to ${quick.min} B minified > ${LIMITS.quickStartMin} B`);
+  if (broadPhasesIn(quick.text).join() !== 'spatialHash') failures.push(`the quick start bundles broad phases ${broadPhasesIn(quick.text).join(', ')}, not just the default spatialHash`);
+  // The same with a broad phase chosen by its factory: it joins the default, the others stay out.
+  const withSap = `import { createSweepAndPrune } from 'bitecs-collide';\n${quickStart
+    .replace('createCollisionPipeline(world)', 'createCollisionPipeline(world, { broadPhase: createSweepAndPrune() })')}`;
+  const sap = await bundle('quickSap', withSap);
+  console.log(`  with broadPhase: createSweepAndPrune(): ${sap.min} B minified; broad phases: ${broadPhasesIn(sap.text).join(', ')}`);
+  if (!withSap.includes('createSweepAndPrune()') || broadPhasesIn(sap.text).join() !== 'spatialHash,sweepAndPrune') {
+    failures.push(`a quick start choosing sweep and prune by its factory bundles broad phases ${broadPhasesIn(sap.text).join(', ')}`);
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -17,7 +17,7 @@
 import { addEntity, createWorld, type World } from 'bitecs';
 import { fileURLToPath } from 'node:url';
 import { createScene, sizeForDensity, advanceScene, type Scene } from '../scenes/movingBoxes';
-import { BROAD_PHASE_NAMES } from '../systems/broadPhase';
+import { BROAD_PHASE_NAMES, resolveBroadPhase } from '../systems/broadPhaseNames';
 import { addCollider, setTransform } from '../systems/colliderApi';
 import type { BroadPhaseName, CollisionPipeline } from '../systems/collisionState';
 import { createCollisionPipeline } from '../systems/pipeline';
@@ -96,7 +96,7 @@ interface Run {
 
 function createRun(label: string, name: BroadPhaseName, scene: Scene, order: Int32Array): Run {
   const world = createWorld();
-  const p = createCollisionPipeline(world, { broadPhase: name });
+  const p = createCollisionPipeline(world, { broadPhase: resolveBroadPhase(name) });
   const eidOf = new Int32Array(scene.count);
   const eids: number[] = [];
   for (const i of order) {

@@ -8,7 +8,6 @@
  *
  * Character pairs report touching pairs, events and hitbox pairs; no contact manifold.
  */
-import type { World } from 'bitecs';
 import { kdopFromObb, kdopOverlap } from '../src/volumes/kdop';
 import { CONTACT_STRIDE } from '../src/contacts/manifold';
 import { contactCapsuleObb } from '../src/contacts/capsuleBox';
@@ -26,21 +25,24 @@ import {
   type ColliderStore,
 } from '../components/collider';
 import { pushHitboxPair } from '../components/hitboxPairStore';
-import { pipelineOf, type CollisionPipeline } from './collisionState';
-import { meshOverlapsObb } from './meshCollider';
+import type { TransformStore } from '../components/transform';
+import { quaternionToMat3 } from '../src/rotation';
+import type { SkeletonStore } from '../src/character/skeleton';
+import type { CharacterKind, CollisionPipeline } from './collisionState';
 import { updateBoneHitboxes } from './updateBoneHitboxes';
-import { placeCharacters } from './characters';
+
+/** What addCharacterCollider installs into a pipeline. */
+export const CHARACTER_KIND: CharacterKind = { update: updateCharacters, pairOverlap: characterPairOverlap };
 
 /**
- * System (between refitVolumes and the broad phase): the placement of characters added with
- * addCharacterCollider (from their entity's transform), bone world matrices, hitbox world boxes and
- * character AABBs (updateBoneHitboxes), then each character collider's broad-phase box from its
- * AABB, like refitVolumes does for other colliders (Float32, outward, margin). Allocation-free.
+ * The step's character stage: the placement of characters added with addCharacterCollider (from
+ * their entity's transform), bone world matrices, hitbox world boxes and character AABBs
+ * (updateBoneHitboxes), then each character collider's broad-phase box from its AABB, like
+ * refitVolumes does for other colliders (Float32, outward, margin). Allocation-free.
  */
-export function updateCharacterColliders(world: World): World {
-  const p = pipelineOf(world, 'updateCharacterColliders');
+function updateCharacters(p: CollisionPipeline): void {
   const state = p.characters;
-  if (state === undefined) return world;
+  if (state === undefined) return;
   placeCharacters(state.skeletons, p.transform);
   updateBoneHitboxes(state);
   const c = p.collider;
@@ -50,7 +52,34 @@ export function updateCharacterColliders(world: World): World {
     if (e >= c.capacity || c.kind[e] !== SHAPE_CHARACTER || c.character[e] !== ch) continue;
     storeBroadPhaseBox(c, e, characterAabb, 6 * ch, p.aabbMargin);
   }
-  return world;
+}
+
+// Scratch: an entity's quaternion, and its rotation as a 3x3 matrix (columns).
+const quaternion = new Float64Array(4);
+const rotation = new Float64Array(9);
+
+/**
+ * Writes characterMatrix = (entity transform: translation, rotation, uniform scale) · rootMatrix
+ * for every character the pipeline places. Per frame, allocation-free: one 4x4 product each.
+ */
+function placeCharacters(skeletons: SkeletonStore, t: TransformStore): void {
+  const { characterMatrix: out, rootMatrix: root, placedByEntity, characterEntity } = skeletons;
+  const position = t.position, scale = t.scale;
+  for (let c = 0; c < skeletons.characterCount; c++) {
+    if (placedByEntity[c] !== 1) continue;
+    const e = characterEntity[c], o = 16 * c, s = scale[e];
+    for (let k = 0; k < 4; k++) quaternion[k] = t.rotation[4 * e + k];
+    const r = quaternionToMat3(rotation, 0, quaternion);
+    const tx = position[3 * e], ty = position[3 * e + 1], tz = position[3 * e + 2];
+    // Column j of (T · R · s) · root: R's columns scaled by s, translation weighted by root's w.
+    for (let j = 0; j < 4; j++) {
+      const b0 = root[o + 4 * j] * s, b1 = root[o + 4 * j + 1] * s, b2 = root[o + 4 * j + 2] * s, b3 = root[o + 4 * j + 3];
+      out[o + 4 * j] = r[0] * b0 + r[3] * b1 + r[6] * b2 + tx * b3;
+      out[o + 4 * j + 1] = r[1] * b0 + r[4] * b1 + r[7] * b2 + ty * b3;
+      out[o + 4 * j + 2] = r[2] * b0 + r[5] * b1 + r[8] * b2 + tz * b3;
+      out[o + 4 * j + 3] = b3;
+    }
+  }
 }
 
 const manifoldScratch = new Float64Array(CONTACT_STRIDE);
@@ -70,8 +99,8 @@ function hitboxMeetsCollider(p: CollisionPipeline, boxes: Float32Array, bo: numb
       return contactCapsuleObb(manifoldScratch, 0, w, o, boxes, bo) > 0;
     case SHAPE_KDOP: // like every k-DOP pair: the conservative test of the two k-DOPs
       return kdopOverlap(kdopFromObb(hitboxKdop, 0, c.kdopK, boxes, bo), 0, c.kdop, c.kdopK * e, c.kdopK);
-    case SHAPE_MESH:
-      return meshOverlapsObb(c, p.transform, e, boxes, bo);
+    case SHAPE_MESH: // a mesh collider exists, so addMeshCollider installed its tests
+      return p.meshKind!.overlapsObb(c, p.transform, e, boxes, bo);
     default:
       return obbOverlap(boxes, bo, w, o);
   }
@@ -81,7 +110,7 @@ function hitboxMeetsCollider(p: CollisionPipeline, boxes: Float32Array, bo: numb
  * Exact test of a pair in which at least one collider is a character: every touching hitbox
  * pair goes to `p.hitboxPairs`. Returns whether any hitbox touched.
  */
-export function characterPairOverlap(p: CollisionPipeline, a: number, b: number): boolean {
+function characterPairOverlap(p: CollisionPipeline, a: number, b: number): boolean {
   const c = p.collider;
   const hit = p.characters!.hitboxes;
   const boxes = hit.world;

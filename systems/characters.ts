@@ -5,16 +5,17 @@
  * asset's fixed root matrix), so no user code writes matrices.
  */
 import type { World } from 'bitecs';
-import { CollideInputError, assertFiniteValues, assertKnownKeys } from '../src/errors';
-import { quaternionToMat3 } from '../src/rotation';
-import type { SkeletonDefinition, SkeletonStore } from '../src/character/skeleton';
-import { addCharacter } from '../src/character/skeleton';
+import { CollideInputError, assertFiniteValues } from '../src/errors';
+import type { SkeletonDefinition } from '../src/character/skeleton';
+import { addCharacter, createSkeletonStore } from '../src/character/skeleton';
 import type { BoneHitboxes } from '../src/character/hitboxFit';
-import { addCharacterHitboxes } from '../src/character/hitboxStore';
+import { addCharacterHitboxes, createHitboxStore } from '../src/character/hitboxStore';
+import { createCharacterRayGrid } from '../src/character/rayGrid';
 import { SHAPE_CHARACTER } from '../components/collider';
-import type { TransformStore } from '../components/transform';
-import { addCollider, checkColliderOptions, type ColliderOptions } from './colliderApi';
+import { COLLIDER_OPTION_KEYS, attachCollider, checkColliderOptions, type ColliderBits, type ColliderOptions } from './colliderApi';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
+import type { BoneHitboxState } from './updateBoneHitboxes';
+import { CHARACTER_KIND } from './characterColliders';
 
 /** What a character collider is made from: what `loadGltfCharacter` returns has all of it. */
 export interface CharacterAsset {
@@ -35,50 +36,93 @@ export interface CharacterColliderOptions extends ColliderOptions {
   assetScale?: number;
 }
 
-const CHARACTER_KEYS = ['layer', 'mask', 'sensor', 'isStatic', 'dynamic', 'assetScale'];
 const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-// Scratch: the entity's quaternion, and its rotation as a 3x3 matrix (columns).
-const quaternion = new Float64Array(4);
-const rotation = new Float64Array(9);
+
+/** The pipeline's character stores, made on first use, with the character kind installed. */
+function characterStores(p: CollisionPipeline): BoneHitboxState {
+  p.characters ??= { skeletons: createSkeletonStore(), hitboxes: createHitboxStore(), rayGrid: createCharacterRayGrid() };
+  p.characterKind = CHARACTER_KIND;
+  return p.characters;
+}
 
 /**
- * Makes `entity` an animated character: adds the asset's bones to the pipeline's skeleton store,
- * its hitboxes to the hitbox store, and a character collider to the entity, placed at every step
- * by the entity's transform times the asset's root matrix (and `assetScale`). The pipeline needs
- * the `characters` option. Returns the character index (for the kernels; the world API takes the
- * entity). Throws CollideInputError for a dead entity, an entity that already has a character,
- * an asset without hitboxes, a root matrix that is not 16 finite numbers, or an unknown option.
+ * Makes `entity` an animated character. Given an asset (what loadGltfCharacter returns, or any
+ * `{ skeleton, hitboxes, rootMatrix }`), it adds the asset's bones to the pipeline's skeleton
+ * store, its hitboxes to the hitbox store, and a character collider to the entity, placed at
+ * every step by the entity's transform times the asset's root matrix (and `assetScale`). Given a
+ * character index instead, it gives the entity the collider of that character, which you added
+ * to the stores of the `characters` option yourself (for that character's entity; you place it).
+ * The first call makes the pipeline's character stores unless the option gave them. Returns the
+ * character index (for the kernels; the world API takes the entity). Throws CollideInputError for
+ * a dead entity, an entity that already has a character, an asset without hitboxes, a root matrix
+ * that is not 16 finite numbers, a character index that is not the entity's, or an unknown option.
  */
-export function addCharacterCollider(target: World | CollisionPipeline, entity: number, asset: CharacterAsset, options: CharacterColliderOptions = {}): number {
+export function addCharacterCollider(
+  target: World | CollisionPipeline,
+  entity: number,
+  asset: CharacterAsset | number,
+  options: CharacterColliderOptions = {},
+): number {
   const p = pipelineOf(target, 'addCharacterCollider');
   const what = `addCharacterCollider(entity ${entity})`;
-  const stores = p.characters;
-  if (stores === undefined) throw new CollideInputError(`${what}: the pipeline needs the 'characters' option (characters: true)`);
+  if (typeof asset === 'number') return attachExistingCharacter(p, entity, asset, options, what);
   if (asset === null || typeof asset !== 'object' || !asset.skeleton || !asset.hitboxes) {
-    throw new CollideInputError(`${what}: the asset must be { skeleton, hitboxes[, rootMatrix] } (what loadGltfCharacter returns)`);
+    throw new CollideInputError(`${what}: the asset must be { skeleton, hitboxes[, rootMatrix] } (what loadGltfCharacter returns) or a character index`);
   }
-  if (options === null || typeof options !== 'object') throw new CollideInputError(`${what}: options must be an object`);
-  assertKnownKeys(options, CHARACTER_KEYS, what);
   if (asset.hitboxes.count === 0) throw new CollideInputError(`${what}: the asset has no hitboxes`);
   const root = asset.rootMatrix ?? IDENTITY;
   if (root.length !== 16) throw new CollideInputError(`${what}: rootMatrix must hold 16 numbers, got ${root.length}`);
   assertFiniteValues(root, 0, 16, `${what}.rootMatrix`);
-  const assetScale = options.assetScale ?? 1;
+  const assetScale = options?.assetScale ?? 1;
   if (!(assetScale > 0 && assetScale < Infinity)) throw new CollideInputError(`${what}.assetScale must be a finite number > 0, got ${assetScale}`);
-  if (entity < p.collider.capacity && p.collider.kind[entity] === SHAPE_CHARACTER) {
-    throw new CollideInputError(`${what}: the entity already has character ${p.collider.character[entity]}`);
-  }
-  const { assetScale: _, ...colliderOptions } = options;
-  // Everything addCollider checks is checked before the stores grow: characters cannot be removed.
-  checkColliderOptions(p, entity, { ...colliderOptions, shape: 'character', character: 0 }, 'addCharacterCollider');
-  const { skeletons, hitboxes } = stores;
+  assertNoCharacter(p, entity, what);
+  // Everything a collider needs is checked before the stores grow: characters cannot be removed.
+  const bits = checkColliderOptions(p, entity, options, [...COLLIDER_OPTION_KEYS, 'assetScale'], 'addCharacterCollider');
+  const { skeletons, hitboxes } = characterStores(p);
   const character = addCharacter(skeletons, asset.skeleton, entity);
   addCharacterHitboxes(hitboxes, skeletons, character, asset.hitboxes);
   const m = skeletons.rootMatrix, o = 16 * character;
   for (let k = 0; k < 16; k++) m[o + k] = k < 12 ? root[k] * assetScale : root[k];
   skeletons.placedByEntity[character] = 1;
-  addCollider(p, entity, { ...colliderOptions, shape: 'character', character });
+  attachCharacter(p, entity, character, options, bits);
   return character;
+}
+
+function assertNoCharacter(p: CollisionPipeline, entity: number, what: string): void {
+  if (entity < p.collider.capacity && p.collider.kind[entity] === SHAPE_CHARACTER) {
+    throw new CollideInputError(`${what}: the entity already has character ${p.collider.character[entity]}`);
+  }
+}
+
+/** addCharacterCollider with the index of a character already in the `characters` option's stores. */
+function attachExistingCharacter(p: CollisionPipeline, entity: number, character: number, options: CharacterColliderOptions, what: string): number {
+  const bits = checkColliderOptions(p, entity, options, COLLIDER_OPTION_KEYS, 'addCharacterCollider');
+  const hitboxes = p.characters?.hitboxes;
+  if (hitboxes === undefined) throw new CollideInputError(`${what}: a character index needs character stores: the pipeline's 'characters' option or an earlier character`);
+  if (!Number.isInteger(character) || character < 0 || character >= hitboxes.characterCount) {
+    throw new CollideInputError(`${what}: character must be a character index in [0, ${hitboxes.characterCount}), got ${character}`);
+  }
+  if (hitboxes.characterEntity[character] !== entity) {
+    throw new CollideInputError(`${what}: character ${character} belongs to entity ${hitboxes.characterEntity[character]}`);
+  }
+  if (hitboxes.hitboxCount[character] === 0) throw new CollideInputError(`${what}: character ${character} has no hitboxes`);
+  if (!(entity < p.collider.capacity && p.collider.kind[entity] === SHAPE_CHARACTER && p.collider.character[entity] === character)) {
+    assertNoCharacter(p, entity, what);
+  }
+  characterStores(p);
+  attachCharacter(p, entity, character, options, bits);
+  return character;
+}
+
+/** The collider of `character` on `entity`, back in the ray casts if it was retired. */
+function attachCharacter(p: CollisionPipeline, entity: number, character: number, options: ColliderOptions, bits: ColliderBits): void {
+  const hitboxes = p.characters!.hitboxes;
+  attachCollider(p, entity, options, bits, () => {
+    p.collider.character[entity] = character;
+    return SHAPE_CHARACTER;
+  });
+  hitboxes.retired[character] = 0;
+  hitboxes.characterOfEntity.set(entity, character);
 }
 
 /**
@@ -92,28 +136,4 @@ export function characterOf(target: World | CollisionPipeline, entity: number): 
     throw new CollideInputError(`characterOf: entity ${entity} has no character collider`);
   }
   return c.character[entity];
-}
-
-/**
- * Writes characterMatrix = (entity transform: translation, rotation, uniform scale) · rootMatrix
- * for every character the pipeline places. Per frame, allocation-free: one 4x4 product each.
- */
-export function placeCharacters(skeletons: SkeletonStore, t: TransformStore): void {
-  const { characterMatrix: out, rootMatrix: root, placedByEntity, characterEntity } = skeletons;
-  const position = t.position, scale = t.scale;
-  for (let c = 0; c < skeletons.characterCount; c++) {
-    if (placedByEntity[c] !== 1) continue;
-    const e = characterEntity[c], o = 16 * c, s = scale[e];
-    for (let k = 0; k < 4; k++) quaternion[k] = t.rotation[4 * e + k];
-    const r = quaternionToMat3(rotation, 0, quaternion);
-    const tx = position[3 * e], ty = position[3 * e + 1], tz = position[3 * e + 2];
-    // Column j of (T · R · s) · root: R's columns scaled by s, translation weighted by root's w.
-    for (let j = 0; j < 4; j++) {
-      const b0 = root[o + 4 * j] * s, b1 = root[o + 4 * j + 1] * s, b2 = root[o + 4 * j + 2] * s, b3 = root[o + 4 * j + 3];
-      out[o + 4 * j] = r[0] * b0 + r[3] * b1 + r[6] * b2 + tx * b3;
-      out[o + 4 * j + 1] = r[1] * b0 + r[4] * b1 + r[7] * b2 + ty * b3;
-      out[o + 4 * j + 2] = r[2] * b0 + r[5] * b1 + r[8] * b2 + tz * b3;
-      out[o + 4 * j + 3] = b3;
-    }
-  }
 }

@@ -4,7 +4,6 @@
  * stores. Each function takes the world (which must have a pipeline) or the pipeline itself.
  */
 import { addComponent, entityExists, removeComponent, type World } from 'bitecs';
-import type { BoundingTree } from '../src/tree/build';
 import { quaternionToMat3 } from '../src/rotation';
 import { assertHasPose } from './poseSource';
 import { CollideInputError, assertKnownKeys, assertExtents, assertFiniteValues, assertNonEmptyPoints, coordinateRefusal, isCoordinate } from '../src/errors';
@@ -27,10 +26,10 @@ import {
   releaseKdopVertices,
   setDynamic,
   setKdopVertices,
+  type ColliderStore,
 } from '../components/collider';
 import { growTransformStore, markChanged } from '../components/transform';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
-import { meshLocalShape } from './meshCollider';
 
 /** Three numbers (x, y, z). */
 export type Vec3Like = ArrayLike<number>;
@@ -57,16 +56,15 @@ export interface ColliderOptions {
   dynamic?: boolean;
 }
 
-/** Keys every description accepts, and those of each shape. */
-const COMMON_KEYS = ['shape', 'layer', 'mask', 'sensor', 'isStatic', 'dynamic'];
+/** Keys every collider's options accept, and those of each shape's description. */
+export const COLLIDER_OPTION_KEYS: readonly string[] = ['layer', 'mask', 'sensor', 'isStatic', 'dynamic'];
+const COMMON_KEYS = ['shape', ...COLLIDER_OPTION_KEYS];
 const SHAPE_KEYS: Record<string, readonly string[]> = {
   sphere: [...COMMON_KEYS, 'radius', 'center'],
   aabb: [...COMMON_KEYS, 'min', 'max', 'halfExtents', 'center'],
   obb: [...COMMON_KEYS, 'halfExtents', 'center', 'rotation'],
   capsule: [...COMMON_KEYS, 'p0', 'p1', 'radius'],
   kdop: [...COMMON_KEYS, 'points'],
-  mesh: [...COMMON_KEYS, 'tree'],
-  character: [...COMMON_KEYS, 'character'],
 };
 
 /** A collider's shape in the entity's local frame, plus its options. */
@@ -121,18 +119,6 @@ export type ColliderDescription = ColliderOptions & (
     /** The points, xyz triples in the entity's frame (at least one). */
     points: ArrayLike<number>;
   }
-  | {
-    /** A triangle mesh (transform scale must be 1). */
-    shape: 'mesh';
-    /** Its OBB tree from buildBoundingTree, built once and shared by any number of entities. */
-    tree: BoundingTree;
-  }
-  | {
-    /** An animated character of the pipeline's `characters` stores. */
-    shape: 'character';
-    /** Its index there; that character's entity must be this one. */
-    character: number;
-  }
 );
 
 const ORIGIN: Vec3Like = [0, 0, 0];
@@ -152,7 +138,7 @@ function assertVector(v: ArrayLike<number> | undefined, n: number, what: string,
 }
 
 /** Bounding trees take rigid poses: a mesh collider's scale must be 1. */
-function assertMeshScale(scale: number, what: string): void {
+export function assertMeshScale(scale: number, what: string): void {
   if (scale !== 1) throw new CollideInputError(`${what}: mesh colliders need scale 1 (trees are posed rigidly), got scale ${scale}`);
 }
 
@@ -211,8 +197,7 @@ function addTransformComponent(p: CollisionPipeline, eid: number): void {
 }
 
 /** Writes the validated local shape of `desc` for `eid`; returns its kind. */
-function writeLocalShape(p: CollisionPipeline, eid: number, desc: ColliderDescription, what: string): number {
-  const c = p.collider;
+function writeLocalShape(c: ColliderStore, eid: number, desc: ColliderDescription, what: string): number {
   const local = c.local;
   const o = SHAPE_STRIDE * eid;
   switch (desc.shape) {
@@ -275,88 +260,67 @@ function writeLocalShape(p: CollisionPipeline, eid: number, desc: ColliderDescri
       setKdopVertices(c, eid, points, points.length / 3);
       return SHAPE_KDOP;
     }
-    case 'mesh': {
-      const tree = desc.tree;
-      if (tree === null || typeof tree !== 'object' || !(tree.nodes instanceof Float64Array)) {
-        throw new CollideInputError(`${what}.tree must be a tree from buildBoundingTree`);
-      }
-      if (tree.kind !== 'obb') throw new CollideInputError(`${what}.tree must be an OBB tree (kind 'obb'), got kind '${tree.kind}'`);
-      assertMeshScale(p.transform.scale[eid], what);
-      meshLocalShape(local, o, tree);
-      return SHAPE_MESH;
-    }
-    case 'character': {
-      const hitboxes = p.characters?.hitboxes;
-      if (hitboxes === undefined) throw new CollideInputError(`${what}: character colliders need the pipeline's 'characters' option`);
-      const ch = desc.character;
-      if (!Number.isInteger(ch) || ch < 0 || ch >= hitboxes.characterCount) {
-        throw new CollideInputError(`${what}.character must be a character index in [0, ${hitboxes.characterCount}), got ${ch}`);
-      }
-      if (hitboxes.characterEntity[ch] !== eid) {
-        throw new CollideInputError(`${what}: character ${ch} belongs to entity ${hitboxes.characterEntity[ch]}`);
-      }
-      if (hitboxes.hitboxCount[ch] === 0) throw new CollideInputError(`${what}: character ${ch} has no hitboxes`);
-      c.character[eid] = ch;
-      // A character whose collider was removed comes back into the ray casts.
-      hitboxes.retired[ch] = 0;
-      hitboxes.characterOfEntity.set(eid, ch);
-      return SHAPE_CHARACTER;
-    }
     default:
-      throw new CollideInputError(`${what}.shape must be 'sphere', 'aabb', 'obb', 'capsule', 'kdop', 'mesh' or 'character', got '${(desc as { shape: unknown }).shape}'`);
+      throw shapeError(desc, what);
   }
 }
 
+/** The error for a description whose shape addCollider does not make. */
+function shapeError(desc: ColliderDescription, what: string): CollideInputError {
+  const shape = (desc as { shape: unknown }).shape;
+  if (shape === 'mesh') return new CollideInputError(`${what}: mesh colliders are added with addMeshCollider(world, entity, tree, options)`);
+  if (shape === 'character') return new CollideInputError(`${what}: character colliders are added with addCharacterCollider(world, entity, asset, options)`);
+  return new CollideInputError(`${what}.shape must be 'sphere', 'aabb', 'obb', 'capsule' or 'kdop', got '${shape}'`);
+}
+
+/** Layer and mask bits of a collider, checked. */
+export interface ColliderBits {
+  layer: number;
+  mask: number;
+}
+
 /**
- * Checks what addCollider checks before it writes anything (the description's object and option
- * names, `dynamic`, layer and mask bits, a live entity, its pose in the user's components) and
- * grows the stores to hold the entity; returns the layer and mask bits.
+ * Checks what every collider call checks before it writes anything (the options object and its
+ * names against `keys`, `dynamic`, layer and mask bits, a live entity, its pose in the user's
+ * components) and grows the stores to hold the entity; returns the layer and mask bits.
  */
-export function checkColliderOptions(p: CollisionPipeline, eid: number, desc: ColliderDescription, caller: string): { layer: number; mask: number } {
+export function checkColliderOptions(p: CollisionPipeline, eid: number, options: ColliderOptions, keys: readonly string[], caller: string): ColliderBits {
   const what = `${caller}(entity ${eid})`;
-  if (desc === null || typeof desc !== 'object') throw new CollideInputError(`${what}: the description must be an object`);
-  const keys = SHAPE_KEYS[desc.shape as string];
-  if (keys !== undefined) assertKnownKeys(desc, keys, what);
-  if (desc.dynamic !== undefined && typeof desc.dynamic !== 'boolean') throw new CollideInputError(`${what}.dynamic must be a boolean, got ${desc.dynamic}`);
-  const layer = assertBits(desc.layer, DEFAULT_LAYER, `${what}.layer`);
-  const mask = assertBits(desc.mask, DEFAULT_MASK, `${what}.mask`);
+  if (options === null || typeof options !== 'object') throw new CollideInputError(`${what}: the options must be an object`);
+  assertKnownKeys(options, keys, what);
+  if (options.dynamic !== undefined && typeof options.dynamic !== 'boolean') throw new CollideInputError(`${what}.dynamic must be a boolean, got ${options.dynamic}`);
+  const layer = assertBits(options.layer, DEFAULT_LAYER, `${what}.layer`);
+  const mask = assertBits(options.mask, DEFAULT_MASK, `${what}.mask`);
   prepareEntity(p, eid, caller);
   if (p.poseSource !== undefined) assertHasPose(p.poseSource, eid, what);
   return { layer, mask };
 }
 
 /**
- * Gives entity `eid` a collider (or replaces its shape and options). The entity gets the world's
- * Transform component (identity if it had none) and Collider component; its volumes are computed
- * at the next refitVolumes. Throws CollideInputError for a dead entity or an invalid description
- * (non-finite numbers, negative radius or extents, min > max, zero quaternion, empty k-DOP points,
- * layer/mask outside uint32), leaving the entity unchanged.
+ * Gives entity `eid` (checked by checkColliderOptions) a collider, or replaces its shape and
+ * options: `writeShape` validates and writes the local shape at `SHAPE_STRIDE * eid` and returns
+ * the kind. A throw there leaves a fresh entity's slot unused and an existing collider untouched.
  */
-export function addCollider(target: World | CollisionPipeline, eid: number, desc: ColliderDescription): void {
-  const p = pipelineOf(target, 'addCollider');
-  const what = `addCollider(entity ${eid})`;
-  const { layer, mask } = checkColliderOptions(p, eid, desc, 'addCollider');
+export function attachCollider(p: CollisionPipeline, eid: number, options: ColliderOptions, bits: ColliderBits, writeShape: () => number): void {
   const c = p.collider;
-  // Validate into the local slot only after everything else passed; a throw here leaves a fresh
-  // (colliderless) entity's slot unused and an existing collider's kind untouched below.
   const previousLocal = c.slot[eid] >= 0 ? c.local.slice(SHAPE_STRIDE * eid, SHAPE_STRIDE * (eid + 1)) : undefined;
   let kind: number;
   try {
-    kind = writeLocalShape(p, eid, desc, what);
+    kind = writeShape();
   } catch (error) {
     if (previousLocal !== undefined) c.local.set(previousLocal, SHAPE_STRIDE * eid);
     throw error;
   }
   if (kind !== SHAPE_KDOP) releaseKdopVertices(c, eid);
-  c.mesh[eid] = desc.shape === 'mesh' ? desc.tree : undefined;
+  if (kind !== SHAPE_MESH) c.mesh[eid] = undefined;
   if (kind !== SHAPE_CHARACTER) c.character[eid] = 0;
   c.kind[eid] = kind;
   c.centeredBox[eid] = kind === SHAPE_OBB && isCenteredBox(c.local, SHAPE_STRIDE * eid) ? 1 : 0;
-  c.layer[eid] = layer;
-  c.mask[eid] = mask;
-  c.sensor[eid] = desc.sensor ? 1 : 0;
-  c.isStatic[eid] = desc.isStatic ? 1 : 0;
-  setDynamic(c, eid, desc.dynamic ?? (p.poseSource !== undefined && !desc.isStatic));
+  c.layer[eid] = bits.layer;
+  c.mask[eid] = bits.mask;
+  c.sensor[eid] = options.sensor ? 1 : 0;
+  c.isStatic[eid] = options.isStatic ? 1 : 0;
+  setDynamic(c, eid, options.dynamic ?? (p.poseSource !== undefined && !options.isStatic));
   addTransformComponent(p, eid);
   if (c.slot[eid] < 0) {
     c.generation[eid]++;
@@ -364,6 +328,24 @@ export function addCollider(target: World | CollisionPipeline, eid: number, desc
     addComponent(p.world, eid, c);
   }
   markChanged(p.transform, eid);
+}
+
+/**
+ * Gives entity `eid` a collider of a primitive shape (or replaces its shape and options). The
+ * entity gets the world's Transform component (identity if it had none) and Collider component;
+ * its volumes are computed at the next refitVolumes. Meshes and characters have their own calls
+ * (addMeshCollider, addCharacterCollider). Throws CollideInputError for a dead entity or an
+ * invalid description (non-finite numbers, negative radius or extents, min > max, zero
+ * quaternion, empty k-DOP points, layer/mask outside uint32), leaving the entity unchanged.
+ */
+export function addCollider(target: World | CollisionPipeline, eid: number, desc: ColliderDescription): void {
+  const p = pipelineOf(target, 'addCollider');
+  const what = `addCollider(entity ${eid})`;
+  if (desc === null || typeof desc !== 'object') throw new CollideInputError(`${what}: the description must be an object`);
+  const keys = SHAPE_KEYS[desc.shape as string];
+  if (keys === undefined) throw shapeError(desc, what);
+  const bits = checkColliderOptions(p, eid, desc, keys, 'addCollider');
+  attachCollider(p, eid, desc, bits, () => writeLocalShape(p.collider, eid, desc, what));
 }
 
 /**

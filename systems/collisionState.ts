@@ -7,7 +7,7 @@
 import type { World } from 'bitecs';
 import type { BroadPhase, BroadPhaseInput } from '../src/broadphase/broadPhase';
 import type { PairList } from '../src/broadphase/pairList';
-import type { KdopK } from '../src/layout';
+import type { Floats, KdopK } from '../src/layout';
 import { CollideInputError } from '../src/errors';
 import type { ColliderStore } from '../components/collider';
 import type { ContactStore } from '../components/contactStore';
@@ -22,13 +22,18 @@ export const COLLISION_PIPELINE: unique symbol = Symbol.for('bitecs-collide.pipe
 /** A system: reads and writes stores of `world`, returns it (bitecs `pipe` compatible). */
 export type System = (world: World) => World;
 
-/** Broad-phase algorithms selectable by name. */
+/** Broad-phase algorithms that `resolveBroadPhase` makes by name. */
 export type BroadPhaseName = 'sap' | 'sweepAndPrune' | 'bruteForce' | 'spatialHash' | 'dynamicAabbTree' | 'kdTree' | 'octree';
 
 /** Options of `createCollisionPipeline`. */
 export interface CollisionPipelineOptions {
-  /** Broad-phase algorithm, by name or as an instance (default 'spatialHash', the fastest on the benchmark scenes, mixed sizes included). */
-  broadPhase?: BroadPhaseName | BroadPhase;
+  /**
+   * Broad-phase algorithm: an instance from its factory, e.g. `createSweepAndPrune()` (default
+   * `createSpatialHash()`, the fastest on the benchmark scenes, mixed sizes included). Importing
+   * only the factory you use lets a bundler drop the others; `resolveBroadPhase(name)` makes one
+   * from a name (and bundles them all).
+   */
+  broadPhase?: BroadPhase;
   /**
    * Fattening margin of broad-phase boxes, in world units (default 0). With a margin, a box is
    * rewritten only when the tight box leaves it, so slow movers keep the same broad-phase box
@@ -38,10 +43,11 @@ export interface CollisionPipelineOptions {
   /** k of the world's k-DOP colliders (default 14). */
   kdopK?: KdopK;
   /**
-   * Animated characters: `true` gives the pipeline its own skeleton and hitbox stores and ray
-   * grid (add characters with addCharacterCollider), or pass stores you made. Each step then
-   * places the characters, updates their bones and hitboxes between refitVolumes and the broad
-   * phase, and character colliders collide through their hitboxes.
+   * Skeleton and hitbox stores (and optionally a ray grid) you made, for the characters you add
+   * to them yourself. Without it, the first addCharacterCollider gives the pipeline its own
+   * stores and ray grid (`true` asks for that, the default). Once a character collider exists,
+   * each step places the characters, updates their bones and hitboxes between refitVolumes and
+   * the broad phase, and character colliders collide through their hitboxes.
    */
   characters?: boolean | BoneHitboxState;
   /** Measure each system's time in `timings` at every `step` (default false). */
@@ -115,6 +121,29 @@ export interface PipelineScratch {
   reversedContactsFrame: number;
 }
 
+/**
+ * @internal Mesh colliders' exact tests, installed by addMeshCollider: a program without mesh
+ * colliders never references them, so bundlers leave them out.
+ */
+export interface MeshKind {
+  /** Whether a pair of a mesh and a collider of `kind` gets a manifold. */
+  manifoldKind(kind: number): boolean;
+  /** Contact manifold of (other, mesh) at out[oo]; its point count (0: not touching). */
+  pairContact(c: ColliderStore, t: TransformStore, other: number, mesh: number, out: Floats, oo: number): number;
+  /** Whether a pair with at least one mesh (no k-DOP) touches. */
+  pairOverlap(c: ColliderStore, t: TransformStore, a: number, b: number): boolean;
+  /** Whether mesh collider `mesh` meets the world box at box[bo]. */
+  overlapsObb(c: ColliderStore, t: TransformStore, mesh: number, box: ArrayLike<number>, bo: number): boolean;
+}
+
+/** @internal Character colliders' per-step update and exact tests, installed by addCharacterCollider. */
+export interface CharacterKind {
+  /** Places the characters, updates bones, hitboxes and the characters' broad-phase boxes. */
+  update(p: CollisionPipeline): void;
+  /** Whether a pair with at least one character touches (writes its hitbox pairs). */
+  pairOverlap(p: CollisionPipeline, a: number, b: number): boolean;
+}
+
 /** What `createCollisionPipeline` returns; also stored on the world under COLLISION_PIPELINE. */
 export interface CollisionPipeline {
   /** The bitecs world the pipeline is registered in. */
@@ -135,11 +164,14 @@ export interface CollisionPipeline {
   readonly events: PairEvents;
   /** Fattening margin of broad-phase boxes (the `aabbMargin` option). */
   readonly aabbMargin: number;
-  /** Skeleton and hitbox stores of the characters (the `characters` option), if any. */
-  readonly characters: BoneHitboxState | undefined;
+  /**
+   * Skeleton and hitbox stores of the characters: those of the `characters` option, else the
+   * pipeline's own from the first addCharacterCollider on; undefined before.
+   */
+  characters: BoneHitboxState | undefined;
   /** This frame's touching hitbox pairs of character colliders (sorted like touchingPairs). */
   readonly hitboxPairs: HitboxPairStore;
-  /** The systems in order: refitVolumes, [updateCharacterColliders], broadPhase, narrowPhase. */
+  /** The systems in order: refitVolumes, updateCharacterColliders, broadPhase, narrowPhase. */
   readonly systems: readonly System[];
   /** Runs every system in order on `world` (this pipeline's world). */
   step(world: World): World;
@@ -161,6 +193,10 @@ export interface CollisionPipeline {
   readonly touchingTag: TouchingTag | undefined;
   /** @internal Where poses are read from when the `transform` option is given (else the transform store itself). */
   readonly poseSource: PoseSource | undefined;
+  /** @internal Mesh colliders' tests, once a mesh collider was added. */
+  meshKind: MeshKind | undefined;
+  /** @internal Characters' update and tests, once a character collider was added. */
+  characterKind: CharacterKind | undefined;
   /** @internal Per-frame scratch memory of the systems. */
   readonly scratch: PipelineScratch;
   /** Unregisters the pipeline from its world (stops observing collider removal). */

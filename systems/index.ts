@@ -4,12 +4,14 @@
  */
 export { createCollisionPipeline } from './pipeline';
 export { refitVolumes } from './refitVolumes';
-export { broadPhase, resolveBroadPhase, BROAD_PHASE_NAMES } from './broadPhase';
+export { broadPhase } from './broadPhase';
+export { resolveBroadPhase, BROAD_PHASE_NAMES } from './broadPhaseNames';
 export { narrowPhase } from './narrowPhase';
 export { touching, contactsOf } from './touching';
 export { shiftWorldOrigin, worldOrigin } from './worldOrigin';
 export { raycastColliders, createColliderRayHit, type ColliderRayHit } from './raycastColliders';
-export { updateCharacterColliders } from './characterColliders';
+export { updateCharacterColliders } from './updateCharacterColliders';
+export { addMeshCollider } from './meshCollider';
 export { addCharacterCollider, characterOf, type CharacterAsset, type CharacterColliderOptions } from './characters';
 export { type HitboxPairStore } from '../components/hitboxPairStore';
 export { updateBoneHitboxes, type BoneHitboxState } from './updateBoneHitboxes';

@@ -1,20 +1,23 @@
 /**
  * Mesh colliders: a triangle mesh wrapped in a bounding tree (src/tree/build.ts) taking part in
  * the pipeline like any other collider. The tree is built once by the user and shared by every
- * entity that uses the mesh (`addCollider(world, eid, { shape: 'mesh', tree })`); the collider
- * store keeps a reference per entity. Its local shape is the tree's root box, so refitting and the
+ * entity that uses the mesh (`addMeshCollider(world, eid, tree)`); the collider store keeps a
+ * reference per entity. The first mesh collider installs the tests below into its pipeline, so a
+ * program without meshes does not bundle them. Its local shape is the tree's root box, so refitting and the
  * broad phase treat a mesh as an OBB; the narrow phase asks the tree, exactly, which triangles
  * meet the other collider.
  *
- * Trees take rigid poses, so a mesh collider's transform must have scale 1 (setTransform and
- * addCollider and markTransformChanged check it). A non-sensor pair of a mesh and a sphere,
+ * Trees take rigid poses, so a mesh collider's transform must have scale 1 (addMeshCollider,
+ * setTransform, setScale and markTransformChanged check it). A non-sensor pair of a mesh and a sphere,
  * capsule, OBB or AABB gets one contact manifold (meshPairContact): the per-triangle contacts of
  * src/contacts/triangles.ts, filtered by the tree's active edges, merged into the deepest one's normal. Mesh-mesh pairs and sensor pairs
  * report touching and begin / stay / end events without a manifold (two meshes give intersection
  * segments, not a least-penetration normal). Exact against every kind but k-DOPs: a k-DOP pair is
  * always the conservative k-DOP test, here against the k-DOP of the mesh's root box, no manifold.
  */
+import type { World } from 'bitecs';
 import type { BoundingTree } from '../src/tree/build';
+import { CollideInputError } from '../src/errors';
 import { grown } from '../src/broadphase/growable';
 import {
   CONTACT_COUNT,
@@ -33,40 +36,51 @@ import { obbFromAabb } from '../src/volumes/obb';
 import { EDGE_FLAGS_ALL_ACTIVE, meshEdgeFlags } from '../src/contacts/meshEdges';
 import { collideTrees } from '../src/tree/collideTrees';
 import { overlapTreeCapsule, overlapTreeObb, overlapTreeSphere } from '../src/tree/overlapVolume';
-import { poseFromTranslationQuaternion, POSE_STRIDE, transformByPose } from '../src/tree/pose';
+import { POSE_STRIDE, transformByPose } from '../src/tree/pose';
 import { TreeQueryResult } from '../src/tree/queryResult';
 import { contactCapsuleTriangle, contactSphereTriangle } from '../src/contacts/roundTriangle';
 import { contactObbTriangle } from '../src/contacts/boxTriangle';
 import { SHAPE_AABB, SHAPE_CAPSULE, SHAPE_MESH, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE, type ColliderStore } from '../components/collider';
 import type { TransformStore } from '../components/transform';
 import { MESH_CONTACT_NORMAL_COS, MESH_POINT_MERGE } from '../src/tolerances';
+import { pipelineOf, type CollisionPipeline, type MeshKind } from './collisionState';
+import { COLLIDER_OPTION_KEYS, assertMeshScale, attachCollider, checkColliderOptions, type ColliderOptions } from './colliderApi';
+import { entityPose } from './entityPose';
 
 const result = new TreeQueryResult();
 const poses = new Float64Array(2 * POSE_STRIDE);
 const boxAsObb = new Float64Array(OBB_STRIDE);
-const quaternion = new Float64Array(4);
 
 /** Writes the root volume of `tree` (mesh frame, OBB layout) at out[o]: the mesh collider's local shape. */
-export function meshLocalShape(out: Float32Array, o: number, tree: BoundingTree): void {
+function meshLocalShape(out: Float32Array, o: number, tree: BoundingTree): void {
   for (let k = 0; k < OBB_STRIDE; k++) out[o + k] = tree.nodes[k];
 }
 
+/** What the first mesh collider installs into its pipeline. */
+const MESH_KIND: MeshKind = { manifoldKind: meshManifoldKind, pairContact: meshPairContact, pairOverlap: meshPairOverlap, overlapsObb: meshOverlapsObb };
+
 /**
- * Rigid pose (obbTree's POSE layout) of entity `eid`, its transform's position and rotation, at
- * out[o]. The stored quaternion is unit only to Float32 precision (|q|² = 1 ± ~1e-7, every
- * rotation written is normalised in doubles first, then rounded), and its matrix would scale the
- * mesh by |q|²: about 1e-4 at 1,000 units from the mesh origin. Normalised here in doubles, the
- * pose is rigid to double rounding, as the trees assume.
+ * Gives entity `eid` a mesh collider (or makes its collider one): `tree`, an OBB tree from
+ * buildBoundingTree, built once and shared by any number of entities. The entity's transform scale
+ * must be 1 (trees are posed rigidly). Options as for addCollider. Throws CollideInputError for a
+ * dead entity, a tree that is not an OBB tree, a scale other than 1, or an invalid option,
+ * leaving the entity unchanged.
  */
-export function entityPose(out: Floats, o: number, t: TransformStore, eid: number): void {
-  const r = t.rotation, q = 4 * eid;
-  const x = r[q], y = r[q + 1], z = r[q + 2], w = r[q + 3];
-  const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-  quaternion[0] = x * inv;
-  quaternion[1] = y * inv;
-  quaternion[2] = z * inv;
-  quaternion[3] = w * inv;
-  poseFromTranslationQuaternion(out, o, t.position[3 * eid], t.position[3 * eid + 1], t.position[3 * eid + 2], quaternion);
+export function addMeshCollider(target: World | CollisionPipeline, eid: number, tree: BoundingTree, options: ColliderOptions = {}): void {
+  const p = pipelineOf(target, 'addMeshCollider');
+  const what = `addMeshCollider(entity ${eid})`;
+  const bits = checkColliderOptions(p, eid, options, COLLIDER_OPTION_KEYS, 'addMeshCollider');
+  attachCollider(p, eid, options, bits, () => {
+    if (tree === null || typeof tree !== 'object' || !(tree.nodes instanceof Float64Array)) {
+      throw new CollideInputError(`${what}: tree must be a tree from buildBoundingTree`);
+    }
+    if (tree.kind !== 'obb') throw new CollideInputError(`${what}: tree must be an OBB tree (kind 'obb'), got kind '${tree.kind}'`);
+    assertMeshScale(p.transform.scale[eid], what);
+    meshLocalShape(p.collider.local, SHAPE_STRIDE * eid, tree);
+    p.collider.mesh[eid] = tree;
+    return SHAPE_MESH;
+  });
+  p.meshKind = MESH_KIND;
 }
 
 /** Does any triangle of mesh collider `mesh` meet the world box at box[bo] (touching counts)? */

@@ -11,9 +11,10 @@
  * kernel wants a box), whose kernels report a point wherever the boolean ones report touching.
  * k-DOP colliders are tested k-DOP against k-DOP: the other shape's exact k-DOP is built on the
  * fly (the standard, conservative k-DOP test; no manifold).
- * Mesh colliders ask their bounding tree (meshCollider.ts): exact, with a manifold merged from
- * per-triangle contacts against a sphere, capsule, OBB or AABB, none against another mesh.
- * Characters ask their bone hitboxes (characterColliders.ts): exact, no manifold.
+ * Mesh colliders ask their bounding tree (meshCollider.ts, installed by addMeshCollider): exact,
+ * with a manifold merged from per-triangle contacts against a sphere, capsule, OBB or AABB, none
+ * against another mesh. Characters ask their bone hitboxes (characterColliders.ts, installed by
+ * addCharacterCollider): exact, no manifold.
  */
 import type { World } from 'bitecs';
 import { aabbOverlap } from '../src/volumes/aabb';
@@ -43,8 +44,6 @@ import { resized } from '../components/capacity';
 import { reserveContact, type ContactStore } from '../components/contactStore';
 import { updateTouchingTag } from './touchingTag';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
-import { characterPairOverlap } from './characterColliders';
-import { meshManifoldKind, meshPairContact, meshPairOverlap } from './meshCollider';
 
 /**
  * Order in which kinds are passed to the kernels (capsule first, then sphere, AABB, OBB), matching
@@ -287,19 +286,21 @@ export function narrowPhase(world: World): World {
     const a = cand.a[i], b = cand.b[i];
     const ka = c.kind[a], kb = c.kind[b];
     let touching: boolean;
+    // A character or mesh collider exists only after its add call installed its kind's tests.
     if (ka === SHAPE_CHARACTER || kb === SHAPE_CHARACTER) {
-      touching = characterPairOverlap(p, a, b);
+      touching = p.characterKind!.pairOverlap(p, a, b);
     } else if (ka === SHAPE_KDOP || kb === SHAPE_KDOP) {
       touching = kdopPairOverlap(c, a, b);
     } else if (ka === SHAPE_MESH || kb === SHAPE_MESH) {
+      const meshKind = p.meshKind!;
       const mesh = ka === SHAPE_MESH ? a : b, other = mesh === a ? b : a;
-      if (c.sensor[a] === 0 && c.sensor[b] === 0 && meshManifoldKind(c.kind[other])) {
+      if (c.sensor[a] === 0 && c.sensor[b] === 0 && meshKind.manifoldKind(c.kind[other])) {
         // The contacts decide, like capsule-box: the normal comes out from `other` to the mesh.
         const oo = nextContact(contacts);
-        touching = meshPairContact(c, p.transform, other, mesh, contacts.manifold, oo) > 0;
+        touching = meshKind.pairContact(c, p.transform, other, mesh, contacts.manifold, oo) > 0;
         if (touching) keepContact(contacts, a, b, mesh === a);
       } else {
-        touching = meshPairOverlap(c, p.transform, a, b);
+        touching = meshKind.pairOverlap(c, p.transform, a, b);
       }
     } else {
       let lastAxis = -1;

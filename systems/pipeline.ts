@@ -1,7 +1,10 @@
 /**
  * createCollisionPipeline: registers the collision stores into the user's world and returns the
- * systems in frame order (refitVolumes, [updateCharacterColliders], broadPhase, narrowPhase), a `step` that
- * runs them, and the outputs. The library never creates a world: it attaches to the one given.
+ * systems in frame order (refitVolumes, updateCharacterColliders, broadPhase, narrowPhase), a
+ * `step` that runs them, and the outputs. The library never creates a world: it attaches to the
+ * one given. Only the default broad phase and the primitive shapes are referenced here: other
+ * broad phases come as instances, and mesh and character colliders install their code when the
+ * first one is added, so a bundle holds what the program uses.
  */
 import { observe, onRemove, type World } from 'bitecs';
 import { PairList } from '../src/broadphase/pairList';
@@ -10,7 +13,9 @@ import type { KdopK } from '../src/layout';
 import { SHAPE_CHARACTER, createColliderStore, deleteColliderId } from '../components/collider';
 import { createContactStore } from '../components/contactStore';
 import { createTransformStore } from '../components/transform';
-import { broadPhase, resolveBroadPhase } from './broadPhase';
+import type { BroadPhase } from '../src/broadphase/broadPhase';
+import { createSpatialHash } from '../src/broadphase/spatialHash';
+import { broadPhase } from './broadPhase';
 import {
   COLLISION_PIPELINE,
   type CollisionPipeline,
@@ -19,15 +24,13 @@ import {
   type System,
 } from './collisionState';
 import { createHitboxPairStore } from '../components/hitboxPairStore';
-import { updateCharacterColliders } from './characterColliders';
+import { updateCharacterColliders } from './updateCharacterColliders';
 import { narrowPhase } from './narrowPhase';
 import { refitVolumes } from './refitVolumes';
 import { createPoseSource } from './poseSource';
 import { createTouchingTag } from './touchingTag';
 import type { BoneHitboxState } from './updateBoneHitboxes';
-import { createSkeletonStore } from '../src/character/skeleton';
-import { createHitboxStore, retireCharacter } from '../src/character/hitboxStore';
-import { createCharacterRayGrid } from '../src/character/rayGrid';
+import { retireCharacter } from '../src/character/hitboxStore';
 
 /** Every option `createCollisionPipeline` accepts. */
 const PIPELINE_OPTIONS = ['broadPhase', 'aabbMargin', 'kdopK', 'characters', 'timings', 'transform', 'tags'] as const;
@@ -43,15 +46,29 @@ function timed(p: CollisionPipeline, key: keyof PipelineTimings, system: System,
   return w;
 }
 
-/** The `characters` option: `true` makes fresh stores (with a ray grid); an object is checked. */
+/**
+ * The `characters` option: stores given are checked; without them (or `true`), the first
+ * addCharacterCollider makes the pipeline's own.
+ */
 function resolveCharacters(option: CollisionPipelineOptions['characters']): BoneHitboxState | undefined {
-  if (option === undefined || option === false) return undefined;
-  if (option === true) return { skeletons: createSkeletonStore(), hitboxes: createHitboxStore(), rayGrid: createCharacterRayGrid() };
+  if (option === undefined || option === false || option === true) return undefined;
   if (option === null || typeof option !== 'object' || !option.skeletons || !option.hitboxes) {
     throw new CollideInputError('createCollisionPipeline: characters must be true or { skeletons, hitboxes[, rayGrid] }');
   }
   assertKnownKeys(option, ['skeletons', 'hitboxes', 'rayGrid'], 'createCollisionPipeline: characters');
   return option;
+}
+
+/** The `broadPhase` option: an instance (made by its factory), default a spatial hash. */
+function resolveBroadPhaseOption(option: unknown): BroadPhase {
+  if (option === undefined) return createSpatialHash();
+  if (typeof option === 'string') {
+    throw new CollideInputError(`createCollisionPipeline: broadPhase takes an instance, e.g. createSweepAndPrune() from 'bitecs-collide'; resolveBroadPhase('${option}') from 'bitecs-collide/ecs' makes one from a name`);
+  }
+  if (option === null || typeof option !== 'object' || typeof (option as BroadPhase).findPairs !== 'function' || typeof (option as BroadPhase).clear !== 'function') {
+    throw new CollideInputError(`createCollisionPipeline: broadPhase must be a broad-phase instance (findPairs, clear), got ${String(option)}`);
+  }
+  return option as BroadPhase;
 }
 
 /**
@@ -78,9 +95,8 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
   const touchingTag = options.tags ? createTouchingTag() : undefined;
   const characters = resolveCharacters(options.characters);
   const poseSource = options.transform === undefined ? undefined : createPoseSource(options.transform, 'createCollisionPipeline: transform');
-  const systems: System[] = characters
-    ? [refitVolumes, updateCharacterColliders, broadPhase, narrowPhase]
-    : [refitVolumes, broadPhase, narrowPhase];
+  const broadPhaseInstance = resolveBroadPhaseOption(options.broadPhase);
+  const systems: System[] = [refitVolumes, updateCharacterColliders, broadPhase, narrowPhase];
   const collider = createColliderStore(kdopK as KdopK);
   let unobserve = (): void => {};
 
@@ -88,7 +104,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     world,
     transform: createTransformStore(),
     collider,
-    broadPhase: resolveBroadPhase(options.broadPhase ?? 'spatialHash'),
+    broadPhase: broadPhaseInstance,
     candidates: new PairList(),
     touchingPairs: new PairList(),
     contacts: createContactStore(),
@@ -100,7 +116,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     step(w: World): World {
       if (w !== world) throw new CollideInputError('step: this pipeline belongs to another world');
       w = timed(pipeline, 'refitVolumes', refitVolumes, w, measure);
-      if (characters) w = timed(pipeline, 'boneHitboxes', updateCharacterColliders, w, measure);
+      if (pipeline.characterKind !== undefined) w = timed(pipeline, 'boneHitboxes', updateCharacterColliders, w, measure);
       w = timed(pipeline, 'broadPhase', broadPhase, w, measure);
       return timed(pipeline, 'narrowPhase', narrowPhase, w, measure);
     },
@@ -108,6 +124,8 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     origin: new Float64Array(3),
     frame: 0,
     poseSource,
+    meshKind: undefined,
+    characterKind: undefined,
     Touching: touchingTag?.Touching,
     touchingTag,
     scratch: {
@@ -134,7 +152,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
   // removeCollider and bitecs removeEntity both end up here, so the store never holds a dead collider.
   const unobserveCollider = observe(world, onRemove(collider), (eid: number) => {
     // A character's hitboxes stay in the stores; ray casts stop seeing them.
-    if (collider.kind[eid] === SHAPE_CHARACTER && characters !== undefined) retireCharacter(characters.hitboxes, collider.character[eid]);
+    if (collider.kind[eid] === SHAPE_CHARACTER && pipeline.characters !== undefined) retireCharacter(pipeline.characters.hitboxes, collider.character[eid]);
     deleteColliderId(collider, eid);
   });
   const unobserveTransform = observe(world, onRemove(pipeline.transform), (eid: number) => {

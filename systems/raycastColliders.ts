@@ -28,7 +28,7 @@ import {
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { rayLimit, type RayQuery } from '../src/query/rayQuery';
-import { entityPose } from './meshCollider';
+import { entityPose } from './entityPose';
 import { HIT_GROUP_NAMES } from '../src/character/hitGroups';
 
 /** The nearest hit of `raycastColliders` (written in place; entity -1 after a miss). */

@@ -27,7 +27,7 @@ export interface BroadPhaseInput {
 
 /** A broad-phase algorithm instance (may keep state between frames). */
 export interface BroadPhase {
-  /** The algorithm's name, as accepted by `createCollisionPipeline`'s `broadPhase` option. */
+  /** The algorithm's name, as accepted by `resolveBroadPhase`. */
   readonly name: string;
   /**
    * Writes into `out` (after clearing it) exactly the pairs whose closed AABBs overlap, filtered

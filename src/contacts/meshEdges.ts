@@ -48,9 +48,10 @@ let partner = new Int32Array(0);
 let normals = new Float64Array(0);
 let vertexSides = new Uint8Array(0);
 const MIXED = 4;
-// A corner's coordinates as 32-bit words, for hashing positions.
-const position = new Float64Array(3);
-const words = new Uint32Array(position.buffer);
+// A corner's coordinates as 32-bit words, for hashing positions (one buffer, two views).
+const positionBuffer = new ArrayBuffer(24);
+const position = new Float64Array(positionBuffer);
+const words = new Uint32Array(positionBuffer);
 
 function tableSize(entries: number): number {
   let size = 16;

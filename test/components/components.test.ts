@@ -4,6 +4,7 @@ import { CollideInputError } from '../../src/errors';
 import { SHAPE_KDOP, SHAPE_NONE, SHAPE_OBB, SHAPE_STRIDE } from '../../components/collider';
 import { addCollider, markTransformChanged, removeCollider, setTransform, type ColliderDescription } from '../../systems/colliderApi';
 import { createCollisionPipeline } from '../../systems/pipeline';
+import { resolveBroadPhase } from '../../systems/broadPhaseNames';
 import { refitVolumes } from '../../systems/refitVolumes';
 import { KDOP_DIRECTIONS } from '../../src/volumes/kdop';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
@@ -282,7 +283,11 @@ describe('bad input', () => {
     ['dead entity', () => addCollider(world, 12345, { shape: 'sphere', radius: 1 }), /entity 12345 does not exist/],
     ['id out of range', () => setTransform(world, 2 ** 24, [0, 0, 0]), /not an integer id in \[0, 2\^24\)/],
     ['world without pipeline', () => addCollider(createWorld(), 0, { shape: 'sphere', radius: 1 }), /no collision pipeline/],
-    ['unknown broad phase', () => createCollisionPipeline(createWorld(), { broadPhase: 'quadtree' as never }), /unknown algorithm 'quadtree'/],
+    ['broad phase by name', () => createCollisionPipeline(createWorld(), { broadPhase: 'sap' as never }), /broadPhase takes an instance, e\.g\. createSweepAndPrune\(\).*resolveBroadPhase\('sap'\)/],
+    ['not a broad phase', () => createCollisionPipeline(createWorld(), { broadPhase: {} as never }), /broadPhase must be a broad-phase instance/],
+    ['unknown broad phase name', () => resolveBroadPhase('quadtree' as never), /unknown algorithm 'quadtree'; known: sap, /],
+    ['inherited name', () => resolveBroadPhase('toString' as never), /unknown algorithm 'toString'/],
+    ['mesh through addCollider', () => addCollider(world, e, { shape: 'mesh' } as never), /mesh colliders are added with addMeshCollider/],
     ['negative margin', () => createCollisionPipeline(createWorld(), { aabbMargin: -1 }), /aabbMargin must be a finite number >= 0/],
   ];
   for (const [name, run, message] of cases) {

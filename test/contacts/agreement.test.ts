@@ -37,8 +37,9 @@ import { sphereOverlap } from '../../src/volumes/sphere';
 import { contactCapsuleTriangle } from '../../src/contacts/roundTriangle';
 import { contactObbTriangle } from '../../src/contacts/boxTriangle';
 import { SHAPE_STRIDE } from '../../components/collider';
-import { addCollider, createCollisionPipeline } from '../../systems/index';
-import { entityPose, meshPairContact, meshPairOverlap } from '../../systems/meshCollider';
+import { addCollider, addMeshCollider, createCollisionPipeline } from '../../systems/index';
+import { meshPairContact, meshPairOverlap } from '../../systems/meshCollider';
+import { entityPose } from '../../systems/entityPose';
 import { type V, add, cross, dot, norm, randomDirections, scale, sub, unit } from '../support/contactReference';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
 import { referencePointBoxDistance } from '../../scenes/satReference';
@@ -398,7 +399,7 @@ function meshScene() {
   const p = createCollisionPipeline(world);
   const meshIds = meshes.map(({ tree }) => {
     const e = addEntity(world);
-    addCollider(world, e, { shape: 'mesh', tree });
+    addMeshCollider(world, e, tree);
     return e;
   });
   const bodies = {

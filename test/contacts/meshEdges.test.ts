@@ -11,7 +11,7 @@ import { CollideInputError } from '../../src/errors';
 import { DEFAULT_FLAT_EDGE_ANGLE } from '../../src/tolerances';
 import { EDGE_FLAGS_ALL_ACTIVE, EDGE_FLAGS_BACK, computeEdgeFlags, meshEdgeFlags, setMeshEdges } from '../../src/contacts/meshEdges';
 import { SHAPE_STRIDE } from '../../components/collider';
-import { addCollider, createCollisionPipeline, setTransform } from '../../systems/index';
+import { addCollider, addMeshCollider, createCollisionPipeline, setTransform } from '../../systems/index';
 import { triangulatedFloor, type FloorOptions } from '../../scenes/floors';
 import { manifoldOf, type Manifold } from '../support/manifolds';
 import { mulberry32 } from '../../scenes/random';
@@ -132,7 +132,7 @@ function meshScene(tree: BoundingTree, at: number[], rotation: number[]) {
   const collision = createCollisionPipeline(world);
   const body = addEntity(world);
   const level = addEntity(world);
-  addCollider(world, level, { shape: 'mesh', tree, isStatic: true });
+  addMeshCollider(world, level, tree, { isStatic: true });
   setTransform(world, level, at, rotation);
   return { world, collision, body, level };
 }

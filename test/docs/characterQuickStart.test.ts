@@ -12,7 +12,7 @@ describe('README character quick start', () => {
   it('shoots the walking Fox and names the bone and hit group', async () => {
     const fox = loadGltfCharacter(await new NodeIO().read(FOX_PATH)); // skeleton, one fitted box per bone, animations
     const world = createWorld();
-    const collision = createCollisionPipeline(world, { characters: true });
+    const collision = createCollisionPipeline(world);
 
     const fox1 = addEntity(world);
     addCharacterCollider(world, fox1, fox);             // placed by the entity's own transform

@@ -10,7 +10,7 @@ import { addCharacter, createSkeletonStore, defineSkeleton } from '../../src/cha
 import { defineSkin } from '../../src/character/skin';
 import { OBB_STRIDE } from '../../src/layout';
 import { SHAPE_STRIDE } from '../../components/collider';
-import { addCollider, createCollisionPipeline, setTransform } from '../../systems/index';
+import { addCharacterCollider, addCollider, createCollisionPipeline, setTransform } from '../../systems/index';
 import { buildHumanoid } from '../../scenes/humanoid';
 import { mulberry32, randomQuaternion } from '../../scenes/random';
 import { obbOfAabb, referenceBand, referencePointBoxDistance, referenceSeparation } from '../../scenes/satReference';
@@ -47,7 +47,7 @@ describe('character colliders in the pipeline', () => {
       const eid = addEntity(world);
       const c = addCharacter(skeletons, definition, eid);
       addCharacterHitboxes(hitboxes, skeletons, c, fitted);
-      addCollider(world, eid, { shape: 'character', character: c });
+      addCharacterCollider(world, eid, c);
       characters.push(eid);
     }
     const kinds = ['sphere', 'obb', 'aabb'] as const;
@@ -131,18 +131,18 @@ describe('character colliders in the pipeline', () => {
     const world = createWorld();
     createCollisionPipeline(world);
     const eid = addEntity(world);
-    expect(() => addCollider(world, eid, { shape: 'character', character: 0 })).toThrow(/'characters' option/);
+    expect(() => addCharacterCollider(world, eid, 0)).toThrow(/'characters' option/);
     const world2 = createWorld();
     const skeletons = createSkeletonStore();
     const hitboxes = createHitboxStore();
     createCollisionPipeline(world2, { characters: { skeletons, hitboxes } });
     const owner = addEntity(world2), other = addEntity(world2);
     addCharacterHitboxes(hitboxes, skeletons, addCharacter(skeletons, definition, owner), fitted);
-    expect(() => addCollider(world2, owner, { shape: 'character', character: 1 })).toThrow(CollideInputError);
-    expect(() => addCollider(world2, owner, { shape: 'character', character: 0.5 })).toThrow(/character index/);
-    expect(() => addCollider(world2, other, { shape: 'character', character: 0 })).toThrow(/belongs to entity/);
+    expect(() => addCharacterCollider(world2, owner, 1)).toThrow(CollideInputError);
+    expect(() => addCharacterCollider(world2, owner, 0.5)).toThrow(/character index/);
+    expect(() => addCharacterCollider(world2, other, 0)).toThrow(/belongs to entity/);
     addCharacterHitboxes(hitboxes, skeletons, addCharacter(skeletons, definition, other), { ...fitted, count: 0 });
-    expect(() => addCollider(world2, other, { shape: 'character', character: 1 })).toThrow(/has no hitboxes/);
+    expect(() => addCharacterCollider(world2, other, 1)).toThrow(/has no hitboxes/);
     expect(() => createCollisionPipeline(createWorld(), { characters: {} as never })).toThrow(/characters must be/);
   });
 });

@@ -14,7 +14,7 @@ import { createHitboxStore, addCharacterHitboxes } from '../../src/character/hit
 import { HIT_GROUP_NAMES } from '../../src/character/hitGroups';
 import { createHitboxRayHit, raycastHitboxes } from '../../src/character/hitboxRaycast';
 import { createCharacterRayGrid } from '../../src/character/rayGrid';
-import { addCollider, removeCollider, setTransform } from '../../systems/colliderApi';
+import { addCollider, removeCollider, setPosition, setTransform } from '../../systems/colliderApi';
 import { addCharacterCollider, characterOf } from '../../systems/characters';
 import { createCollisionPipeline } from '../../systems/pipeline';
 import { createColliderRayHit, raycastColliders } from '../../systems/raycastColliders';
@@ -35,7 +35,7 @@ function byHand(position: number[], rotation: number[], scale: number, assetScal
   const e = addEntity(world);
   const c = addCharacter(skeletons, fox.skeleton, e);
   addCharacterHitboxes(hitboxes, skeletons, c, fox.hitboxes);
-  addCollider(world, e, { shape: 'character', character: c });
+  addCharacterCollider(world, e, c);
   const placement = mat4.fromRotationTranslationScale(mat4.create(), quat.normalize(quat.create(), rotation as quat), position as [number, number, number], [scale, scale, scale]);
   const root = mat4.multiplyScalar(mat4.create(), fox.rootMatrix as unknown as mat4, assetScale);
   root[15] = fox.rootMatrix[15];
@@ -130,7 +130,7 @@ describe('addCharacterCollider', () => {
     p.step(world);
     expect(raycastHitboxes(hit, p.characters!.hitboxes, p.characters!.rayGrid!, shot)).toBe(false);
     expect(raycastColliders(world, any, shot)).toBe(false);
-    addCollider(world, e, { shape: 'character', character: c });
+    addCharacterCollider(world, e, c);
     p.step(world);
     expect(raycastHitboxes(hit, p.characters!.hitboxes, p.characters!.rayGrid!, shot)).toBe(true);
     removeEntity(world, e);
@@ -156,14 +156,30 @@ describe('addCharacterCollider', () => {
       expect(call).toThrow(CollideInputError);
       expect(call).toThrow(message);
     }
-    expect(p.characters!.skeletons.characterCount).toBe(0);
+    expect(p.characters).toBeUndefined(); // refused calls make no stores
     addCharacterCollider(world, e, fox);
+    expect(p.characters!.skeletons.characterCount).toBe(1);
     expect(() => addCharacterCollider(world, e, fox)).toThrow(/already has character 0/);
     expect(() => animateCharacter(world, e, fox.animations[0], NaN)).toThrow(/time NaN is not finite/);
-    const noCharacters = createWorld();
-    createCollisionPipeline(noCharacters);
-    const f = addEntity(noCharacters);
-    expect(() => addCharacterCollider(noCharacters, f, fox)).toThrow(/needs the 'characters' option/);
+    expect(() => addCollider(world, e, { shape: 'character', character: 0 } as never)).toThrow(/are added with addCharacterCollider/);
+  });
+
+  it('needs no option: the first character collider makes the stores and joins the step', () => {
+    const world = createWorld();
+    const p = createCollisionPipeline(world);
+    expect(p.characters).toBeUndefined();
+    expect(p.systems).toHaveLength(4);
+    const e = addEntity(world);
+    setPosition(world, e, 3, 0, 0);
+    addCharacterCollider(world, e, fox);
+    p.step(world);
+    const box = p.characters!.hitboxes.characterAabb;
+    expect(box[3]).toBeGreaterThan(box[0]); // updated by the step
+    const shot = rayQueryOf((box[0] + box[3]) / 2, (box[1] + box[4]) / 2, 500, 0, 0, -1, 1000);
+    const hit = createColliderRayHit();
+    expect(raycastColliders(world, hit, shot)).toBe(true);
+    expect(hit.entity).toBe(e);
+    expect(hit.boneName).not.toBe('');
   });
 
   it('with the game\'s components, an entity outside them is refused before the stores grow', () => {
@@ -172,6 +188,6 @@ describe('addCharacterCollider', () => {
     addEntity(world);
     const e = addEntity(world);
     expect(() => addCharacterCollider(world, e, fox)).toThrow(/has no position.x in the pipeline's transform components/);
-    expect(p.characters!.skeletons.characterCount).toBe(0);
+    expect(p.characters).toBeUndefined();
   });
 });

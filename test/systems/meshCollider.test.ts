@@ -13,7 +13,7 @@ import { overlapTreeSphere } from '../../src/tree/overlapVolume';
 import { quaternionToMat3 } from '../../src/rotation';
 import { triTriOverlap } from '../../src/query/triTri';
 import { SHAPE_STRIDE } from '../../components/collider';
-import { addCollider, createCollisionPipeline, markTransformChanged, setTransform } from '../../systems/index';
+import { addCollider, addMeshCollider, createCollisionPipeline, markTransformChanged, setTransform } from '../../systems/index';
 import { mulberry32, randomQuaternion } from '../../scenes/random';
 import { triangulatedFloor } from '../../scenes/floors';
 import { manifoldOf, type Manifold } from '../support/manifolds';
@@ -104,10 +104,10 @@ describe('mesh colliders in the pipeline', () => {
     const world = createWorld();
     const collision = createCollisionPipeline(world);
     const level = addEntity(world);
-    addCollider(world, level, { shape: 'mesh', tree, isStatic: true });
+    addMeshCollider(world, level, tree, { isStatic: true });
     setTransform(world, level, [0, 0, 0], [0, 0, 0, 1]);
     const mover = addEntity(world);
-    addCollider(world, mover, { shape: 'mesh', tree });
+    addMeshCollider(world, mover, tree);
     const bodies: Body[] = [];
     for (let i = 0; i < 45; i++) {
       const kind = (['sphere', 'obb', 'capsule'] as const)[i % 3];
@@ -172,20 +172,25 @@ describe('mesh colliders in the pipeline', () => {
     expect(moverPairs).toBeLessThan(12);
   });
 
-  it('rejects a missing tree, a non-OBB tree and scaled mesh transforms', () => {
+  it('rejects a missing tree, a non-OBB tree, unknown options, meshes through addCollider and scaled mesh transforms', () => {
     const world = createWorld();
     const collision = createCollisionPipeline(world);
     const eid = addEntity(world);
-    expect(() => addCollider(world, eid, { shape: 'mesh', tree: undefined as never })).toThrow(CollideInputError);
+    expect(() => addMeshCollider(world, eid, undefined as never)).toThrow(CollideInputError);
     const aabbTree = buildBoundingTree(knot.positions, knot.indices, { kind: 'aabb' });
-    expect(() => addCollider(world, eid, { shape: 'mesh', tree: aabbTree })).toThrow(/OBB tree/);
-    addCollider(world, eid, { shape: 'mesh', tree });
+    expect(() => addMeshCollider(world, eid, aabbTree)).toThrow(/OBB tree/);
+    expect(() => addMeshCollider(world, eid, tree, { shape: 'mesh' } as never)).toThrow(/unknown option 'shape'/);
+    expect(() => addCollider(world, eid, { shape: 'mesh', tree } as never)).toThrow(/mesh colliders are added with addMeshCollider/);
+    expect(collision.meshKind).toBeUndefined(); // refused calls install nothing
+    expect(collision.collider.slot[eid]).toBe(-1);
+    addMeshCollider(world, eid, tree);
+    expect(collision.meshKind).toBeDefined();
     expect(() => setTransform(world, eid, [0, 0, 0], [0, 0, 0, 1], 2)).toThrow(/scale/);
     collision.transform.scale[eid] = 2; // a direct write, then the change notice
     expect(() => markTransformChanged(world, eid)).toThrow(/scale 1/);
     const scaled = addEntity(world);
     setTransform(world, scaled, [0, 0, 0], [0, 0, 0, 1], 2);
-    expect(() => addCollider(world, scaled, { shape: 'mesh', tree })).toThrow(/scale/);
+    expect(() => addMeshCollider(world, scaled, tree)).toThrow(/scale/);
   });
 });
 
@@ -231,7 +236,7 @@ describe('mesh colliders: contact manifolds', () => {
     const collision = createCollisionPipeline(world);
     const before = addEntity(world); // an id below the floor's: its manifold's normal points down
     const level = addEntity(world);
-    addCollider(world, level, { shape: 'mesh', tree: floorTree, isStatic: true });
+    addMeshCollider(world, level, floorTree, { isStatic: true });
     setTransform(world, level, FLOOR_AT, [0, 0, 0, 1]);
     return { world, collision, before, level };
   }
@@ -309,7 +314,7 @@ describe('mesh colliders: contact manifolds', () => {
     addCollider(world, sensor, { shape: 'sphere', radius: 0.5, sensor: true });
     setTransform(world, sensor, [-2, 1.2, -2], [0, 0, 0, 1]);
     const other = addEntity(world);
-    addCollider(world, other, { shape: 'mesh', tree: floorTree });
+    addMeshCollider(world, other, floorTree);
     setTransform(world, other, [0.1, 1, 0.1], [0, 0, 0, 1]);
     collision.step(world);
     const capsule = (p: number[]) => {
@@ -333,7 +338,7 @@ describe('mesh colliders: contact manifolds', () => {
     const world = createWorld();
     const collision = createCollisionPipeline(world);
     const level = addEntity(world);
-    addCollider(world, level, { shape: 'mesh', tree, isStatic: true });
+    addMeshCollider(world, level, tree, { isStatic: true });
     setTransform(world, level, [0, 0, 0], [0, 0, 0, 1]);
     const w = worldTriangles([0, 0, 0], [0, 0, 0, 1]);
     const bodies: Body[] = [];
@@ -408,7 +413,7 @@ describe('mesh colliders: a rigid pose from the Float32 rotation store', () => {
     const world = createWorld();
     const collision = createCollisionPipeline(world);
     const mesh = addEntity(world), sensor = addEntity(world);
-    addCollider(world, mesh, { shape: 'mesh', tree: thin });
+    addMeshCollider(world, mesh, thin);
     setTransform(world, mesh, [0, 0, 0], q);
     // The rotation the store means: its Float32 quaternion normalised in doubles.
     const stored = Array.from(collision.transform.rotation.subarray(4 * mesh, 4 * mesh + 4));

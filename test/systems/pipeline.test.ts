@@ -1,7 +1,7 @@
 import { addEntity, createWorld, type World } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import { CONTACT_COUNT, CONTACT_DEPTH, CONTACT_NORMAL, CONTACT_STRIDE } from '../../src/contacts/manifold';
-import { BROAD_PHASE_NAMES } from '../../systems/broadPhase';
+import { BROAD_PHASE_NAMES, resolveBroadPhase } from '../../systems/broadPhaseNames';
 import { addCollider, setTransform, type ColliderDescription } from '../../systems/colliderApi';
 import type { BroadPhaseName, CollisionPipeline } from '../../systems/collisionState';
 import { createCollisionPipeline } from '../../systems/pipeline';
@@ -21,7 +21,7 @@ interface Run {
 
 function createRun(name: BroadPhaseName, bodies: Body[], sensorEvery: number, margin = 0, staticEvery = 0): Run {
   const world = createWorld();
-  const p = createCollisionPipeline(world, { broadPhase: name, aabbMargin: margin });
+  const p = createCollisionPipeline(world, { broadPhase: resolveBroadPhase(name), aabbMargin: margin });
   const eids: number[] = [];
   const indexOf = new Map<number, number>();
   bodies.forEach((b, i) => {
@@ -169,7 +169,7 @@ const TOUCH_CASES: TouchCase[] = [
 /** Steps a two-body world and returns [touching pair count, contact count, contact depth]. */
 function stepPair(name: BroadPhaseName, c: TouchCase, sensor: boolean, shift: number): [number, number, number] {
   const world = createWorld();
-  const p = createCollisionPipeline(world, { broadPhase: name });
+  const p = createCollisionPipeline(world, { broadPhase: resolveBroadPhase(name) });
   const a = addEntity(world), b = addEntity(world);
   addCollider(world, a, { ...c.a, sensor });
   addCollider(world, b, c.b);

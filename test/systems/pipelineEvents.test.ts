@@ -5,6 +5,7 @@ import type { PairList } from '../../src/broadphase/pairList';
 import { addCollider, removeCollider, setTransform } from '../../systems/colliderApi';
 import type { BroadPhaseName, CollisionPipeline } from '../../systems/collisionState';
 import { createCollisionPipeline } from '../../systems/pipeline';
+import { resolveBroadPhase } from '../../systems/broadPhaseNames';
 import { touching } from '../../systems/touching';
 import { advanceScene, randomBody, randomScene, referencePairs, referenceShape, type Body, type RefShape } from '../support/pipelineScene';
 import { mulberry32 } from '../../scenes/random';
@@ -33,7 +34,7 @@ describe('creation-order independence', () => {
         const orders = [order, [...order].reverse()];
         const runs = orders.map((ord, r) => {
           const world = createWorld();
-          const p = createCollisionPipeline(world, { broadPhase: r === 0 ? 'sap' : 'dynamicAabbTree' });
+          const p = createCollisionPipeline(world, { broadPhase: resolveBroadPhase(r === 0 ? 'sap' : 'dynamicAabbTree') });
           if (r === 1) for (let k = 0; k < padding; k++) addEntity(world);
           const eids = new Array<number>(bodies.length);
           const indexOf = new Map<number, number>();
@@ -132,7 +133,7 @@ function runChurn(frames: number, referenceEvery: number, broadPhase: BroadPhase
   const rand = mulberry32(99);
   const options = { count: 150, kinds: ['obb', 'sphere', 'capsule', 'aabb'] as const, size: 18 };
   const world: World = createWorld();
-  const p = createCollisionPipeline(world, { broadPhase });
+  const p = createCollisionPipeline(world, { broadPhase: resolveBroadPhase(broadPhase) });
   let live: Live[] = randomScene(rand, options).map((body) => {
     const eid = addEntity(world);
     addCollider(world, eid, body.desc);

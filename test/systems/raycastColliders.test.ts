@@ -16,7 +16,7 @@ import { TreeQueryResult } from '../../src/tree/queryResult';
 import { raycastAabb, raycastCapsule, raycastKdop, raycastObb, raycastSphere } from '../../src/query/raycast';
 import { addCharacter, createSkeletonStore, defineSkeleton } from '../../src/character/skeleton';
 import { defineSkin } from '../../src/character/skin';
-import { addCollider, createCollisionPipeline, setTransform } from '../../systems/index';
+import { addCharacterCollider, addCollider, addMeshCollider, createCollisionPipeline, setTransform } from '../../systems/index';
 import { createColliderRayHit, raycastColliders } from '../../systems/raycastColliders';
 import { buildHumanoid } from '../../scenes/humanoid';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
@@ -97,7 +97,7 @@ function buildScene(seed: number, tree: BoundingTree) {
   // A mesh collider (scale 1), cast through its tree at the same pose.
   const meshEid = addEntity(world);
   const meshPosition: Vec = [10, 10, 10], meshQ = randomQuaternion(rand);
-  addCollider(world, meshEid, { shape: 'mesh', tree, layer: 1 });
+  addMeshCollider(world, meshEid, tree, { layer: 1 });
   setTransform(world, meshEid, meshPosition, meshQ);
   const pose = poseFromTranslationQuaternion(new Float64Array(12), 0, ...meshPosition, meshQ);
   const result = new TreeQueryResult();
@@ -216,7 +216,7 @@ describe('raycastColliders', () => {
       const eid = addEntity(world);
       const c = addCharacter(skeletons, definition, eid);
       addCharacterHitboxes(hitboxes, skeletons, c, fitted);
-      addCollider(world, eid, { shape: 'character', character: c });
+      addCharacterCollider(world, eid, c);
       skeletons.characterMatrix[16 * c + 12] = 2 * i;
     }
     const bones = definition.boneCount;
