@@ -23,7 +23,8 @@ const pureAllocations = {
 };
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', ecs: 'systems/index.ts', gltf: 'gltf/index.ts', advanced: 'src/advanced.ts' },
+  // worker: the pool's worker thread script, loaded by URL next to the chunk that starts it.
+  entry: { index: 'src/index.ts', ecs: 'systems/index.ts', gltf: 'gltf/index.ts', advanced: 'src/advanced.ts', worker: 'systems/parallel/worker.ts' },
   // ESM only: the entries share chunks, so each class exists once (`instanceof CollideInputError`
   // holds across entries), and the package is half the size of a dual build. CommonJS code loads
   // it with require() on Node 20.19 and newer (require of ES modules), and bundlers take ESM.

@@ -4,6 +4,7 @@
  * world's largest id has been seen) and keep their contents. Users never size a store.
  */
 import { CollideInputError } from '../src/errors';
+import { allocateLike } from '../src/sharedMemory';
 
 /** Entity ids must be below this (ids are packed into 24 bits when pairs are sorted). */
 export const MAX_ENTITY_ID = 1 << 24;
@@ -13,8 +14,6 @@ export const INITIAL_ENTITY_CAPACITY = 64;
 
 /** Any typed array a store holds. */
 export type StoreArray = Float32Array | Float64Array | Uint8Array | Uint32Array | Int32Array | Int8Array;
-
-type StoreArrayCtor<T extends StoreArray> = { new (length: number): T };
 
 /** Throws a CollideInputError unless `eid` is an integer entity id in [0, 2^24). */
 export function assertEntityId(eid: number, what: string): void {
@@ -32,11 +31,11 @@ export function capacityFor(capacity: number, eid: number): number {
 
 /**
  * `arr` when it already holds `length` elements, else a copy of it with `length` elements (the
- * tail filled with `fill`).
+ * tail filled with `fill`), shared when `arr` is (see src/sharedMemory.ts).
  */
 export function resized<T extends StoreArray>(arr: T, length: number, fill = 0): T {
   if (arr.length >= length) return arr;
-  const next = new (arr.constructor as StoreArrayCtor<T>)(length);
+  const next = allocateLike(arr, length);
   next.set(arr as never);
   if (fill !== 0) next.fill(fill, arr.length);
   return next;

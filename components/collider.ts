@@ -19,6 +19,7 @@
 import type { BoundingTree } from '../src/tree/build';
 import { float32Above, float32Below } from '../src/float32';
 import type { KdopK } from '../src/layout';
+import { allocate, allocateLike } from '../src/sharedMemory';
 import { INITIAL_ENTITY_CAPACITY, capacityFor, resized } from './capacity';
 
 /** Shape kinds (`Collider.kind`): a sphere (sphere layout). */
@@ -100,34 +101,37 @@ export interface ColliderStore {
   capacity: number;
 }
 
-/** Creates an empty collider store whose k-DOP colliders use `kdopK` directions. */
-export function createColliderStore(kdopK: KdopK): ColliderStore {
+/**
+ * Creates an empty collider store whose k-DOP colliders use `kdopK` directions; with `shared`, its
+ * arrays live on SharedArrayBuffers (and stay there as they grow), for worker threads.
+ */
+export function createColliderStore(kdopK: KdopK, shared = false): ColliderStore {
   const n = INITIAL_ENTITY_CAPACITY;
   return {
-    kind: new Uint8Array(n).fill(SHAPE_NONE),
-    layer: new Uint32Array(n),
-    mask: new Uint32Array(n),
-    sensor: new Uint8Array(n),
-    isStatic: new Uint8Array(n),
-    dynamic: new Uint8Array(n),
+    kind: allocate(Uint8Array, n, shared).fill(SHAPE_NONE),
+    layer: allocate(Uint32Array, n, shared),
+    mask: allocate(Uint32Array, n, shared),
+    sensor: allocate(Uint8Array, n, shared),
+    isStatic: allocate(Uint8Array, n, shared),
+    dynamic: allocate(Uint8Array, n, shared),
     dynamicCount: 0,
-    generation: new Uint32Array(n),
-    local: new Float32Array(SHAPE_STRIDE * n),
-    centeredBox: new Uint8Array(n),
-    world: new Float32Array(SHAPE_STRIDE * n),
-    aabb: new Float32Array(6 * n),
+    generation: allocate(Uint32Array, n, shared),
+    local: allocate(Float32Array, SHAPE_STRIDE * n, shared),
+    centeredBox: allocate(Uint8Array, n, shared),
+    world: allocate(Float32Array, SHAPE_STRIDE * n, shared),
+    aabb: allocate(Float32Array, 6 * n, shared),
     kdopK,
-    kdop: new Float32Array(kdopK * n),
-    kdopVertices: new Float32Array(0),
-    kdopVertexStart: new Uint32Array(n),
-    kdopVertexCount: new Uint32Array(n),
+    kdop: allocate(Float32Array, kdopK * n, shared),
+    kdopVertices: allocate(Float32Array, 0, shared),
+    kdopVertexStart: allocate(Uint32Array, n, shared),
+    kdopVertexCount: allocate(Uint32Array, n, shared),
     kdopVertexEnd: 0,
     kdopVertexLive: 0,
     mesh: [],
-    character: new Int32Array(n),
-    ids: new Uint32Array(n),
+    character: allocate(Int32Array, n, shared),
+    ids: allocate(Uint32Array, n, shared),
     count: 0,
-    slot: new Int32Array(n).fill(-1),
+    slot: allocate(Int32Array, n, shared).fill(-1),
     capacity: n,
   };
 }
@@ -233,7 +237,7 @@ export function setKdopVertices(store: ColliderStore, eid: number, points: Array
 /** Moves the live k-DOP points to the front of the pool, in collider-list order. */
 function compactKdopVertices(store: ColliderStore): void {
   const v = store.kdopVertices;
-  const next = new Float32Array(Math.max(3 * store.kdopVertexLive, 3));
+  const next = allocateLike(v, Math.max(3 * store.kdopVertexLive, 3));
   let end = 0;
   for (let i = 0; i < store.count; i++) {
     const e = store.ids[i];

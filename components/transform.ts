@@ -11,6 +11,7 @@
  *
  * The arrays are replaced when the store grows: re-read the fields every frame, never cache them.
  */
+import { allocate } from '../src/sharedMemory';
 import { INITIAL_ENTITY_CAPACITY, capacityFor, resized } from './capacity';
 
 /** Per-world transform store (also the bitecs component that marks entities having a transform). */
@@ -36,16 +37,16 @@ export interface TransformStore {
   capacity: number;
 }
 
-/** Creates an empty transform store. */
-export function createTransformStore(): TransformStore {
+/** Creates an empty transform store; with `shared`, on SharedArrayBuffers (see createColliderStore). */
+export function createTransformStore(shared = false): TransformStore {
   const n = INITIAL_ENTITY_CAPACITY;
   const store: TransformStore = {
-    position: new Float32Array(3 * n),
-    rotation: new Float32Array(4 * n),
-    scale: new Float32Array(n),
-    changed: new Uint8Array(n),
-    present: new Uint8Array(n),
-    changedIds: new Uint32Array(n),
+    position: allocate(Float32Array, 3 * n, shared),
+    rotation: allocate(Float32Array, 4 * n, shared),
+    scale: allocate(Float32Array, n, shared),
+    changed: allocate(Uint8Array, n, shared),
+    present: allocate(Uint8Array, n, shared),
+    changedIds: allocate(Uint32Array, n, shared),
     changedCount: 0,
     capacity: n,
   };

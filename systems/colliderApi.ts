@@ -6,7 +6,7 @@
 import { addComponent, entityExists, removeComponent, type World } from 'bitecs';
 import { quaternionToMat3 } from '../src/rotation';
 import { assertHasPose } from './poseSource';
-import { CollideInputError, assertKnownKeys, assertExtents, assertFiniteValues, assertNonEmptyPoints, coordinateRefusal, isCoordinate } from '../src/errors';
+import { CollideInputError, assertKnownKeys, assertExtents, assertFiniteValues, coordinateRefusal, isCoordinate } from '../src/errors';
 import { MAX_COORDINATE } from '../src/tolerances';
 import { OBB_AXES, OBB_CENTER, OBB_HALF } from '../src/layout';
 import { assertEntityId } from '../components/capacity';
@@ -25,7 +25,6 @@ import {
   insertColliderId,
   releaseKdopVertices,
   setDynamic,
-  setKdopVertices,
   type ColliderStore,
 } from '../components/collider';
 import { growTransformStore, markChanged } from '../components/transform';
@@ -64,7 +63,6 @@ const SHAPE_KEYS: Record<string, readonly string[]> = {
   aabb: [...COMMON_KEYS, 'min', 'max', 'halfExtents', 'center'],
   obb: [...COMMON_KEYS, 'halfExtents', 'center', 'rotation'],
   capsule: [...COMMON_KEYS, 'p0', 'p1', 'radius'],
-  kdop: [...COMMON_KEYS, 'points'],
 };
 
 /** A collider's shape in the entity's local frame, plus its options. */
@@ -112,12 +110,6 @@ export type ColliderDescription = ColliderOptions & (
     p1: Vec3Like;
     /** Its radius (>= 0). */
     radius: number;
-  }
-  | {
-    /** A k-DOP (the pipeline's kdopK) refit every frame from local points. */
-    shape: 'kdop';
-    /** The points, xyz triples in the entity's frame (at least one). */
-    points: ArrayLike<number>;
   }
 );
 
@@ -251,15 +243,6 @@ function writeLocalShape(c: ColliderStore, eid: number, desc: ColliderDescriptio
       local[o + 6] = desc.radius;
       return SHAPE_CAPSULE;
     }
-    case 'kdop': {
-      const points = desc.points;
-      if (points === undefined || points.length % 3 !== 0) {
-        throw new CollideInputError(`${what}.points must be xyz triples, got ${points?.length} numbers`);
-      }
-      assertNonEmptyPoints(points, points.length / 3, `${what}.points`);
-      setKdopVertices(c, eid, points, points.length / 3);
-      return SHAPE_KDOP;
-    }
     default:
       throw shapeError(desc, what);
   }
@@ -270,7 +253,8 @@ function shapeError(desc: ColliderDescription, what: string): CollideInputError 
   const shape = (desc as { shape: unknown }).shape;
   if (shape === 'mesh') return new CollideInputError(`${what}: mesh colliders are added with addMeshCollider(world, entity, tree, options)`);
   if (shape === 'character') return new CollideInputError(`${what}: character colliders are added with addCharacterCollider(world, entity, asset, options)`);
-  return new CollideInputError(`${what}.shape must be 'sphere', 'aabb', 'obb', 'capsule' or 'kdop', got '${shape}'`);
+  if (shape === 'kdop') return new CollideInputError(`${what}: k-DOP colliders are added with addKdopCollider(world, entity, points, options)`);
+  return new CollideInputError(`${what}.shape must be 'sphere', 'aabb', 'obb' or 'capsule', got '${shape}'`);
 }
 
 /** Layer and mask bits of a collider, checked. */

@@ -59,12 +59,44 @@ export interface CollisionPipelineOptions {
    */
   tags?: boolean;
   /**
+   * Worker threads: `createWorkerPool(n)` or `createWorkerPool('auto')`. The refit and the
+   * narrow phase of large frames are split between the threads, with the same results as on one
+   * thread. Default: the calling thread alone.
+   */
+  workers?: CollisionWorkers;
+  /**
    * Your own position / rotation / scale components, read in place at each step instead of the
    * pipeline's transform store (see TransformComponents). Colliders are then dynamic (refit
    * every step) unless static; move a static one with `markTransformChanged`. `setTransform` and
    * the scalar setters are refused: write your components.
    */
   transform?: TransformComponents;
+}
+
+/** Worker threads for a pipeline (its `workers` option); made by createWorkerPool. */
+export interface CollisionWorkers {
+  /** Worker threads besides the calling one (0 where threads cannot share memory). */
+  readonly workers: number;
+  /** @internal Starts the threads for the pipeline it serves and returns what that runs on them. */
+  attach(): ParallelState | undefined;
+}
+
+/** @internal What a worker pool installs into the pipeline it serves. */
+export interface ParallelState {
+  /** Worker threads besides the calling one. */
+  readonly workers: number;
+  /** Changed colliders from which the refit runs on the pool. */
+  minRefit: number;
+  /** Candidate pairs from which the narrow phase runs on the pool. */
+  minNarrow: number;
+  /** The change list's refit, split between the threads. */
+  refit(p: CollisionPipeline): void;
+  /** The narrow phase's tests into the touching pairs and contacts, split between the threads. */
+  narrowTests(p: CollisionPipeline): void;
+  /** Tests: the next job makes every worker throw. */
+  failNextJob(): void;
+  /** Ends the threads. */
+  destroy(): void;
 }
 
 /** The `Touching` component and the touching-pair count of each entity id. */
@@ -136,6 +168,14 @@ export interface MeshKind {
   overlapsObb(c: ColliderStore, t: TransformStore, mesh: number, box: ArrayLike<number>, bo: number): boolean;
 }
 
+/** @internal k-DOP colliders' refit and test, installed by addKdopCollider (worker threads import it). */
+export interface KdopKind {
+  /** World k-DOP of collider `eid` from its local points, and its world box into `tight`. */
+  refit(c: ColliderStore, eid: number, rotation: Floats, translation: Floats, scale: number, tight: Float64Array): void;
+  /** The conservative k-DOP test of a pair with at least one k-DOP. */
+  pairOverlap(c: ColliderStore, a: number, b: number): boolean;
+}
+
 /** @internal Character colliders' per-step update and exact tests, installed by addCharacterCollider. */
 export interface CharacterKind {
   /** Places the characters, updates bones, hitboxes and the characters' broad-phase boxes. */
@@ -195,8 +235,14 @@ export interface CollisionPipeline {
   readonly poseSource: PoseSource | undefined;
   /** @internal Mesh colliders' tests, once a mesh collider was added. */
   meshKind: MeshKind | undefined;
+  /** @internal k-DOPs' refit and test, once a k-DOP collider was added. */
+  kdopKind: KdopKind | undefined;
   /** @internal Characters' update and tests, once a character collider was added. */
   characterKind: CharacterKind | undefined;
+  /** Worker threads in use (0: the calling thread alone). */
+  readonly workers: number;
+  /** @internal The worker pool and its buffers (the `workers` option), undefined on one thread. */
+  parallel: ParallelState | undefined;
   /** @internal Per-frame scratch memory of the systems. */
   readonly scratch: PipelineScratch;
   /** Unregisters the pipeline from its world (stops observing collider removal). */

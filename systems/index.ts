@@ -12,6 +12,8 @@ export { shiftWorldOrigin, worldOrigin } from './worldOrigin';
 export { raycastColliders, createColliderRayHit, type ColliderRayHit } from './raycastColliders';
 export { updateCharacterColliders } from './updateCharacterColliders';
 export { addMeshCollider } from './meshCollider';
+export { addKdopCollider } from './kdopCollider';
+export { createWorkerPool } from './parallel/workerPool';
 export { addCharacterCollider, characterOf, type CharacterAsset, type CharacterColliderOptions } from './characters';
 export { type HitboxPairStore } from '../components/hitboxPairStore';
 export { updateBoneHitboxes, type BoneHitboxState } from './updateBoneHitboxes';
@@ -32,6 +34,7 @@ export {
   COLLISION_PIPELINE,
   type CollisionPipeline,
   type CollisionPipelineOptions,
+  type CollisionWorkers,
   type PairEvents,
   type PipelineTimings,
   type BroadPhaseName,

@@ -24,8 +24,7 @@ import { contactAabbAabb, contactObbObb } from '../src/contacts/boxBox';
 import { contactCapsuleCapsule, contactCapsuleSphere, contactSphereSphere } from '../src/contacts/round';
 import { contactCapsuleObb } from '../src/contacts/capsuleBox';
 import { contactSphereAabb, contactSphereObb } from '../src/contacts/sphereBox';
-import { KDOP_DIRECTIONS, kdopFromAabb, kdopFromObb, kdopOverlap, kdopRefit } from '../src/volumes/kdop';
-import { OBB_STRIDE, type Floats, type KdopK } from '../src/layout';
+import { OBB_STRIDE, type Floats } from '../src/layout';
 import { obbFromAabb } from '../src/volumes/obb';
 import { obbAabbOverlap, obbSeparatingAxisCached, obbSphereOverlap } from '../src/query/sat';
 import { sphereOverlap } from '../src/volumes/sphere';
@@ -43,7 +42,7 @@ import {
 import { resized } from '../components/capacity';
 import { reserveContact, type ContactStore } from '../components/contactStore';
 import { updateTouchingTag } from './touchingTag';
-import { pipelineOf, type CollisionPipeline } from './collisionState';
+import { pipelineOf, type CollisionPipeline, type KdopKind } from './collisionState';
 
 /**
  * Order in which kinds are passed to the kernels (capsule first, then sphere, AABB, OBB), matching
@@ -54,63 +53,22 @@ KERNEL_RANK[SHAPE_CAPSULE] = 0;
 KERNEL_RANK[SHAPE_SPHERE] = 1;
 KERNEL_RANK[SHAPE_AABB] = 2;
 KERNEL_RANK[SHAPE_OBB] = 3;
-KERNEL_RANK[SHAPE_KDOP] = 4;
 
 const booleanManifold = new Float64Array(CONTACT_STRIDE); // contact kernels used as boolean tests write here
 const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
 const boxAsObb = new Float64Array(OBB_STRIDE);
-const otherKdop = new Float64Array(26);
-const IDENTITY_ROTATION = new Float64Array([0, 0, 0, 1]);
-const ORIGIN = new Float64Array(3);
-
-/** |d_i| of every direction of each k-DOP set: a round shape's slab half-width per unit radius. */
-const DIRECTION_LENGTHS = {} as Record<KdopK, Float64Array>;
-for (const k of [6, 14, 18, 26] as KdopK[]) {
-  const d = KDOP_DIRECTIONS[k];
-  DIRECTION_LENGTHS[k] = new Float64Array(k >> 1).map((_, i) => Math.hypot(d[3 * i], d[3 * i + 1], d[3 * i + 2]));
-}
 
 /** Separating axis found by the last OBB-OBB test (-1: none or not an OBB pair). */
 let separatingAxis = -1;
 
+/** The separating axis the last OBB-OBB pairTest found. */
+export function lastSeparatingAxis(): number {
+  return separatingAxis;
+}
+
 /** The world AABB at world[o] as an OBB with identity axes, in module scratch. */
 function aabbAsObb(world: Float32Array, o: number): Float64Array {
   return obbFromAabb(boxAsObb, 0, world, o) as Float64Array;
-}
-
-/** Exact k-DOP of a non-k-DOP collider's world shape, into `otherKdop`. */
-function shapeKdop(c: ColliderStore, e: number): Float64Array {
-  const k = c.kdopK;
-  const w = c.world;
-  const o = SHAPE_STRIDE * e;
-  switch (c.kind[e]) {
-    case SHAPE_AABB:
-      return kdopFromAabb(otherKdop, 0, k, w, o) as Float64Array;
-    case SHAPE_OBB:
-    case SHAPE_MESH: // its world shape is the tree's root box: conservative, like every k-DOP pair
-      return kdopFromObb(otherKdop, 0, k, w, o) as Float64Array;
-    default: {
-      // Sphere (one centre) or capsule (two endpoints): the points' slabs widened by r·|d_i|.
-      const capsule = c.kind[e] === SHAPE_CAPSULE;
-      const r = w[o + (capsule ? 6 : 3)];
-      kdopRefit(otherKdop, 0, k, w, capsule ? 2 : 1, IDENTITY_ROTATION, ORIGIN, 1, o);
-      const half = k >> 1;
-      const len = DIRECTION_LENGTHS[k];
-      for (let i = 0; i < half; i++) {
-        otherKdop[i] -= r * len[i];
-        otherKdop[half + i] += r * len[i];
-      }
-      return otherKdop;
-    }
-  }
-}
-
-/** k-DOP test of a pair in which at least one collider is a k-DOP. */
-function kdopPairOverlap(c: ColliderStore, a: number, b: number): boolean {
-  const k = c.kdopK;
-  if (c.kind[a] === SHAPE_KDOP && c.kind[b] === SHAPE_KDOP) return kdopOverlap(c.kdop, k * a, c.kdop, k * b, k);
-  const solid = c.kind[a] === SHAPE_KDOP ? a : b;
-  return kdopOverlap(shapeKdop(c, solid === a ? b : a), 0, c.kdop, k * solid, k);
 }
 
 /**
@@ -186,17 +144,70 @@ function collide(c: ColliderStore, x: number, y: number, manifold: boolean, out:
 }
 
 /** Offset of the next contact slot (storage grown to hold it), where a kernel writes its manifold. */
-function nextContact(contacts: ContactStore): number {
+export function nextContact(contacts: ContactStore): number {
   reserveContact(contacts, contacts.count);
   return contacts.count * CONTACT_STRIDE;
 }
 
-/** Keeps the manifold written at the next slot as pair (a, b), flipped first when the kernel took them as (b, a). */
-function keepContact(contacts: ContactStore, a: number, b: number, flip: boolean): void {
-  if (flip) flipManifold(contacts.manifold, contacts.count * CONTACT_STRIDE);
+/** Keeps the manifold written at the next slot as pair (a, b). */
+export function keepContact(contacts: ContactStore, a: number, b: number): void {
   contacts.a[contacts.count] = a;
   contacts.b[contacts.count] = b;
   contacts.count++;
+}
+
+/** Results of pairTest. */
+export const APART = 0;
+export const TOUCHING = 1;
+export const TOUCHING_WITH_MANIFOLD = 2;
+/** Pairs of characters and meshes: tested on the calling thread, through their installed kinds. */
+export const INSTALLED_KIND = 3;
+
+/** Whether candidate (a, b) is tested through an installed kind (a character, or a mesh against no k-DOP). */
+export function isInstalledKindPair(ka: number, kb: number): boolean {
+  if (ka === SHAPE_CHARACTER || kb === SHAPE_CHARACTER) return true;
+  return (ka === SHAPE_MESH || kb === SHAPE_MESH) && ka !== SHAPE_KDOP && kb !== SHAPE_KDOP;
+}
+
+/**
+ * Exact test of candidate (a, b) of the built-in kinds (no character; a mesh only against a
+ * k-DOP): APART, TOUCHING, or TOUCHING_WITH_MANIFOLD with the manifold written at out[oo], its
+ * normal from a to b. An OBB pair leaves the axis it found in `separatingAxis`. Reads only typed
+ * arrays, so worker threads run it too.
+ */
+export function pairTest(c: ColliderStore, a: number, b: number, lastAxis: number, out: Floats, oo: number, kdop: KdopKind | undefined): number {
+  const ka = c.kind[a], kb = c.kind[b];
+  // A k-DOP collider exists only after addKdopCollider installed its kind.
+  if (ka === SHAPE_KDOP || kb === SHAPE_KDOP) return kdop!.pairOverlap(c, a, b) ? TOUCHING : APART;
+  const swap = KERNEL_RANK[kb] < KERNEL_RANK[ka];
+  const x = swap ? b : a, y = swap ? a : b;
+  if (c.sensor[a] === 0 && c.sensor[b] === 0) {
+    if (collide(c, x, y, true, out, oo, lastAxis) === 0) return APART;
+    if (swap) flipManifold(out, oo);
+    return TOUCHING_WITH_MANIFOLD;
+  }
+  return collide(c, x, y, false, booleanManifold, 0, lastAxis) > 0 ? TOUCHING : APART;
+}
+
+/**
+ * Exact test of a candidate with a character or a mesh (isInstalledKindPair), through the kind
+ * its add call installed; a mesh pair's manifold goes straight to the contacts. Calling thread only.
+ */
+export function installedKindPair(p: CollisionPipeline, a: number, b: number): boolean {
+  const c = p.collider, ka = c.kind[a], kb = c.kind[b];
+  if (ka === SHAPE_CHARACTER || kb === SHAPE_CHARACTER) return p.characterKind!.pairOverlap(p, a, b);
+  const meshKind = p.meshKind!;
+  const mesh = ka === SHAPE_MESH ? a : b, other = mesh === a ? b : a;
+  if (c.sensor[a] === 0 && c.sensor[b] === 0 && meshKind.manifoldKind(c.kind[other])) {
+    // The contacts decide, like capsule-box: the normal comes out from `other` to the mesh.
+    const contacts = p.contacts;
+    const oo = nextContact(contacts);
+    if (meshKind.pairContact(c, p.transform, other, mesh, contacts.manifold, oo) === 0) return false;
+    if (mesh === a) flipManifold(contacts.manifold, oo);
+    keepContact(contacts, a, b);
+    return true;
+  }
+  return meshKind.pairOverlap(c, p.transform, a, b);
 }
 
 /** Turns a manifold computed for (y, x) into the one for (x, y): reversed normal, swapped features. */
@@ -207,11 +218,14 @@ function flipManifold(out: Floats, oo: number): void {
   out[oo + CONTACT_FEATURE_B] = f;
 }
 
-/** This frame's touching pairs (and generations) become last frame's, before they are recomputed: storage swaps, nothing is copied. */
-function keepPreviousTouching(p: CollisionPipeline): void {
+/**
+ * Exchanges this frame's touching pairs (and generations) with last frame's: storage swaps,
+ * nothing is copied. Before the tests it makes this frame's last frame's; after a failed step it
+ * undoes that, so the next step's events are relative to the last frame that completed.
+ */
+export function swapTouchingWithPrevious(p: CollisionPipeline): void {
   const s = p.scratch;
   s.previousTouching.swapContents(p.touchingPairs);
-  p.touchingPairs.clear();
   const genA = s.previousGenA, genB = s.previousGenB;
   s.previousGenA = s.touchingGenA;
   s.previousGenB = s.touchingGenB;
@@ -220,7 +234,7 @@ function keepPreviousTouching(p: CollisionPipeline): void {
 }
 
 /** Appends a touching pair with its entities' current generations. */
-function pushTouching(p: CollisionPipeline, a: number, b: number): void {
+export function pushTouching(p: CollisionPipeline, a: number, b: number): void {
   const s = p.scratch;
   const i = p.touchingPairs.count;
   if (i === s.touchingGenA.length) {
@@ -274,9 +288,15 @@ export function narrowPhase(world: World): World {
   const s = p.scratch;
   const cand = p.candidates;
   const contacts = p.contacts;
-  keepPreviousTouching(p);
+  swapTouchingWithPrevious(p);
+  p.touchingPairs.clear();
   contacts.count = 0;
   p.hitboxPairs.count = 0;
+  const parallel = p.parallel;
+  if (parallel !== undefined && cand.count >= parallel.minNarrow) {
+    parallel.narrowTests(p);
+    return finishNarrowPhase(p, world);
+  }
   const prevAxisPairs = s.axisPairs;
   const prevAxis = s.axisOfPair;
   const nextAxisPairs = s.nextAxisPairs;
@@ -287,21 +307,8 @@ export function narrowPhase(world: World): World {
     const ka = c.kind[a], kb = c.kind[b];
     let touching: boolean;
     // A character or mesh collider exists only after its add call installed its kind's tests.
-    if (ka === SHAPE_CHARACTER || kb === SHAPE_CHARACTER) {
-      touching = p.characterKind!.pairOverlap(p, a, b);
-    } else if (ka === SHAPE_KDOP || kb === SHAPE_KDOP) {
-      touching = kdopPairOverlap(c, a, b);
-    } else if (ka === SHAPE_MESH || kb === SHAPE_MESH) {
-      const meshKind = p.meshKind!;
-      const mesh = ka === SHAPE_MESH ? a : b, other = mesh === a ? b : a;
-      if (c.sensor[a] === 0 && c.sensor[b] === 0 && meshKind.manifoldKind(c.kind[other])) {
-        // The contacts decide, like capsule-box: the normal comes out from `other` to the mesh.
-        const oo = nextContact(contacts);
-        touching = meshKind.pairContact(c, p.transform, other, mesh, contacts.manifold, oo) > 0;
-        if (touching) keepContact(contacts, a, b, mesh === a);
-      } else {
-        touching = meshKind.pairOverlap(c, p.transform, a, b);
-      }
+    if (isInstalledKindPair(ka, kb)) {
+      touching = installedKindPair(p, a, b);
     } else {
       let lastAxis = -1;
       const obbPair = ka === SHAPE_OBB && kb === SHAPE_OBB;
@@ -311,16 +318,10 @@ export function narrowPhase(world: World): World {
         while (j < prevAxisPairs.count && (pf[j] < a || (pf[j] === a && ps[j] < b))) j++;
         if (j < prevAxisPairs.count && pf[j] === a && ps[j] === b) lastAxis = prevAxis[j];
       }
-      const swap = KERNEL_RANK[kb] < KERNEL_RANK[ka];
-      const x = swap ? b : a, y = swap ? a : b;
-      const manifold = c.sensor[a] === 0 && c.sensor[b] === 0;
-      if (manifold) {
-        const oo = nextContact(contacts);
-        touching = collide(c, x, y, true, contacts.manifold, oo, lastAxis) > 0;
-        if (touching) keepContact(contacts, a, b, swap);
-      } else {
-        touching = collide(c, x, y, false, booleanManifold, 0, lastAxis) > 0;
-      }
+      const oo = nextContact(contacts);
+      const result = pairTest(c, a, b, lastAxis, contacts.manifold, oo, p.kdopKind);
+      if (result === TOUCHING_WITH_MANIFOLD) keepContact(contacts, a, b);
+      touching = result !== APART;
       if (obbPair) {
         const n = nextAxisPairs.count;
         if (n === s.nextAxisOfPair.length) s.nextAxisOfPair = resized(s.nextAxisOfPair, 2 * n + 16);
@@ -336,6 +337,11 @@ export function narrowPhase(world: World): World {
   const axes = s.axisOfPair;
   s.axisOfPair = s.nextAxisOfPair;
   s.nextAxisOfPair = axes;
+  return finishNarrowPhase(p, world);
+}
+
+/** Events and tags from this frame's touching pairs. */
+function finishNarrowPhase(p: CollisionPipeline, world: World): World {
   diffTouching(p);
   if (p.touchingTag !== undefined) updateTouchingTag(p, p.touchingTag);
   p.frame++;

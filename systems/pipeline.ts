@@ -20,6 +20,7 @@ import {
   COLLISION_PIPELINE,
   type CollisionPipeline,
   type CollisionPipelineOptions,
+  type CollisionWorkers,
   type PipelineTimings,
   type System,
 } from './collisionState';
@@ -33,7 +34,7 @@ import type { BoneHitboxState } from './updateBoneHitboxes';
 import { retireCharacter } from '../src/character/hitboxStore';
 
 /** Every option `createCollisionPipeline` accepts. */
-const PIPELINE_OPTIONS = ['broadPhase', 'aabbMargin', 'kdopK', 'characters', 'timings', 'transform', 'tags'] as const;
+const PIPELINE_OPTIONS = ['broadPhase', 'aabbMargin', 'kdopK', 'characters', 'timings', 'transform', 'tags', 'workers'] as const;
 
 const KDOP_KS: readonly number[] = [6, 14, 18, 26];
 
@@ -57,6 +58,15 @@ function resolveCharacters(option: CollisionPipelineOptions['characters']): Bone
   }
   assertKnownKeys(option, ['skeletons', 'hitboxes', 'rayGrid'], 'createCollisionPipeline: characters');
   return option;
+}
+
+/** The `workers` option: a pool from createWorkerPool, or none. */
+function checkWorkers(option: unknown): CollisionWorkers | undefined {
+  if (option === undefined) return undefined;
+  if (option === null || typeof option !== 'object' || typeof (option as CollisionWorkers).attach !== 'function') {
+    throw new CollideInputError(`createCollisionPipeline: workers takes a pool, createWorkerPool(n) or createWorkerPool('auto'), got ${String(option)}`);
+  }
+  return option as CollisionWorkers;
 }
 
 /** The `broadPhase` option: an instance (made by its factory), default a spatial hash. */
@@ -96,13 +106,15 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
   const characters = resolveCharacters(options.characters);
   const poseSource = options.transform === undefined ? undefined : createPoseSource(options.transform, 'createCollisionPipeline: transform');
   const broadPhaseInstance = resolveBroadPhaseOption(options.broadPhase);
+  const pool = checkWorkers(options.workers);
+  const shared = pool !== undefined && pool.workers > 0;
   const systems: System[] = [refitVolumes, updateCharacterColliders, broadPhase, narrowPhase];
-  const collider = createColliderStore(kdopK as KdopK);
+  const collider = createColliderStore(kdopK as KdopK, shared);
   let unobserve = (): void => {};
 
   const pipeline: CollisionPipeline = {
     world,
-    transform: createTransformStore(),
+    transform: createTransformStore(shared),
     collider,
     broadPhase: broadPhaseInstance,
     candidates: new PairList(),
@@ -124,7 +136,10 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     origin: new Float64Array(3),
     frame: 0,
     poseSource,
+    workers: 0,
+    parallel: undefined,
     meshKind: undefined,
+    kdopKind: undefined,
     characterKind: undefined,
     Touching: touchingTag?.Touching,
     touchingTag,
@@ -146,6 +161,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     },
     destroy(): void {
       unobserve();
+      pipeline.parallel?.destroy();
       delete (world as { [COLLISION_PIPELINE]?: unknown })[COLLISION_PIPELINE];
     },
   };
@@ -162,6 +178,9 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     unobserveCollider();
     unobserveTransform();
   };
+  // Last, after every check: the threads start only for a pipeline that exists.
+  pipeline.parallel = pool?.attach();
+  (pipeline as { workers: number }).workers = pipeline.parallel?.workers ?? 0;
   Object.defineProperty(world, COLLISION_PIPELINE, { value: pipeline, configurable: true, enumerable: false, writable: false });
   return pipeline;
 }

@@ -9,7 +9,6 @@
  */
 import type { World } from 'bitecs';
 import { aabbFromSphere, aabbTransform } from '../src/volumes/aabb';
-import { kdopRefit } from '../src/volumes/kdop';
 import { FLOAT32_RELATIVE_STEP, MESH_BOX_ROUNDING_STEPS } from '../src/tolerances';
 import { OBB_AXES, OBB_HALF } from '../src/layout';
 import { obbTransform, obbTransformCentered } from '../src/volumes/obb';
@@ -26,7 +25,7 @@ import {
   storeBroadPhaseBox,
   type ColliderStore,
 } from '../components/collider';
-import { pipelineOf } from './collisionState';
+import { pipelineOf, type KdopKind } from './collisionState';
 import { gatherPoses } from './poseSource';
 import { markChanged, type TransformStore } from '../components/transform';
 
@@ -36,7 +35,7 @@ const tightBox = new Float64Array(6);
 const endpoint = new Float64Array(4);
 
 /** Refits one collider: world shape from the local one, then its tight world box into `tightBox`. */
-function refitCollider(c: ColliderStore, eid: number, scale: number): void {
+function refitCollider(c: ColliderStore, eid: number, scale: number, kdop: KdopKind | undefined): void {
   const o = SHAPE_STRIDE * eid;
   const local = c.local;
   const world = c.world;
@@ -78,18 +77,9 @@ function refitCollider(c: ColliderStore, eid: number, scale: number): void {
       }
       break;
     }
-    case SHAPE_KDOP: {
-      const k = c.kdopK;
-      const ko = k * eid;
-      kdopRefit(c.kdop, ko, k, c.kdopVertices, c.kdopVertexCount[eid], rotation, translation, scale, 3 * c.kdopVertexStart[eid]);
-      // The first three directions of every set are the axes: their slabs are the box.
-      const half = k >> 1;
-      for (let a = 0; a < 3; a++) {
-        tightBox[a] = c.kdop[ko + a];
-        tightBox[3 + a] = c.kdop[ko + half + a];
-      }
+    case SHAPE_KDOP: // a k-DOP collider exists only after addKdopCollider installed its kind
+      kdop!.refit(c, eid, rotation, translation, scale, tightBox);
       break;
-    }
   }
 }
 
@@ -114,10 +104,25 @@ export function refitVolumes(world: World): World {
   const c = p.collider;
   if (c.dynamicCount > 0) markDynamic(c, t);
   if (p.poseSource !== undefined && t.changedCount > 0) gatherPoses(p.poseSource, t, c.kind, t.changedIds, t.changedCount);
+  const parallel = p.parallel;
+  if (parallel !== undefined && t.changedCount >= parallel.minRefit) {
+    parallel.refit(p);
+  } else {
+    refitRange(c, t, 0, t.changedCount, p.aabbMargin, p.kdopKind);
+  }
+  t.changedCount = 0;
+  return world;
+}
+
+/**
+ * Refits the changed colliders [from, to) of the change list and clears their change flags: one
+ * thread's part of the refit. Reads and writes only typed arrays, so worker threads run it too.
+ */
+export function refitRange(c: ColliderStore, t: TransformStore, from: number, to: number, margin: number, kdop: KdopKind | undefined): void {
   const ids = t.changedIds;
   const position = t.position;
   const quat = t.rotation;
-  for (let i = 0; i < t.changedCount; i++) {
+  for (let i = from; i < to; i++) {
     const eid = ids[i];
     t.changed[eid] = 0;
     // Characters' boxes follow their bones (updateCharacterColliders), not the entity transform.
@@ -129,17 +134,15 @@ export function refitVolumes(world: World): World {
     rotation[1] = quat[4 * eid + 1];
     rotation[2] = quat[4 * eid + 2];
     rotation[3] = quat[4 * eid + 3];
-    refitCollider(c, eid, t.scale[eid]);
+    refitCollider(c, eid, t.scale[eid], kdop);
     if (c.kind[eid] === SHAPE_MESH) widenForMeshRounding(c, eid);
     if (c.kind[eid] === SHAPE_AABB || c.kind[eid] === SHAPE_KDOP) {
       // Shape and box coincide: keep the box exactly the stored shape (plus margin).
-      storeExactBox(c, eid, p.aabbMargin);
+      storeExactBox(c, eid, margin);
     } else {
-      storeBroadPhaseBox(c, eid, tightBox, 0, p.aabbMargin);
+      storeBroadPhaseBox(c, eid, tightBox, 0, margin);
     }
   }
-  t.changedCount = 0;
-  return world;
 }
 
 /** Widens `tightBox` of mesh collider `eid` by the rounding its stored root box may have lost. */

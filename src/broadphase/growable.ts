@@ -3,15 +3,17 @@
  * growth is amortised and steady state allocates nothing) and keep their contents.
  */
 
-type Growable = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
-type GrowableCtor<T extends Growable> = { new (length: number): T };
+import { allocateLike, type SharableArray } from '../sharedMemory';
 
-/** Returns `arr` if it holds at least `minLength` elements, else a copy grown to the next doubling (at least `minLength`), filled with `fill` beyond the old contents. */
-export function grown<T extends Growable>(arr: T, minLength: number, fill = 0): T {
+/**
+ * Returns `arr` if it holds at least `minLength` elements, else a copy grown to the next doubling
+ * (at least `minLength`), filled with `fill` beyond the old contents; shared when `arr` is.
+ */
+export function grown<T extends SharableArray>(arr: T, minLength: number, fill = 0): T {
   if (arr.length >= minLength) return arr;
   let n = Math.max(16, arr.length);
   while (n < minLength) n *= 2;
-  const next = new (arr.constructor as GrowableCtor<T>)(n);
+  const next = allocateLike(arr, n);
   next.set(arr as never);
   if (fill !== 0) next.fill(fill, arr.length);
   return next;

@@ -5,6 +5,7 @@ import { SHAPE_KDOP, SHAPE_NONE, SHAPE_OBB, SHAPE_STRIDE } from '../../component
 import { addCollider, markTransformChanged, removeCollider, setTransform, type ColliderDescription } from '../../systems/colliderApi';
 import { createCollisionPipeline } from '../../systems/pipeline';
 import { resolveBroadPhase } from '../../systems/broadPhaseNames';
+import { addKdopCollider } from '../../systems/kdopCollider';
 import { refitVolumes } from '../../systems/refitVolumes';
 import { KDOP_DIRECTIONS } from '../../src/volumes/kdop';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
@@ -170,7 +171,7 @@ describe('stores', () => {
       let r = 0;
       if (n % 3 === 0) {
         const pts = Array.from({ length: 18 }, () => 2 * rand() - 1);
-        addCollider(world, e, { shape: 'kdop', points: pts });
+        addKdopCollider(world, e, pts);
         worldPoints = [0, 1, 2, 3, 4, 5].map((v) => rot(pts.slice(3 * v, 3 * v + 3)).map((x, i) => x + pos[i]));
       } else if (n % 3 === 1) {
         r = 0.3 + rand();
@@ -224,8 +225,8 @@ describe('stores', () => {
     const p = createCollisionPipeline(world, { kdopK: 26 });
     const points = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1];
     const a = addEntity(world), b = addEntity(world), c = addEntity(world);
-    addCollider(world, a, { shape: 'kdop', points });
-    addCollider(world, b, { shape: 'kdop', points });
+    addKdopCollider(world, a, points);
+    addKdopCollider(world, b, points);
     addCollider(world, c, { shape: 'sphere', radius: 0.5 });
     const q = [0, 0, Math.sin(0.3), Math.cos(0.3)];
     setTransform(world, a, [0, 0, 0], q, 2);
@@ -276,8 +277,9 @@ describe('bad input', () => {
     ['negative half-extent', () => addCollider(world, e, { shape: 'obb', halfExtents: [1, -0.5, 1] }), /halfExtents: extent 1 is negative/],
     ['AABB min > max', () => addCollider(world, e, { shape: 'aabb', min: [0, 2, 0], max: [1, 1, 1] }), /min\[1\] = 2 exceeds max\[1\] = 1/],
     ['NaN capsule end', () => addCollider(world, e, { shape: 'capsule', p0: [0, 0, 0], p1: [0, NaN, 0], radius: 1 }), /p1: value 1 is not finite/],
-    ['empty k-DOP', () => addCollider(world, e, { shape: 'kdop', points: [] }), /points: the point set is empty/],
-    ['ragged k-DOP points', () => addCollider(world, e, { shape: 'kdop', points: [1, 2] }), /points must be xyz triples/],
+    ['empty k-DOP', () => addKdopCollider(world, e, []), /points: the point set is empty/],
+    ['k-DOP through addCollider', () => addCollider(world, e, { shape: 'kdop', points: [0, 0, 0] } as never), /k-DOP colliders are added with addKdopCollider/],
+    ['ragged k-DOP points', () => addKdopCollider(world, e, [1, 2]), /points must be xyz triples/],
     ['unknown shape', () => addCollider(world, e, { shape: 'cone' } as unknown as ColliderDescription), /shape must be 'sphere'/],
     ['layer out of range', () => addCollider(world, e, { shape: 'sphere', radius: 1, layer: 2 ** 32 }), /layer must be a uint32/],
     ['dead entity', () => addCollider(world, 12345, { shape: 'sphere', radius: 1 }), /entity 12345 does not exist/],

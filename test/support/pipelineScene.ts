@@ -163,7 +163,7 @@ export function referenceShape(desc: ColliderDescription, t: TransformStore, eid
       return { kind: 'capsule', p0, p1, r, centre: scale(add(p0, p1), 0.5), radius: 0.5 * norm(sub(p1, p0)) + r };
     }
     default:
-      throw new Error(`no reference for ${desc.shape}`);
+      throw new Error(`no reference for ${(desc as { shape: string }).shape}`);
   }
 }
 

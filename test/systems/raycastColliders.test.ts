@@ -16,7 +16,7 @@ import { TreeQueryResult } from '../../src/tree/queryResult';
 import { raycastAabb, raycastCapsule, raycastKdop, raycastObb, raycastSphere } from '../../src/query/raycast';
 import { addCharacter, createSkeletonStore, defineSkeleton } from '../../src/character/skeleton';
 import { defineSkin } from '../../src/character/skin';
-import { addCharacterCollider, addCollider, addMeshCollider, createCollisionPipeline, setTransform } from '../../systems/index';
+import { addCharacterCollider, addCollider, addKdopCollider, addMeshCollider, createCollisionPipeline, setTransform } from '../../systems/index';
 import { createColliderRayHit, raycastColliders } from '../../systems/raycastColliders';
 import { buildHumanoid } from '../../scenes/humanoid';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
@@ -85,7 +85,7 @@ function buildScene(seed: number, tree: BoundingTree) {
       cast = (out, o, d, maxT) => raycastCapsule(out, ...o, ...d, maxT, capsule, 0);
     } else {
       const points = Array.from({ length: 8 * 3 }, () => 2 * size() * (rand() - 0.5));
-      addCollider(world, eid, { shape: 'kdop', points, layer });
+      addKdopCollider(world, eid, points, { layer });
       const worldPoints: number[] = [];
       for (let k = 0; k < 8; k++) worldPoints.push(...toWorld([points[3 * k], points[3 * k + 1], points[3 * k + 2]], position, axes, scale));
       const kdop = kdopFromPoints(new Float64Array(14), 0, 14, worldPoints, 8);

@@ -1,0 +1,72 @@
+/** The narrow phase's buffers for the worker pool (see NarrowBuffers), and what jobs read of the stores. */
+import { CONTACT_STRIDE } from '../../src/contacts/manifold';
+import { allocate } from '../../src/sharedMemory';
+import { resized } from '../../components/capacity';
+import type { ColliderStore } from '../../components/collider';
+import type { TransformStore } from '../../components/transform';
+import type { WorkerPool } from './pool';
+import { COLLIDER_ARRAYS, NARROW_ARRAYS, TRANSFORM_ARRAYS } from './protocol';
+
+/** Defaults of ParallelState's thresholds (below them, the calling thread alone is faster). */
+export const PARALLEL_MIN_COLLIDERS = 4096;
+export const PARALLEL_MIN_CANDIDATES = 2048;
+
+/** Hands the stores' arrays the jobs read to the pool (sent again only when a store grew). */
+export function shareStores(pool: WorkerPool, collider: ColliderStore, transform: TransformStore): void {
+  pool.setKdopK(collider.kdopK);
+  for (const name of COLLIDER_ARRAYS) pool.share(`collider.${name}`, collider[name]);
+  for (const name of TRANSFORM_ARRAYS) pool.share(`transform.${name}`, transform[name]);
+}
+
+/**
+ * The narrow phase's per-candidate buffers when it runs on worker threads (SharedArrayBuffer
+ * arrays): the candidates with the separating axis each OBB pair's test found, in two sets that
+ * alternate as this frame's and last frame's (the axis cache), and each candidate's result with a
+ * manifold slot, so every thread writes only its own candidates' entries.
+ */
+export interface NarrowBuffers {
+  a0: Uint32Array;
+  b0: Uint32Array;
+  axis0: Int8Array;
+  a1: Uint32Array;
+  b1: Uint32Array;
+  axis1: Int8Array;
+  /** Per candidate: the narrow phase's result code (apart, touching, touching with a manifold, or left to the calling thread). */
+  flags: Uint8Array;
+  /** Per candidate: its manifold slot, stride CONTACT_STRIDE. */
+  manifolds: Float32Array;
+  /** Which set (0 or 1) holds this frame's candidates. */
+  current: number;
+  /** Candidates of last frame's set. */
+  previousCount: number;
+}
+
+/** Empty narrow-phase buffers on SharedArrayBuffers. */
+export function createNarrowBuffers(): NarrowBuffers {
+  return {
+    a0: allocate(Uint32Array, 0, true), b0: allocate(Uint32Array, 0, true), axis0: allocate(Int8Array, 0, true),
+    a1: allocate(Uint32Array, 0, true), b1: allocate(Uint32Array, 0, true), axis1: allocate(Int8Array, 0, true),
+    flags: allocate(Uint8Array, 0, true), manifolds: allocate(Float32Array, 0, true),
+    current: 1, previousCount: 0,
+  };
+}
+
+/** Grows the buffers of `nb` to hold `n` candidates in every set. */
+export function reserveNarrowBuffers(nb: NarrowBuffers, n: number): void {
+  if (nb.flags.length >= n) return;
+  const m = Math.max(n, 2 * nb.flags.length, 1024);
+  nb.a0 = resized(nb.a0, m);
+  nb.b0 = resized(nb.b0, m);
+  nb.axis0 = resized(nb.axis0, m);
+  nb.a1 = resized(nb.a1, m);
+  nb.b1 = resized(nb.b1, m);
+  nb.axis1 = resized(nb.axis1, m);
+  nb.flags = allocate(Uint8Array, m, true);
+  nb.manifolds = allocate(Float32Array, m * CONTACT_STRIDE, true);
+}
+
+/** Hands the buffers of `nb` to the pool's workers (sent again only when replaced). */
+export function shareNarrowBuffers(pool: WorkerPool, nb: NarrowBuffers): void {
+  for (const name of NARROW_ARRAYS) pool.share(`narrow.${name}`, nb[name]);
+}
+

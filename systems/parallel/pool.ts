@@ -1,0 +1,190 @@
+/**
+ * A pool of worker threads that share the pipeline's stores (SharedArrayBuffer-backed arrays).
+ * A job splits its items (colliders to refit, candidate pairs to test) into one part per worker
+ * plus one for the calling thread, which runs its part while the workers run theirs and then
+ * waits for them: `step` stays synchronous. Workers block in Atomics.wait on the control block
+ * between jobs; the arrays they share are sent again only when a store grew into new arrays, and
+ * a worker returns to its event loop to receive them when a job needs them.
+ *
+ * Node: worker_threads (unref'd: an idle pool never keeps the process alive; destroy() ends it).
+ * The worker script sits next to this module: worker.js in the package, worker.ts in the sources
+ * (run through tsx, which the worker registers).
+ */
+import {
+  CTRL_BINDINGS, CTRL_BYTES, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
+  CTRL_ARG, CTRL_ARG2, JOB_STOP, controlViews, partStart, type Bindings, type Control,
+} from './protocol';
+
+/** Most worker threads a pipeline starts. */
+export const MAX_WORKERS = 64;
+
+/** How long the calling thread waits for workers before it gives up on them, ms. */
+const WORKER_START_TIMEOUT_MS = 30_000;
+const WORKER_JOB_TIMEOUT_MS = 30_000;
+
+interface WorkerHandle {
+  postMessage(message: unknown): void;
+  terminate(): unknown;
+  unref?(): void;
+}
+
+type NodeWorkerCtor = new (script: URL | string, options: { eval?: boolean; execArgv?: string[]; workerData?: unknown }) => WorkerHandle;
+
+/** The Node worker_threads Worker, or undefined elsewhere. */
+function nodeWorkerConstructor(): NodeWorkerCtor | undefined {
+  const getBuiltin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  if (typeof getBuiltin !== 'function') return undefined;
+  return (getBuiltin('node:worker_threads') as { Worker: NodeWorkerCtor }).Worker;
+}
+
+/** Whether this thread may block in Atomics.wait (Node's main thread and workers may; a browser page may not). */
+function canBlock(): boolean {
+  return typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
+}
+
+/** Number of worker threads `workers: 'auto'` asks for: one per core beyond the calling thread's. */
+export function autoWorkerCount(): number {
+  const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency
+    ?? ((globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:os') as { availableParallelism?: () => number } | undefined)?.availableParallelism?.()
+    ?? 1;
+  return Math.max(0, cores - 1);
+}
+
+/** Whether worker threads can be started here (Node, or a browser with Worker). */
+export function canStartWorkers(): boolean {
+  return nodeWorkerConstructor() !== undefined || typeof (globalThis as { Worker?: unknown }).Worker === 'function';
+}
+
+/** The pool; see the module comment. */
+export class WorkerPool {
+  readonly workerCount: number;
+  private readonly control: Control;
+  private readonly handles: WorkerHandle[] = [];
+  private readonly shared = new Map<string, ArrayBufferView>();
+  private readonly sent = new Map<string, ArrayBufferView>();
+  private bindingsVersion = 0;
+  private kdopK = 0;
+  private started = false;
+  private destroyed = false;
+  /** @internal Tests: the next job makes every worker throw. */
+  failNextJob = false;
+
+  constructor(workerCount: number) {
+    this.workerCount = workerCount;
+    const buffer = new SharedArrayBuffer(CTRL_BYTES);
+    this.control = controlViews(buffer);
+    const NodeWorker = nodeWorkerConstructor();
+    const fromSources = import.meta.url.endsWith('.ts');
+    const url = new URL(fromSources ? './worker.ts' : './worker.js', import.meta.url);
+    for (let w = 0; w < workerCount; w++) {
+      const workerData = { control: buffer, index: w };
+      let handle: WorkerHandle;
+      if (NodeWorker !== undefined) {
+        // From the TypeScript sources (tests, scripts), the worker registers tsx itself: a worker
+        // inheriting the parent's loader hooks cannot start while the parent blocks in Atomics.wait.
+        handle = fromSources
+          ? new NodeWorker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); })`, { eval: true, workerData, execArgv: [] })
+          : new NodeWorker(url, { workerData, execArgv: [] });
+        handle.unref?.();
+      } else {
+        const BrowserWorker = (globalThis as unknown as { Worker: new (url: URL, options: { type: 'module' }) => WorkerHandle }).Worker;
+        handle = new BrowserWorker(url, { type: 'module' });
+        handle.postMessage({ workerData });
+      }
+      this.handles.push(handle);
+    }
+  }
+
+  /** Makes `array` the job array `name` (sent to the workers before the next job when it is new). */
+  share(name: string, array: ArrayBufferView): void {
+    this.shared.set(name, array);
+  }
+
+  /** Sets the k of the collider store's k-DOPs (sent with the arrays). */
+  setKdopK(k: number): void {
+    if (k !== this.kdopK) {
+      this.kdopK = k;
+      this.sent.clear();
+    }
+  }
+
+  /** Sends the shared arrays again when any was replaced since they were last sent. */
+  private sendBindings(): void {
+    let changed = false;
+    for (const [name, array] of this.shared) {
+      if (this.sent.get(name) !== array) {
+        changed = true;
+        break;
+      }
+    }
+    if (!changed) return;
+    this.bindingsVersion++;
+    const bindings: Bindings = { version: this.bindingsVersion, kdopK: this.kdopK, arrays: Object.fromEntries(this.shared) };
+    for (const handle of this.handles) handle.postMessage({ bindings });
+    for (const [name, array] of this.shared) this.sent.set(name, array);
+  }
+
+  /**
+   * Runs job `job` over `count` items: part 0 on this thread (`own(from, to)`), the others on the
+   * workers, then waits for them. Throws when a worker caught an error (its message included) or
+   * did not answer in time.
+   */
+  run(job: number, count: number, margin: number, arg: number, arg2: number, own: (from: number, to: number) => void): void {
+    if (this.destroyed) throw new Error('bitecs-collide: the worker pool was destroyed');
+    const ints = this.control.ints;
+    if (!this.started) {
+      waitAtLeast(ints, CTRL_READY, this.workerCount, WORKER_START_TIMEOUT_MS, 'start');
+      this.started = true;
+    }
+    this.sendBindings();
+    const parts = this.workerCount + 1;
+    ints[CTRL_JOB] = this.failNextJob ? -1 : job;
+    this.failNextJob = false;
+    ints[CTRL_BINDINGS] = this.bindingsVersion;
+    ints[CTRL_COUNT] = count;
+    ints[CTRL_PARTS] = parts;
+    ints[CTRL_ARG] = arg;
+    ints[CTRL_ARG2] = arg2;
+    this.control.floats[CTRL_MARGIN] = margin;
+    Atomics.store(ints, CTRL_DONE, 0);
+    Atomics.store(ints, CTRL_ERROR, 0);
+    Atomics.add(ints, CTRL_SEQUENCE, 1);
+    Atomics.notify(ints, CTRL_SEQUENCE);
+    let ownError: unknown;
+    try {
+      own(0, partStart(count, parts, 1));
+    } catch (error) {
+      ownError = error;
+    }
+    waitAtLeast(ints, CTRL_DONE, this.workerCount, WORKER_JOB_TIMEOUT_MS, 'finish a job');
+    if (ownError !== undefined) throw ownError;
+    if (Atomics.load(ints, CTRL_ERROR) !== 0) {
+      const text = this.control.errorText;
+      const end = text.indexOf(0);
+      throw new Error(`bitecs-collide: a worker thread failed: ${new TextDecoder().decode(text.slice(0, end < 0 ? text.length : end))}`);
+    }
+  }
+
+  /** Ends the workers (the pool cannot run jobs afterwards). */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    const ints = this.control.ints;
+    ints[CTRL_JOB] = JOB_STOP;
+    Atomics.add(ints, CTRL_SEQUENCE, 1);
+    Atomics.notify(ints, CTRL_SEQUENCE);
+    for (const handle of this.handles) handle.terminate();
+  }
+}
+
+/** Waits until ints[index] >= target: blocking where allowed, else spinning. */
+function waitAtLeast(ints: Int32Array, index: number, target: number, timeoutMs: number, what: string): void {
+  const block = canBlock();
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = Atomics.load(ints, index);
+    if (value >= target) return;
+    if (performance.now() > deadline) throw new Error(`bitecs-collide: worker threads did not ${what} within ${timeoutMs} ms`);
+    if (block) Atomics.wait(ints, index, value, 20);
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * What the calling thread and its workers agree on: the layout of the shared control block, the
+ * job kinds, and how a job's items are split. The control block is one SharedArrayBuffer: an
+ * Int32 header that Atomics waits and wakes on, a Float64 parameter, and the text of the last
+ * error a worker caught.
+ */
+
+/** Int32 slots of the control header. */
+export const CTRL_SEQUENCE = 0; // bumped by the caller to start a job; workers wait on it
+export const CTRL_DONE = 1; // workers that finished the current job
+export const CTRL_ERROR = 2; // 1 when a worker caught an error in the current job
+export const CTRL_JOB = 3; // JOB_* kind of the current job
+export const CTRL_BINDINGS = 4; // version of the arrays the job reads (see Bindings)
+export const CTRL_COUNT = 5; // items of the job (candidates, colliders)
+export const CTRL_PARTS = 6; // parts the items are split into: the caller's and one per worker
+export const CTRL_ARG = 7; // a job argument (the narrow phase's current pair set)
+export const CTRL_ARG2 = 8; // a second job argument (the narrow phase's previous pair count)
+export const CTRL_READY = 9; // workers that have started
+export const CTRL_INTS = 16;
+/** Float64 slots, after the header. */
+export const CTRL_MARGIN = 0; // the pipeline's aabbMargin
+export const CTRL_FLOATS = 2;
+/** Bytes of error text (UTF-8) after the floats. */
+export const CTRL_ERROR_BYTES = 2048;
+export const CTRL_BYTES = 4 * CTRL_INTS + 8 * CTRL_FLOATS + CTRL_ERROR_BYTES;
+
+/** Job kinds. */
+export const JOB_STOP = 0;
+export const JOB_REFIT = 1;
+export const JOB_NARROW = 2;
+/** Test job: throws inside the worker (faults must reach the caller's step). */
+export const JOB_THROW = 3;
+
+/** The control block's views. */
+export interface Control {
+  ints: Int32Array;
+  floats: Float64Array;
+  errorText: Uint8Array;
+}
+
+/** The views of a control block's buffer. */
+export function controlViews(buffer: SharedArrayBuffer): Control {
+  return {
+    ints: new Int32Array(buffer, 0, CTRL_INTS),
+    floats: new Float64Array(buffer, 4 * CTRL_INTS, CTRL_FLOATS),
+    errorText: new Uint8Array(buffer, 4 * CTRL_INTS + 8 * CTRL_FLOATS, CTRL_ERROR_BYTES),
+  };
+}
+
+/** First item of part `part` of `count` items split into `parts` near-equal runs. */
+export function partStart(count: number, parts: number, part: number): number {
+  return Math.floor((count * part) / parts);
+}
+
+/**
+ * The typed arrays a job reads and writes, by name: the stores' arrays and the jobs' own
+ * buffers. Workers receive them again (with a new version) whenever one was replaced by a
+ * larger array.
+ */
+export interface Bindings {
+  version: number;
+  kdopK: number;
+  arrays: Record<string, ArrayBufferView>;
+}
+
+/** Names of the collider store's arrays the jobs read (and the refit writes). */
+export const COLLIDER_ARRAYS = [
+  'kind', 'sensor', 'local', 'world', 'aabb', 'centeredBox', 'kdop', 'kdopVertices', 'kdopVertexStart', 'kdopVertexCount', 'slot',
+] as const;
+/** Names of the transform store's arrays the refit reads and writes. */
+export const TRANSFORM_ARRAYS = ['position', 'rotation', 'scale', 'changed', 'changedIds'] as const;
+/** Names of the narrow phase's job buffers (see NarrowBuffers). */
+export const NARROW_ARRAYS = ['a0', 'b0', 'axis0', 'a1', 'b1', 'axis1', 'flags', 'manifolds'] as const;

@@ -1,0 +1,119 @@
+/**
+ * A worker thread of the pipeline's pool (pool.ts): it waits on the control block, runs its part
+ * of each job over the shared arrays, and reports back through the control block. Any error a
+ * part throws is caught and its message handed to the calling thread, which throws it from step.
+ */
+import type { ColliderStore } from '../../components/collider';
+import type { TransformStore } from '../../components/transform';
+import { narrowRange } from './narrowJob';
+import type { NarrowBuffers } from './narrowBuffers';
+import { refitRange } from '../refitVolumes';
+import { KDOP_KIND } from '../kdopCollider';
+import {
+  CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
+  COLLIDER_ARRAYS, JOB_NARROW, JOB_REFIT, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
+  type Bindings, type Control,
+} from './protocol';
+
+interface Port {
+  on?(event: 'message', listener: (message: unknown) => void): void;
+  addEventListener?(event: 'message', listener: (event: { data: unknown }) => void): void;
+}
+
+interface WorkerStart {
+  control: SharedArrayBuffer;
+  index: number;
+}
+
+let control: Control;
+let part = 0;
+let version = 0;
+const collider = {} as Record<string, unknown>;
+const transform = {} as Record<string, unknown>;
+const narrow = { current: 0, previousCount: 0 } as Record<string, unknown>;
+let bindingsArrived: (() => void) | undefined;
+
+function bind(bindings: Bindings): void {
+  for (const name of COLLIDER_ARRAYS) collider[name] = bindings.arrays[`collider.${name}`];
+  collider.kdopK = bindings.kdopK;
+  for (const name of TRANSFORM_ARRAYS) transform[name] = bindings.arrays[`transform.${name}`];
+  for (const name of NARROW_ARRAYS) narrow[name] = bindings.arrays[`narrow.${name}`];
+  version = bindings.version;
+  bindingsArrived?.();
+}
+
+function onMessage(message: unknown): void {
+  const m = message as { bindings?: Bindings; workerData?: WorkerStart };
+  if (m.workerData !== undefined) void start(m.workerData);
+  if (m.bindings !== undefined) bind(m.bindings);
+}
+
+/** Resolves once bindings of version `wanted` (or later) arrived. */
+function bindingsOf(wanted: number): Promise<void> | undefined {
+  if (version >= wanted) return undefined;
+  return new Promise((resolve) => {
+    bindingsArrived = () => {
+      if (version >= wanted) {
+        bindingsArrived = undefined;
+        resolve();
+      }
+    };
+  });
+}
+
+function runPart(job: number, ints: Int32Array): void {
+  const count = ints[CTRL_COUNT], parts = ints[CTRL_PARTS];
+  const from = partStart(count, parts, part), to = partStart(count, parts, part + 1);
+  if (job === JOB_REFIT) {
+    refitRange(collider as unknown as ColliderStore, transform as unknown as TransformStore, from, to, control.floats[CTRL_MARGIN], KDOP_KIND);
+  } else if (job === JOB_NARROW) {
+    narrow.current = ints[CTRL_ARG];
+    narrow.previousCount = ints[CTRL_ARG2];
+    narrowRange(collider as unknown as ColliderStore, narrow as unknown as NarrowBuffers, from, to, KDOP_KIND);
+  } else {
+    throw new Error(`job ${job} failed on purpose (a test of fault reporting)`);
+  }
+}
+
+function reportError(error: unknown): void {
+  const text = new TextEncoder().encode(error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error));
+  const out = control.errorText;
+  out.fill(0);
+  out.set(text.subarray(0, out.length - 1));
+  Atomics.store(control.ints, CTRL_ERROR, 1);
+}
+
+async function start(data: WorkerStart): Promise<void> {
+  control = controlViews(data.control);
+  part = data.index + 1;
+  const ints = control.ints;
+  let seen = Atomics.load(ints, CTRL_SEQUENCE);
+  Atomics.add(ints, CTRL_READY, 1);
+  Atomics.notify(ints, CTRL_READY);
+  for (;;) {
+    // Blocking: Atomics.waitAsync does not wake in a Node worker while the calling thread blocks.
+    // New bindings are received by returning to the event loop (below) only when a job needs them.
+    Atomics.wait(ints, CTRL_SEQUENCE, seen);
+    seen = Atomics.load(ints, CTRL_SEQUENCE);
+    const job = ints[CTRL_JOB];
+    if (job === JOB_STOP) return;
+    const pending = bindingsOf(ints[CTRL_BINDINGS]);
+    if (pending !== undefined) await pending;
+    try {
+      runPart(job, ints);
+    } catch (error) {
+      reportError(error);
+    }
+    Atomics.add(ints, CTRL_DONE, 1);
+    Atomics.notify(ints, CTRL_DONE);
+  }
+}
+
+const nodeThreads = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:worker_threads') as
+  { parentPort: Port | null; workerData: WorkerStart } | undefined;
+if (nodeThreads?.parentPort) {
+  nodeThreads.parentPort.on!('message', onMessage);
+  void start(nodeThreads.workerData);
+} else {
+  (globalThis as unknown as Port).addEventListener!('message', (event) => onMessage(event.data));
+}

@@ -1,0 +1,80 @@
+/**
+ * `createWorkerPool`: worker threads for one collision pipeline, given as its `workers` option.
+ * The pool installs the parallel refit and narrow phase into the pipeline it serves, so a
+ * program that never creates one never references (nor bundles) the thread code.
+ */
+import { CollideInputError } from '../../src/errors';
+import { canShareMemory } from '../../src/sharedMemory';
+import { markChanged } from '../../components/transform';
+import type { CollisionPipeline, CollisionWorkers, ParallelState } from '../collisionState';
+import { refitRange } from '../refitVolumes';
+import { createNarrowBuffers, shareStores, PARALLEL_MIN_CANDIDATES, PARALLEL_MIN_COLLIDERS } from './narrowBuffers';
+import { parallelNarrowTests } from './narrowJob';
+import { MAX_WORKERS, WorkerPool, autoWorkerCount, canStartWorkers } from './pool';
+import { JOB_REFIT } from './protocol';
+
+let warnedNoSharedMemory = false;
+
+/**
+ * Worker threads for one collision pipeline: `workers` threads besides the calling one, or
+ * `'auto'`, one per further core. The refit and the narrow phase of large frames are split
+ * between the threads, with exactly the results of one thread. The threads start with the
+ * pipeline and end with its destroy() (they never keep Node alive by themselves). Where threads
+ * cannot share memory (SharedArrayBuffer missing, or a browser page that is not cross-origin
+ * isolated: the COOP and COEP headers), the pipeline runs on one thread and this warns once.
+ * Throws CollideInputError unless `workers` is an integer in [1, 64] or 'auto'.
+ */
+export function createWorkerPool(workers: number | 'auto'): CollisionWorkers {
+  if (workers !== 'auto' && !(typeof workers === 'number' && Number.isInteger(workers) && workers >= 1 && workers <= MAX_WORKERS)) {
+    throw new CollideInputError(`createWorkerPool: workers must be an integer in [1, ${MAX_WORKERS}] or 'auto', got ${String(workers)}`);
+  }
+  let count = workers === 'auto' ? autoWorkerCount() : workers;
+  if (count > 0 && (!canShareMemory() || !canStartWorkers())) {
+    if (!warnedNoSharedMemory) {
+      warnedNoSharedMemory = true;
+      console.warn('bitecs-collide: worker threads need SharedArrayBuffer (in browsers, a cross-origin isolated page: COOP and COEP headers) and Worker; the collision pipeline runs on one thread');
+    }
+    count = 0;
+  }
+  let attached = false;
+  return {
+    workers: count,
+    attach(): ParallelState | undefined {
+      if (attached) throw new CollideInputError('createCollisionPipeline: this worker pool already serves a pipeline (create one pool per pipeline)');
+      attached = true;
+      return count === 0 ? undefined : parallelState(new WorkerPool(count));
+    },
+  };
+}
+
+/** The parallel refit and narrow phase on `pool`. */
+function parallelState(pool: WorkerPool): ParallelState {
+  const narrow = createNarrowBuffers();
+  return {
+    workers: pool.workerCount,
+    minRefit: PARALLEL_MIN_COLLIDERS,
+    minNarrow: PARALLEL_MIN_CANDIDATES,
+    refit(p: CollisionPipeline): void {
+      const c = p.collider, t = p.transform, margin = p.aabbMargin;
+      shareStores(pool, c, t);
+      try {
+        pool.run(JOB_REFIT, t.changedCount, margin, 0, 0, (from, to) => refitRange(c, t, from, to, margin, p.kdopKind));
+      } catch (error) {
+        // Every collider is refit by the next step, so none keeps a stale volume.
+        for (let i = 0; i < t.changedCount; i++) t.changed[t.changedIds[i]] = 0;
+        t.changedCount = 0;
+        for (let i = 0; i < c.count; i++) markChanged(t, c.ids[i]);
+        throw error;
+      }
+    },
+    narrowTests(p: CollisionPipeline): void {
+      parallelNarrowTests(p, pool, narrow);
+    },
+    failNextJob(): void {
+      pool.failNextJob = true;
+    },
+    destroy(): void {
+      pool.destroy();
+    },
+  };
+}

@@ -1,0 +1,208 @@
+/**
+ * The pipeline on worker threads: the same touching pairs, contacts, events and hitbox-free
+ * outputs as on one thread, frame by frame, under random scenes, worker counts and add / remove
+ * sequences; faults inside a worker reach `step`; bad `workers` options are refused; without
+ * SharedArrayBuffer the pipeline says so once and runs on one thread; the process exits after
+ * destroy().
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { addEntity, createWorld, removeEntity, type World } from 'bitecs';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CONTACT_COUNT, CONTACT_POINTS, CONTACT_POINT_STRIDE, CONTACT_STRIDE } from '../../src/contacts/manifold';
+import { CollideInputError } from '../../src/errors';
+import { buildBoundingTree } from '../../src/tree/build';
+import { addCollider, removeCollider, setTransform } from '../../systems/colliderApi';
+import type { CollisionPipeline } from '../../systems/collisionState';
+import { addMeshCollider } from '../../systems/meshCollider';
+import { addKdopCollider } from '../../systems/kdopCollider';
+import { createCollisionPipeline } from '../../systems/pipeline';
+import { createWorkerPool } from '../../systems/parallel/workerPool';
+import { triangulatedFloor } from '../../scenes/floors';
+import { mulberry32 } from '../../scenes/random';
+import { advanceScene, randomScene, type Body } from '../support/pipelineScene';
+import { packageRoot } from '../../scenes/packageRoot';
+
+/** What a step reports, as comparable text: touching pairs, contacts (the defined part of each manifold), events. */
+function outputs(p: CollisionPipeline): string {
+  const pairs = (list: { a: Uint32Array; b: Uint32Array; count: number }) => {
+    const out: string[] = [];
+    for (let i = 0; i < list.count; i++) out.push(`${list.a[i]}-${list.b[i]}`);
+    return out.join(' ');
+  };
+  const c = p.contacts, m = c.manifold;
+  const contacts: string[] = [];
+  for (let i = 0; i < c.count; i++) {
+    const o = i * CONTACT_STRIDE;
+    const used = CONTACT_POINTS + CONTACT_POINT_STRIDE * m[o + CONTACT_COUNT];
+    contacts.push(`${c.a[i]}-${c.b[i]}:${Array.from(m.subarray(o, o + used)).join(',')}`);
+  }
+  return [pairs(p.touchingPairs), contacts.join(' '), pairs(p.events.begin), pairs(p.events.stay), pairs(p.events.end)].join('\n');
+}
+
+const floor = triangulatedFloor(8, { pattern: 'random-diagonal', cell: 3 }, mulberry32(5));
+const floorTree = buildBoundingTree(floor.positions, floor.indices);
+
+interface Run {
+  world: World;
+  p: CollisionPipeline;
+  eids: number[];
+}
+
+/** A world with the scene's bodies (sensors every fifth, one k-DOP, one mesh floor), on `workers` threads. */
+function createRun(bodies: Body[], workers: number): Run {
+  const world = createWorld();
+  const p = createCollisionPipeline(world, workers > 0 ? { workers: createWorkerPool(workers) } : {});
+  if (p.parallel !== undefined) {
+    // Every frame of these small scenes on the pool.
+    p.parallel.minRefit = 1;
+    p.parallel.minNarrow = 1;
+  }
+  const eids = bodies.map((body, i) => {
+    const e = addEntity(world);
+    if (i === 3) addKdopCollider(world, e, [0, 0, 0, 1, 1, 1, -1, 0.5, 0.2]);
+    else addCollider(world, e, { ...body.desc, sensor: i % 5 === 0 });
+    return e;
+  });
+  const level = addEntity(world);
+  addMeshCollider(world, level, floorTree, { isStatic: true });
+  setTransform(world, level, [10, 10, 10]);
+  return { world, p, eids };
+}
+
+const running: Run[] = [];
+afterEach(() => {
+  for (const run of running.splice(0)) run.p.destroy();
+});
+
+describe('the pipeline on worker threads', () => {
+  it('reports exactly what one thread reports, frame by frame, through adds and removals', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 3 }), (seed, workers) => {
+        const rand = mulberry32(seed);
+        const bodies = randomScene(rand, { count: 160, kinds: ['obb', 'sphere', 'capsule', 'aabb'], size: 24 });
+        const runs = [createRun(bodies, 0), createRun(bodies, workers)];
+        running.push(...runs);
+        expect(runs[1].p.workers).toBe(workers);
+        // The same structural changes in both worlds: a removal, a removed entity, a re-add.
+        const victim = Math.floor(rand() * bodies.length);
+        for (let frame = 0; frame < 12; frame++) {
+          advanceScene(bodies, 24);
+          for (const run of runs) {
+            if (frame === 4) removeCollider(run.world, run.eids[victim]);
+            if (frame === 6) removeEntity(run.world, run.eids[(victim + 1) % bodies.length]);
+            if (frame === 8) addCollider(run.world, run.eids[victim], { shape: 'sphere', radius: 1.5 });
+            bodies.forEach((body, i) => {
+              if (frame >= 6 && i === (victim + 1) % bodies.length) return;
+              setTransform(run.world, run.eids[i], body.position, body.rotation);
+            });
+            run.p.step(run.world);
+          }
+          expect(outputs(runs[1].p)).toBe(outputs(runs[0].p));
+        }
+        for (const run of runs.splice(0)) run.p.destroy();
+        running.length = 0;
+      }),
+      { numRuns: 5 },
+    );
+  });
+
+  it('a worker that throws makes step throw; the next steps agree with one thread again', () => {
+    const bodies = randomScene(mulberry32(9), { count: 120, kinds: ['obb', 'sphere'], size: 20 });
+    const runs = [createRun(bodies, 0), createRun(bodies, 2)];
+    running.push(...runs);
+    const stepBoth = (failing: boolean) => {
+      advanceScene(bodies, 20);
+      for (const run of runs) {
+        bodies.forEach((body, i) => setTransform(run.world, run.eids[i], body.position, body.rotation));
+        if (run === runs[1] && failing) {
+          run.p.parallel!.failNextJob();
+          expect(() => run.p.step(run.world)).toThrow(/a worker thread failed: job -1 failed on purpose/);
+        } else {
+          run.p.step(run.world);
+        }
+      }
+    };
+    stepBoth(false);
+    stepBoth(true);
+    // The single-thread run stepped once more; both see the same poses from here on.
+    for (let frame = 0; frame < 4; frame++) {
+      stepBoth(false);
+      expect(runs[1].p.touchingPairs.count).toBe(runs[0].p.touchingPairs.count);
+      expect(outputs(runs[1].p).split('\n').slice(0, 2)).toEqual(outputs(runs[0].p).split('\n').slice(0, 2));
+    }
+    // Events resume relative to the last completed frame: nothing touching is lost or doubled.
+    const p = runs[1].p;
+    expect(p.events.begin.count + p.events.stay.count).toBe(p.touchingPairs.count);
+  });
+
+  it('refuses a worker count that is not a positive integer or auto, and a workers option that is not a pool', () => {
+    for (const workers of [0, -1, 1.5, NaN, Infinity, 'many', '2', null, 1000]) {
+      const call = () => createWorkerPool(workers as never);
+      expect(call).toThrow(CollideInputError);
+      expect(call).toThrow(/createWorkerPool: workers must be an integer in \[1, 64\] or 'auto', got/);
+    }
+    for (const workers of [2, 'auto', {}]) {
+      const call = () => createCollisionPipeline(createWorld(), { workers: workers as never });
+      expect(call).toThrow(CollideInputError);
+      expect(call).toThrow(/workers takes a pool, createWorkerPool\(n\) or createWorkerPool\('auto'\)/);
+    }
+    const pool = createWorkerPool(1);
+    const p = createCollisionPipeline(createWorld(), { workers: pool });
+    running.push({ world: p.world, p, eids: [] });
+    expect(() => createCollisionPipeline(createWorld(), { workers: pool })).toThrow(/already serves a pipeline/);
+  });
+
+  it('without SharedArrayBuffer, runs on one thread and says so once', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const saved = globalThis.SharedArrayBuffer;
+    try {
+      (globalThis as { SharedArrayBuffer?: unknown }).SharedArrayBuffer = undefined;
+      const pipelines = [createCollisionPipeline(createWorld(), { workers: createWorkerPool(2) }), createCollisionPipeline(createWorld(), { workers: createWorkerPool('auto') })];
+      expect(pipelines.map((p) => p.workers)).toEqual([0, 0]);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0][0])).toMatch(/runs on one thread/);
+      const world = pipelines[0].world;
+      const a = addEntity(world), b = addEntity(world);
+      addCollider(world, a, { shape: 'sphere', radius: 1 });
+      addCollider(world, b, { shape: 'sphere', radius: 1 });
+      setTransform(world, b, [1.5, 0, 0]);
+      pipelines[0].step(world);
+      expect(pipelines[0].touchingPairs.count).toBe(1);
+    } finally {
+      globalThis.SharedArrayBuffer = saved;
+      warn.mockRestore();
+    }
+  });
+
+  it('the process exits after destroy()', () => {
+    const root = packageRoot(import.meta.url);
+    mkdirSync(join(root, 'test-artifacts'), { recursive: true });
+    const dir = mkdtempSync(join(root, 'test-artifacts', 'workers-'));
+    try {
+      const script = join(dir, 'exit.mts');
+      writeFileSync(script, `
+import { addEntity, createWorld } from 'bitecs';
+import { createCollisionPipeline } from ${JSON.stringify(join(root, 'systems/pipeline.ts'))};
+import { createWorkerPool } from ${JSON.stringify(join(root, 'systems/parallel/workerPool.ts'))};
+import { addCollider, setTransform } from ${JSON.stringify(join(root, 'systems/colliderApi.ts'))};
+const world = createWorld();
+const p = createCollisionPipeline(world, { workers: createWorkerPool(2) });
+p.parallel.minRefit = 1;
+p.parallel.minNarrow = 1;
+for (let i = 0; i < 50; i++) { const e = addEntity(world); addCollider(world, e, { shape: 'sphere', radius: 1 }); setTransform(world, e, [1.5 * i, 0, 0]); }
+p.step(world);
+console.log('pairs', p.touchingPairs.count);
+p.destroy();
+`);
+      const started = performance.now();
+      const out = execFileSync(process.execPath, ['--import', 'tsx', script], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+      expect(out.trim()).toBe('pairs 49');
+      expect(performance.now() - started).toBeLessThan(60_000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
