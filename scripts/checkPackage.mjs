@@ -65,6 +65,22 @@ try {
   console.log('instanceof across entries:', error.message);
 }
 `);
+  writeFileSync(join(project, 'workers.ts'), `
+import { addEntity, createWorld } from 'bitecs';
+import { addCollider, createCollisionPipeline, createWorkerPool, setPosition } from 'bitecs-collide/ecs';
+const world = createWorld();
+const collision = createCollisionPipeline(world, { workers: createWorkerPool(1) });
+const count = 6000;
+for (let i = 0; i < count; i++) {
+  const e = addEntity(world);
+  addCollider(world, e, { shape: 'sphere', radius: 0.6 });
+  setPosition(world, e, i, 0, 0);
+}
+collision.step(world);
+if (collision.workers !== 1 || collision.touchingPairs.count !== count - 1) throw new Error(\`workers: \${collision.workers}, pairs \${collision.touchingPairs.count}\`);
+collision.destroy();
+console.log('worker thread from the package: pairs', collision.touchingPairs.count);
+`);
   writeFileSync(join(project, 'commonjs.cts'), `
 const { addEntity, createWorld } = require('bitecs');
 const { CollideInputError, obbOverlap } = require('bitecs-collide');
@@ -92,7 +108,7 @@ console.log('CommonJS require: pairs', collision.touchingPairs.count, 'overlap',
   } catch (error) {
     failures.push(`consumer typecheck failed:\n${error.stdout}${error.stderr}`);
   }
-  for (const file of ['quickStart.js', 'characterQuickStart.js', 'errors.js', 'commonjs.cjs']) {
+  for (const file of ['quickStart.js', 'characterQuickStart.js', 'errors.js', 'workers.js', 'commonjs.cjs']) {
     try {
       const out = run(process.execPath, [join('out', file)], project);
       console.log(`${file}: ${out.trim().split('\n').slice(-1)[0]}`);
