@@ -12,7 +12,7 @@
  */
 import {
   CTRL_BINDINGS, CTRL_BYTES, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
-  CTRL_ARG, CTRL_ARG2, JOB_STOP, controlViews, partStart, type Bindings, type Control,
+  CTRL_ARG, CTRL_ARG2, JOB_FAIL, JOB_STOP, controlViews, partStart, type Bindings, type Control,
 } from './protocol';
 
 /** Most worker threads a pipeline starts. */
@@ -138,7 +138,7 @@ export class WorkerPool {
     }
     this.sendBindings();
     const parts = this.workerCount + 1;
-    ints[CTRL_JOB] = this.failNextJob ? -1 : job;
+    ints[CTRL_JOB] = this.failNextJob ? JOB_FAIL : job;
     this.failNextJob = false;
     ints[CTRL_BINDINGS] = this.bindingsVersion;
     ints[CTRL_COUNT] = count;

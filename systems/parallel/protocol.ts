@@ -28,8 +28,8 @@ export const CTRL_BYTES = 4 * CTRL_INTS + 8 * CTRL_FLOATS + CTRL_ERROR_BYTES;
 export const JOB_STOP = 0;
 export const JOB_REFIT = 1;
 export const JOB_NARROW = 2;
-/** Test job: throws inside the worker (faults must reach the caller's step). */
-export const JOB_THROW = 3;
+/** Any other kind makes a worker throw: the pool sends one when a test asks it to fail. */
+export const JOB_FAIL = -1;
 
 /** The control block's views. */
 export interface Control {
