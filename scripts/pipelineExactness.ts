@@ -11,8 +11,13 @@
  * parallel-edge slack) and are counted as "touching"; pairs at an exact zero gap (boxes injected
  * face to face on a 1/64 grid, where every number is exact) must be reported.
  *
- * `node --import tsx scripts/pipelineExactness.ts [frames] [counts...]` prints a summary and exits
- * non-zero on any mismatch. The checker is also used by test/pipelineExactness.test.ts.
+ * With `workers`, every broad phase also runs once per listed worker count (a pool from
+ * createWorkerPool, every system split between threads however small the frame), and those runs
+ * must give exactly the pairs of the one-thread run, frame by frame.
+ *
+ * `node --import tsx scripts/pipelineExactness.ts [frames] [counts...] [--workers 1,2,3]` prints a
+ * summary and exits non-zero on any mismatch. The checker is also used by
+ * test/systems/pipelineExactness.test.ts.
  */
 import { addEntity, createWorld, type World } from 'bitecs';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +26,7 @@ import { BROAD_PHASE_NAMES, resolveBroadPhase } from '../systems/broadPhaseNames
 import { addCollider, setTransform } from '../systems/colliderApi';
 import type { BroadPhaseName, CollisionPipeline } from '../systems/collisionState';
 import { createCollisionPipeline } from '../systems/pipeline';
+import { createWorkerPool } from '../systems/parallel/workerPool';
 import { OBB_STRIDE } from '../src/layout';
 import { referenceBand, referenceSeparation } from '../scenes/satReference';
 import { mulberry32, quaternionToAxes } from '../scenes/random';
@@ -40,6 +46,8 @@ export interface ExactnessOptions {
   frames: number;
   seed?: number;
   broadPhases?: readonly BroadPhaseName[];
+  /** Worker counts to run every broad phase with as well (none by default). */
+  workers?: readonly number[];
   /** Called every `progressEvery` frames (long runs report progress). */
   onProgress?: (frame: number, result: ExactnessResult) => void;
   progressEvery?: number;
@@ -94,9 +102,14 @@ interface Run {
   keys: Float64Array;
 }
 
-function createRun(label: string, name: BroadPhaseName, scene: Scene, order: Int32Array): Run {
+function createRun(label: string, name: BroadPhaseName, scene: Scene, order: Int32Array, workers = 0): Run {
   const world = createWorld();
-  const p = createCollisionPipeline(world, { broadPhase: resolveBroadPhase(name) });
+  const p = createCollisionPipeline(world, { broadPhase: resolveBroadPhase(name), ...(workers > 0 ? { workers: createWorkerPool(workers) } : {}) });
+  if (p.parallel !== undefined) {
+    // Split every frame, not only the large ones the pool takes by default.
+    p.parallel.minRefit = 1;
+    p.parallel.minNarrow = 1;
+  }
   const eidOf = new Int32Array(scene.count);
   const eids: number[] = [];
   for (const i of order) {
@@ -241,6 +254,7 @@ export function checkPipelineExactness(options: ExactnessOptions): ExactnessResu
   const groups = names.map((name, g) => {
     const runs = [createRun(name, name, scene, identity), createRun(`${name} shuffled`, name, scene, shuffled)];
     if (g === 0) runs.push(createRun(`${name} rerun`, name, scene, identity));
+    for (const w of options.workers ?? []) runs.push(createRun(`${name} ${w} worker${w > 1 ? 's' : ''}`, name, scene, identity, w));
     return runs;
   });
   const ref = new Reference(count);
@@ -277,18 +291,23 @@ export function checkPipelineExactness(options: ExactnessOptions): ExactnessResu
 }
 
 function main(): void {
-  const frames = Number(process.argv[2] ?? 1000);
-  const counts = process.argv.length > 3 ? process.argv.slice(3).map(Number) : [2000, 10000];
+  const args = process.argv.slice(2);
+  const flag = args.indexOf('--workers');
+  const workers = flag >= 0 ? args.splice(flag, 2)[1].split(',').map(Number) : [];
+  const frames = Number(args[0] ?? 1000);
+  const counts = args.length > 1 ? args.slice(1).map(Number) : [2000, 10000];
   let failed = false;
   for (const count of counts) {
     const r = checkPipelineExactness({
       count,
       frames,
+      workers,
       onProgress: (frame, partial) =>
         console.error(`  N=${count}: ${frame}/${frames} frames, ${partial.mismatches.length} mismatches, ${partial.seconds.toFixed(0)} s`),
     });
     console.log(
-      `N=${count}, ${frames} frames, broad phases ${EXACTNESS_BROAD_PHASES.join('/')} (+ shuffled creation order each, + rerun): ` +
+      `N=${count}, ${frames} frames, broad phases ${EXACTNESS_BROAD_PHASES.join('/')} (+ shuffled creation order each, + rerun` +
+        `${workers.length > 0 ? `, + ${workers.join('/')} workers each` : ''}): ` +
         `${r.mismatches.length === 0 ? 'EXACT' : 'MISMATCH'}; ${r.pairFrames} pair-frames, ${r.touchingPairFrames} just-touching ` +
         `pair-frames in ${r.touchingFrames} frames (${r.exactTouchPairFrames} at exact zero gap, all required); ${r.seconds.toFixed(1)} s`,
     );

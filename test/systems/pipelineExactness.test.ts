@@ -11,4 +11,10 @@ describe('pipeline exactness on the benchmark scene', () => {
     expect(r.touchingFrames).toBe(30);
     expect(EXACTNESS_BROAD_PHASES.length).toBeGreaterThanOrEqual(6);
   }, 60_000);
+
+  it('with worker threads every broad phase gives the one-thread pairs, frame by frame', () => {
+    const r = checkPipelineExactness({ count: 2000, frames: 20, workers: [1, 3] });
+    expect(r.mismatches).toEqual([]);
+    expect(r.pairFrames).toBeGreaterThan(1000);
+  }, 120_000);
 });
