@@ -166,6 +166,15 @@ describe('build', () => {
         const tree = buildBoundingTree(mesh.positions, mesh.indices, v.options);
         const maxLeaf = v.options.maxLeafTriangles ?? 1;
         expect(Array.from(tree.triangleIds).sort((a, b) => a - b)).toEqual(Array.from({ length: mesh.triangleCount }, (_, i) => i));
+        // Tree-order triangle t holds mesh triangle triangleIds[t]'s corners, in the mesh's corner order.
+        let misplaced = 0;
+        for (let t = 0; t < tree.triangleCount; t++) {
+          for (let k = 0; k < 9; k++) {
+            const v = mesh.indices[3 * tree.triangleIds[t] + Math.floor(k / 3)];
+            if (tree.triangles[9 * t + k] !== mesh.positions[3 * v + (k % 3)]) misplaced++;
+          }
+        }
+        expect(misplaced, `${mesh.name} ${v.name}: triangles not matching their ids`).toBe(0);
         // Absolute frames by composing the parent-relative ones, root first (parents have smaller indices).
         const abs = new Float64Array(tree.nodeCount * 15);
         abs.set(tree.nodes.subarray(0, 15));
