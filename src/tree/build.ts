@@ -78,32 +78,25 @@ export interface BoundingTree {
   readonly scale: number;
 }
 
-/**
- * Throws unless the mesh is non-empty, its indices in range and its referenced vertices finite;
- * returns the largest |coordinate| of a referenced vertex (checking every one anyway).
- */
-function validateMesh(positions: ReadonlyFloats, indices: ReadonlyFloats): number {
+/** Throws unless the mesh is non-empty, its indices in range and its referenced vertices finite. */
+function validateMesh(positions: ReadonlyFloats, indices: ReadonlyFloats): void {
   const what = 'buildBoundingTree';
   if (indices.length === 0) throw new CollideInputError(`${what}: the mesh has no triangles`);
   if (indices.length % 3 !== 0) {
     throw new CollideInputError(`${what}: index count ${indices.length} is not a multiple of 3`);
   }
   const vertexCount = Math.floor(positions.length / 3);
-  let maxAbs = 0;
   for (let i = 0; i < indices.length; i++) {
     const v = indices[i];
     if (!Number.isInteger(v) || v < 0 || v >= vertexCount) {
       throw new CollideInputError(`${what}: triangle ${Math.floor(i / 3)} has vertex index ${v} outside 0..${vertexCount - 1}`);
     }
     for (let c = 0; c < 3; c++) {
-      const x = positions[3 * v + c];
-      if (!isCoordinate(x)) {
-        throw new CollideInputError(`${what}: vertex ${v} (of triangle ${Math.floor(i / 3)}) coordinate ${c} ${coordinateRefusal(x)}`);
+      if (!isCoordinate(positions[3 * v + c])) {
+        throw new CollideInputError(`${what}: vertex ${v} (of triangle ${Math.floor(i / 3)}) coordinate ${c} ${coordinateRefusal(positions[3 * v + c])}`);
       }
-      maxAbs = Math.max(maxAbs, Math.abs(x));
     }
   }
-  return maxAbs;
 }
 
 function readOptions(options: BoundingTreeOptions): Required<BoundingTreeOptions> {
@@ -141,20 +134,19 @@ const SUM_COUNT = SUM_MAX + 3;
 const scratch = {
   /**
    * Per tree-order triangle, permuted with the triangles: centroid (3). Per mesh triangle, read
-   * through the tree-order ids and never moved: the kept moments, then for AABB and sphere
-   * builds the corners' min and max.
+   * through the tree-order ids and never moved: moments, then for AABB and sphere builds the
+   * corners' min and max (smaller swaps; measured 4% off a build).
    */
   centroids: new Float64Array(0),
-  measures: new Float64Array(0),
+  moments: new Float64Array(0),
   /** Per node: absolute (mesh-frame) volume, left child, first triangle, triangle count. */
   boxes: new Float64Array(0),
   children: new Int32Array(0),
   firstTriangle: new Int32Array(0),
   nodeTriangleCount: new Int32Array(0),
-  /** Pending nodes, their depths and their range sums (the explicit build stack). */
+  /** Pending nodes and their depths (the explicit build stack). */
   stack: new Int32Array(0),
   stackLevels: new Int32Array(0),
-  stackSums: new Float64Array(0),
   /** Median split: keys, permutation, and a copy of the run's per-triangle data to apply it through. */
   keys: new Float64Array(0),
   tags: new Int32Array(0),
@@ -169,31 +161,28 @@ function atLeast<T extends Float64Array | Int32Array>(a: T, n: number): T {
   return (a.length >= n ? a : new (a.constructor as new (n: number) => T)(n));
 }
 
-/**
- * Build-time state: the triangle ids, centroids (and for OBB builds the triangles) permuted
- * together in place as nodes split; the other per-triangle numbers stay in mesh order. AABB and sphere builds never read the corners after measuring them, so
- * their triangles are written in tree order once, at the end.
- */
+/** Build-time state: triangles and their per-triangle data, permuted together in place as nodes split. */
 class Builder {
-  /** Triangles (9 numbers each): the tree's own array; in tree order during OBB builds, else filled at the end. */
+  /** Triangles in tree order (9 numbers each): the tree's own array. */
   readonly tris: Float64Array;
   /** Mesh triangle index per tree-order triangle: the tree's own array. */
   readonly ids: Uint32Array;
-  /** Per tree-order triangle: centroid (3). */
   readonly centroids: Float64Array;
-  /** Per mesh triangle: the kept moments, then for AABB and sphere builds the corners' min and max (6). */
-  readonly measures: Float64Array;
-  /** Numbers per triangle in `measures`. */
-  readonly stride: number;
+  readonly moments: Float64Array;
   /** Moments kept per triangle: all ten for the covariance fit, four for the 'mean' split, else none. */
   readonly momentCount: number;
-  /** Whether `measures` and range sums include the corners' AABB (AABB boxes, sphere split axes). */
+  /** Numbers per triangle in `moments`: the moments, then for AABB and sphere builds the corners' min and max. */
+  readonly stride: number;
+  /** Whether range sums include the corners' AABB (AABB boxes, sphere split axes). */
   private readonly boxedSums: boolean;
-  /** Whether the triangles are permuted with the centroids (OBB fits read them by node). */
-  private readonly movesTriangles: boolean;
   readonly boxes: Float64Array;
+  /** Largest |coordinate| of any corner. */
+  readonly maxAbs: number;
   /** Longest root-to-leaf path so far. */
   depth = 0;
+  private readonly sums = new Float64Array(SUM_COUNT);
+  /** Node whose range `sums` holds (-1: none), so a split reuses its fit's pass. */
+  private summedNode = -1;
   private readonly axes = new Float64Array(9);
   private readonly ball = new Float64Array(4);
   private readonly order = new Int32Array(3);
@@ -212,21 +201,19 @@ class Builder {
     const n = indices.length / 3;
     this.momentCount = options.kind === 'obb' && options.fit === 'covariance' ? COVARIANCE_MOMENTS : options.split === 'mean' ? MEAN_MOMENTS : 0;
     this.boxedSums = options.kind !== 'obb';
-    this.movesTriangles = options.kind === 'obb';
-    this.stride = this.momentCount + (this.boxedSums ? 6 : 0);
-    this.tris = new Float64Array(9 * n);
+    const tris = this.tris = new Float64Array(9 * n);
     const ids = this.ids = new Uint32Array(n);
-    for (let t = 0; t < n; t++) ids[t] = t;
     this.centroids = scratch.centroids = atLeast(scratch.centroids, 3 * n);
-    this.measures = scratch.measures = atLeast(scratch.measures, this.stride * n);
+    this.stride = this.momentCount + (this.boxedSums ? 6 : 0);
+    this.moments = scratch.moments = atLeast(scratch.moments, this.stride * n);
     this.boxes = scratch.boxes = atLeast(scratch.boxes, OBB_STRIDE * maxNodes);
-    const v = 3 * indices[0];
-    for (let c = 0; c < 3; c++) this.reference[c] = positions[v + c];
+    this.maxAbs = copyTriangles(tris, ids, positions, indices, n);
+    for (let c = 0; c < 3; c++) this.reference[c] = tris[c];
     this.measureAll(n);
     if (options.split === 'median') {
       scratch.keys = atLeast(scratch.keys, n);
       scratch.tags = atLeast(scratch.tags, n);
-      scratch.copy = atLeast(scratch.copy, (this.movesTriangles ? 13 : 4) * n);
+      scratch.copy = atLeast(scratch.copy, 13 * n);
     }
     if (options.kind === 'sphere') {
       const vertexCount = Math.floor(positions.length / 3);
@@ -242,135 +229,131 @@ class Builder {
   }
 
   /**
-   * Centroid and measures of triangle t, and for OBB builds its corners. The one-triangle closed form of the
-   * surface covariance, (1/12) Σ dᵢdᵢᵀ over the corners' offsets dᵢ from the centroid (the
-   * 9·m·mᵀ + ppᵀ + qqᵀ + rrᵀ formula of triangleMoments with the mean taken out), in a few
-   * multiplications instead of the general accumulator: every triangle of the mesh is measured,
-   * before any split (tree order is still mesh order, so t indexes both).
+   * Centroid and moments of triangle t. The one-triangle closed form of the surface covariance,
+   * (1/12) Σ dᵢdᵢᵀ over the corners' offsets dᵢ from the centroid (the 9·m·mᵀ + ppᵀ + qqᵀ + rrᵀ
+   * formula of triangleMoments with the mean taken out), in a few multiplications instead of the
+   * general accumulator: every triangle of the mesh is measured, before any split (tree order is
+   * still mesh order, so t indexes both).
    */
   private measure(t: number): void {
-    const pos = this.positions, idx = this.indices, ref = this.reference, m = this.measures, w = this.stride * t;
-    const i0 = 3 * idx[3 * t], i1 = 3 * idx[3 * t + 1], i2 = 3 * idx[3 * t + 2];
-    const px = pos[i0], py = pos[i0 + 1], pz = pos[i0 + 2];
-    const qx = pos[i1], qy = pos[i1 + 1], qz = pos[i1 + 2];
-    const rx = pos[i2], ry = pos[i2 + 1], rz = pos[i2 + 2];
-    if (this.movesTriangles) {
-      const p = this.tris, q = 9 * t;
-      p[q] = px; p[q + 1] = py; p[q + 2] = pz; p[q + 3] = qx; p[q + 4] = qy; p[q + 5] = qz; p[q + 6] = rx; p[q + 7] = ry; p[q + 8] = rz;
-    }
-    const ux = qx - px, uy = qy - py, uz = qz - pz;
-    const vx = rx - px, vy = ry - py, vz = rz - pz;
+    const p = this.tris, q = 9 * t, ref = this.reference, m = this.moments, w = this.stride * t;
+    const px = p[q], py = p[q + 1], pz = p[q + 2];
+    const ux = p[q + 3] - px, uy = p[q + 4] - py, uz = p[q + 5] - pz;
+    const vx = p[q + 6] - px, vy = p[q + 7] - py, vz = p[q + 8] - pz;
     // Centroid as p plus a small offset, so large coordinates do not swamp the triangle's size.
     const gx = (ux + vx) / 3, gy = (uy + vy) / 3, gz = (uz + vz) / 3;
     const g = this.centroids;
     g[3 * t] = px + gx; g[3 * t + 1] = py + gy; g[3 * t + 2] = pz + gz;
-    const mc = this.momentCount;
     if (this.boxedSums) {
-      const b = w + mc;
-      m[b] = Math.min(px, qx, rx); m[b + 1] = Math.min(py, qy, ry); m[b + 2] = Math.min(pz, qz, rz);
-      m[b + 3] = Math.max(px, qx, rx); m[b + 4] = Math.max(py, qy, ry); m[b + 5] = Math.max(pz, qz, rz);
+      const b = w + this.momentCount;
+      m[b] = Math.min(px, p[q + 3], p[q + 6]); m[b + 1] = Math.min(py, p[q + 4], p[q + 7]); m[b + 2] = Math.min(pz, p[q + 5], p[q + 8]);
+      m[b + 3] = Math.max(px, p[q + 3], p[q + 6]); m[b + 4] = Math.max(py, p[q + 4], p[q + 7]); m[b + 5] = Math.max(pz, p[q + 5], p[q + 8]);
     }
-    if (mc === 0) return;
+    if (this.momentCount === 0) return;
     const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
     const area = 0.5 * Math.sqrt(nx * nx + ny * ny + nz * nz);
     const x = px - ref[0] + gx, y = py - ref[1] + gy, z = pz - ref[2] + gz;
-    const o = w;
-    m[o] = area;
-    m[o + 1] = area * x; m[o + 2] = area * y; m[o + 3] = area * z;
-    if (mc === MEAN_MOMENTS) return;
+    m[w] = area;
+    m[w + 1] = area * x; m[w + 2] = area * y; m[w + 3] = area * z;
+    if (this.momentCount === MEAN_MOMENTS) return;
     // Corner offsets from the centroid: −g, u − g, v − g.
     const bx = ux - gx, by = uy - gy, bz = uz - gz, cx = vx - gx, cy = vy - gy, cz = vz - gz;
     const k = area / 12;
-    m[o + 4] = area * x * x + k * (gx * gx + bx * bx + cx * cx);
-    m[o + 5] = area * x * y + k * (gx * gy + bx * by + cx * cy);
-    m[o + 6] = area * x * z + k * (gx * gz + bx * bz + cx * cz);
-    m[o + 7] = area * y * y + k * (gy * gy + by * by + cy * cy);
-    m[o + 8] = area * y * z + k * (gy * gz + by * bz + cy * cz);
-    m[o + 9] = area * z * z + k * (gz * gz + bz * bz + cz * cz);
+    m[w + 4] = area * x * x + k * (gx * gx + bx * bx + cx * cx);
+    m[w + 5] = area * x * y + k * (gx * gy + bx * by + cx * cy);
+    m[w + 6] = area * x * z + k * (gx * gz + bx * bz + cx * cz);
+    m[w + 7] = area * y * y + k * (gy * gy + by * by + cy * cy);
+    m[w + 8] = area * y * z + k * (gy * gz + by * bz + cy * cz);
+    m[w + 9] = area * z * z + k * (gz * gz + bz * bz + cz * cz);
   }
 
   /**
-   * Sums over tree-order triangles first .. first + count - 1 into s[o .. o + SUM_COUNT): the kept
-   * moments and, for AABB and sphere builds, the corners' min and max. One pass with the
+   * Sums over node `node`'s triangles first .. first + count - 1 into `sums`: the kept moments and,
+   * for AABB and sphere builds, the corners' min and max. One pass per array, each with its
    * accumulators in locals.
    */
-  sumRange(s: Float64Array, o: number, first: number, count: number): void {
-    const m = this.measures, stride = this.stride, mc = this.momentCount, ids = this.ids, end = first + count;
+  private sumRange(node: number, first: number, count: number): void {
+    const s = this.sums, end = first + count;
+    const m = this.moments, mc = this.momentCount, ids = this.ids;
     if (mc === COVARIANCE_MOMENTS) {
       let a = 0, x = 0, y = 0, z = 0, xx = 0, xy = 0, xz = 0, yy = 0, yz = 0, zz = 0;
       for (let t = first; t < end; t++) {
-        const q = stride * ids[t];
+        const q = mc * ids[t];
         a += m[q]; x += m[q + 1]; y += m[q + 2]; z += m[q + 3];
         xx += m[q + 4]; xy += m[q + 5]; xz += m[q + 6]; yy += m[q + 7]; yz += m[q + 8]; zz += m[q + 9];
       }
-      s[o] = a; s[o + 1] = x; s[o + 2] = y; s[o + 3] = z; s[o + 4] = xx; s[o + 5] = xy; s[o + 6] = xz; s[o + 7] = yy; s[o + 8] = yz; s[o + 9] = zz;
+      s[0] = a; s[1] = x; s[2] = y; s[3] = z; s[4] = xx; s[5] = xy; s[6] = xz; s[7] = yy; s[8] = yz; s[9] = zz;
+      this.summedNode = node;
       return;
     }
-    const mean = mc === MEAN_MOMENTS, boxed = this.boxedSums;
+    const stride = this.stride, mean = mc === MEAN_MOMENTS, boxed = this.boxedSums;
     let a = 0, x = 0, y = 0, z = 0;
     let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
     for (let t = first; t < end; t++) {
       const q = stride * ids[t];
       if (mean) { a += m[q]; x += m[q + 1]; y += m[q + 2]; z += m[q + 3]; }
       if (!boxed) continue;
-      const b = q + mc;
-      if (m[b] < minX) minX = m[b];
-      if (m[b + 1] < minY) minY = m[b + 1];
-      if (m[b + 2] < minZ) minZ = m[b + 2];
-      if (m[b + 3] > maxX) maxX = m[b + 3];
-      if (m[b + 4] > maxY) maxY = m[b + 4];
-      if (m[b + 5] > maxZ) maxZ = m[b + 5];
+      const e = q + mc;
+      if (m[e] < minX) minX = m[e];
+      if (m[e + 1] < minY) minY = m[e + 1];
+      if (m[e + 2] < minZ) minZ = m[e + 2];
+      if (m[e + 3] > maxX) maxX = m[e + 3];
+      if (m[e + 4] > maxY) maxY = m[e + 4];
+      if (m[e + 5] > maxZ) maxZ = m[e + 5];
     }
-    s[o] = a; s[o + 1] = x; s[o + 2] = y; s[o + 3] = z;
-    s[o + SUM_MIN] = minX; s[o + SUM_MIN + 1] = minY; s[o + SUM_MIN + 2] = minZ;
-    s[o + SUM_MAX] = maxX; s[o + SUM_MAX + 1] = maxY; s[o + SUM_MAX + 2] = maxZ;
+    s[0] = a; s[1] = x; s[2] = y; s[3] = z;
+    s[SUM_MIN] = minX; s[SUM_MIN + 1] = minY; s[SUM_MIN + 2] = minZ;
+    s[SUM_MAX] = maxX; s[SUM_MAX + 1] = maxY; s[SUM_MAX + 2] = maxZ;
+    this.summedNode = node;
   }
 
   /**
-   * Area-weighted covariance box of node `node` (triangles first .. first + count - 1) from its
-   * range sums s[o ..]; false when their total area is zero (left to fitObbTriangles' point fallback).
+   * Area-weighted covariance box of node `node` (triangles first .. first + count - 1) from the
+   * summed moments; false when their total area is zero (left to fitObbTriangles' point fallback).
    */
-  private fitCovariance(node: number, first: number, count: number, s: Float64Array, o: number): boolean {
-    const a = s[o];
+  private fitCovariance(node: number, first: number, count: number): boolean {
+    this.sumRange(node, first, count);
+    const s = this.sums, a = s[0];
     if (!(a > 0)) return false;
-    const x = s[o + 1] / a, y = s[o + 2] / a, z = s[o + 3] / a;
+    const x = s[1] / a, y = s[2] / a, z = s[3] / a;
     const cov = this.covariance;
-    cov[0] = s[o + 4] / a - x * x; cov[1] = s[o + 5] / a - x * y; cov[2] = s[o + 6] / a - x * z;
-    cov[3] = s[o + 7] / a - y * y; cov[4] = s[o + 8] / a - y * z; cov[5] = s[o + 9] / a - z * z;
+    cov[0] = s[4] / a - x * x; cov[1] = s[5] / a - x * y; cov[2] = s[6] / a - x * z;
+    cov[3] = s[7] / a - y * y; cov[4] = s[8] / a - y * z; cov[5] = s[9] / a - z * z;
     symmetricEigen3(this.eigenValues, this.axes, cov);
     obbFromAxes(this.boxes, node * OBB_STRIDE, this.axes, 0, this.tris, 3 * count, 9 * first);
     return true;
   }
 
-  /** Fits node `node`'s absolute volume over triangles first .. first + count - 1, whose range sums are s[o ..]. */
-  fit(node: number, first: number, count: number, s: Float64Array, o: number): void {
-    const out = this.boxes, b = node * OBB_STRIDE;
+  /** Fits node `node`'s absolute volume over triangles first .. first + count - 1. */
+  fit(node: number, first: number, count: number): void {
+    const out = this.boxes, o = node * OBB_STRIDE;
     const pointCount = 3 * count, pointOffset = 9 * first;
     if (this.options.kind === 'aabb') {
+      this.sumRange(node, first, count);
+      const s = this.sums;
       for (let c = 0; c < 3; c++) {
-        out[b + OBB_CENTER + c] = 0.5 * (s[o + SUM_MIN + c] + s[o + SUM_MAX + c]);
-        out[b + OBB_HALF + c] = 0.5 * (s[o + SUM_MAX + c] - s[o + SUM_MIN + c]);
+        out[o + OBB_CENTER + c] = 0.5 * (s[SUM_MIN + c] + s[SUM_MAX + c]);
+        out[o + OBB_HALF + c] = 0.5 * (s[SUM_MAX + c] - s[SUM_MIN + c]);
       }
-      for (let i = 0; i < 9; i++) out[b + OBB_AXES + i] = IDENTITY_AXES[i];
+      for (let i = 0; i < 9; i++) out[o + OBB_AXES + i] = IDENTITY_AXES[i];
       return;
     }
     if (this.options.kind === 'sphere') {
-      const ball = welzlSphere(this.ball, 0, scratch.points, this.gatherVertices(node, first, count), 0);
+      const s = welzlSphere(this.ball, 0, scratch.points, this.gatherVertices(node, first, count), 0);
       for (let c = 0; c < 3; c++) {
-        out[b + OBB_CENTER + c] = ball[c];
-        out[b + OBB_HALF + c] = ball[3];
+        out[o + OBB_CENTER + c] = s[c];
+        out[o + OBB_HALF + c] = s[3];
       }
-      for (let i = 0; i < 9; i++) out[b + OBB_AXES + i] = IDENTITY_AXES[i];
+      for (let i = 0; i < 9; i++) out[o + OBB_AXES + i] = IDENTITY_AXES[i];
       return;
     }
-    if (count === 1 && this.fitSingleTriangle(b, first)) return;
+    if (count === 1 && this.fitSingleTriangle(o, first)) return;
     if (this.options.fit === 'covariance') {
-      if (!this.fitCovariance(node, first, count, s, o)) fitObbTriangles(out, b, this.tris, null, count, first);
+      if (!this.fitCovariance(node, first, count)) fitObbTriangles(out, o, this.tris, null, count, first);
     }
-    else if (this.options.fit === 'hull') fitObbPcaHull(out, b, this.tris, pointCount, pointOffset);
-    else ditoObb(out, b, this.tris, pointCount, 14, pointOffset);
+    else if (this.options.fit === 'hull') fitObbPcaHull(out, o, this.tris, pointCount, pointOffset);
+    else ditoObb(out, o, this.tris, pointCount, 14, pointOffset);
   }
-
 
   /**
    * Copies the distinct mesh vertices of triangles first .. first + count - 1 into `scratch.points`
@@ -425,23 +408,17 @@ class Builder {
   }
 
   /**
-   * Splits triangles first .. first + count - 1 (count >= 2, range sums s[o ..]) into two non-empty
-   * runs, writes the right run's range sums over s[o ..] and the left's after them, and returns the size of the left one. Tries
-   * the node's axes by decreasing extent; a rule that would leave a side empty moves on to the
-   * next axis, and identical centroids split by position.
+   * Splits triangles first .. first + count - 1 (count >= 2) into two non-empty runs and returns
+   * the size of the left one. Tries the node's axes by decreasing extent; a rule that would leave
+   * a side empty moves on to the next axis, and identical centroids split by position.
    */
-  split(node: number, first: number, count: number, s: Float64Array, o: number): number {
-    this.sortAxesByExtent(node, s, o);
-    const left = this.options.split === 'median' ? this.splitMedian(node, first, count) : this.splitAtPoint(node, first, count, s, o);
-    // The children's sums replace the node's: the right child takes its stack slot, the left the next.
-    this.sumRange(s, o + SUM_COUNT, first, left);
-    this.sumRange(s, o, first + left, count - left);
-    return left;
-  }
-
-  /** Split at the mean rules' point, on the first axis by decreasing extent that leaves both sides non-empty. */
-  private splitAtPoint(node: number, first: number, count: number, s: Float64Array, o: number): number {
-    this.splitPoint(first, count, s, o);
+  split(node: number, first: number, count: number): number {
+    if (this.options.split !== 'median' || this.boxedSums) {
+      if (this.summedNode !== node) this.sumRange(node, first, count);
+    }
+    this.sortAxesByExtent(node);
+    if (this.options.split === 'median') return this.splitMedian(node, first, count);
+    this.splitPoint(first, count);
     const mean = this.mean;
     for (let k = 0; k < 3; k++) {
       const a = this.order[k];
@@ -460,32 +437,32 @@ class Builder {
 
   /**
    * Fills `order` with axis numbers by decreasing extent: the node box's half-extents, or for a
-   * sphere node its corners' AABB from the range sums s[o ..].
+   * sphere node its corners' AABB from the range sums.
    */
-  private sortAxesByExtent(node: number, s: Float64Array, o: number): void {
-    const h = this.extents, order = this.order;
+  private sortAxesByExtent(node: number): void {
+    const h = this.extents, order = this.order, s = this.sums;
     if (this.options.kind === 'sphere') {
-      for (let c = 0; c < 3; c++) h[c] = s[o + SUM_MAX + c] - s[o + SUM_MIN + c];
+      for (let c = 0; c < 3; c++) h[c] = s[SUM_MAX + c] - s[SUM_MIN + c];
     } else {
-      const b = node * OBB_STRIDE + OBB_HALF;
-      for (let c = 0; c < 3; c++) h[c] = this.boxes[b + c];
+      const o = node * OBB_STRIDE + OBB_HALF;
+      for (let c = 0; c < 3; c++) h[c] = this.boxes[o + c];
     }
     order[0] = 0; order[1] = 1; order[2] = 2;
     for (let i = 1; i < 3; i++) {
       for (let j = i; j > 0 && h[order[j]] > h[order[j - 1]]; j--) {
-        const t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+        const s = order[j]; order[j] = order[j - 1]; order[j - 1] = s;
       }
     }
   }
 
   /**
    * The split point of the mean rules into `mean`: area-weighted surface mean ('mean', from the
-   * range sums s[o ..]) or plain centroid mean.
+   * range sums) or plain centroid mean.
    */
-  private splitPoint(first: number, count: number, s: Float64Array, o: number): void {
-    const a = s[o], mean = this.mean;
+  private splitPoint(first: number, count: number): void {
+    const s = this.sums, a = s[0], mean = this.mean;
     if (this.options.split === 'mean' && a > 0) {
-      for (let c = 0; c < 3; c++) mean[c] = this.reference[c] + s[o + 1 + c] / a;
+      for (let c = 0; c < 3; c++) mean[c] = this.reference[c] + s[1 + c] / a;
       return;
     }
     // The centroid rule, and the fallback when only zero-area triangles remain.
@@ -513,10 +490,10 @@ class Builder {
 
   /** Exchanges tree-order triangles i and j with all their per-triangle data. */
   private swap(i: number, j: number): void {
+    swapRuns(this.tris, 9 * i, 9 * j, 9);
     swapRuns(this.centroids, 3 * i, 3 * j, 3);
-    if (this.movesTriangles) swapRuns(this.tris, 9 * i, 9 * j, 9);
-    const ids = this.ids, t = ids[i];
-    ids[i] = ids[j]; ids[j] = t;
+    const ids = this.ids, s = ids[i];
+    ids[i] = ids[j]; ids[j] = s;
   }
 
   /** Median split along the longest axis (always balanced, so no fallback is needed). */
@@ -531,33 +508,37 @@ class Builder {
       tags[i] = i;
     }
     selectByKey(keys, tags, 0, count, half);
-    // Apply the permutation through a copy of the run (centroids, ids, and for OBB builds the triangles).
-    const copy = scratch.copy, moves = this.movesTriangles, tris = this.tris, ids = this.ids;
-    const idOff = 3 * count, triOff = idOff + count;
-    copy.set(g.subarray(3 * first, 3 * (first + count)), 0);
-    for (let i = 0; i < count; i++) copy[idOff + i] = ids[first + i];
-    if (moves) copy.set(tris.subarray(9 * first, 9 * (first + count)), triOff);
+    // Apply the permutation through a copy of the run (triangles, centroids and ids).
+    const copy = scratch.copy;
+    const cOff = 9 * count, idOff = 12 * count;
+    copy.set(this.tris.subarray(9 * first, 9 * (first + count)), 0);
+    copy.set(g.subarray(3 * first, 3 * (first + count)), cOff);
+    for (let i = 0; i < count; i++) copy[idOff + i] = this.ids[first + i];
     for (let i = 0; i < count; i++) {
-      const t = tags[i], d = first + i;
-      for (let k = 0; k < 3; k++) g[3 * d + k] = copy[3 * t + k];
-      ids[d] = copy[idOff + t];
-      if (moves) for (let k = 0; k < 9; k++) tris[9 * d + k] = copy[triOff + 9 * t + k];
+      const s = tags[i], d = first + i;
+      for (let k = 0; k < 9; k++) this.tris[9 * d + k] = copy[9 * s + k];
+      for (let k = 0; k < 3; k++) g[3 * d + k] = copy[cOff + 3 * s + k];
+      this.ids[d] = copy[idOff + s];
     }
     return half;
   }
+}
 
-  /** Writes the triangles in tree order unless they were moved there during the build. */
-  finishTriangles(): void {
-    if (this.movesTriangles) return;
-    const tris = this.tris, ids = this.ids, pos = this.positions, idx = this.indices, n = ids.length;
-    for (let t = 0; t < n; t++) {
-      const id = ids[t];
-      for (let k = 0; k < 3; k++) {
-        const v = 3 * idx[3 * id + k], q = 9 * t + 3 * k;
-        tris[q] = pos[v]; tris[q + 1] = pos[v + 1]; tris[q + 2] = pos[v + 2];
+/** Copies the mesh's triangles into `tris` (9 numbers each), sets `ids` to 0 .. n - 1, and returns the largest |coordinate|. */
+function copyTriangles(tris: Float64Array, ids: Uint32Array, positions: ReadonlyFloats, indices: ReadonlyFloats, n: number): number {
+  let maxAbs = 0;
+  for (let t = 0; t < n; t++) {
+    for (let k = 0; k < 3; k++) {
+      const v = 3 * indices[3 * t + k];
+      for (let c = 0; c < 3; c++) {
+        const x = positions[v + c];
+        tris[9 * t + 3 * k + c] = x;
+        maxAbs = Math.max(maxAbs, Math.abs(x));
       }
     }
+    ids[t] = t;
   }
+  return maxAbs;
 }
 
 /** Exchanges a[i .. i + n) and a[j .. j + n). */
@@ -592,23 +573,20 @@ function toParentFrame(out: Float64Array, boxes: Float64Array, parent: number, c
  * first long loop while it runs, and code past the loop that had never run made that compiled
  * loop bail out again at every later build.
  */
-function grow(builder: Builder, children: Int32Array, firstTriangle: Int32Array, nodeTriangleCount: Int32Array, pending: Int32Array, levels: Int32Array, sums: Float64Array, triangleCount: number, maxLeaf: number): number {
+function grow(builder: Builder, children: Int32Array, firstTriangle: Int32Array, nodeTriangleCount: Int32Array, pending: Int32Array, levels: Int32Array, triangleCount: number, maxLeaf: number): number {
   firstTriangle[0] = 0;
   nodeTriangleCount[0] = triangleCount;
   pending[0] = 0;
   levels[0] = 0;
-  builder.sumRange(sums, 0, 0, triangleCount);
   let nodeCount = 1, pendingCount = 1;
   while (pendingCount > 0) {
     const level = levels[--pendingCount];
     const node = pending[pendingCount];
     const first = firstTriangle[node], count = nodeTriangleCount[node];
-    // A node's range sums come with it on the stack: its parent's split summed both halves.
-    const o = pendingCount * SUM_COUNT;
-    builder.fit(node, first, count, sums, o);
+    builder.fit(node, first, count);
     children[node] = -1;
     if (count <= maxLeaf) continue;
-    const left = builder.split(node, first, count, sums, o);
+    const left = builder.split(node, first, count);
     const l = nodeCount;
     nodeCount += 2;
     children[node] = l;
@@ -654,7 +632,7 @@ function writeNodes(nodes: Float64Array, sizes: Float64Array, boxes: Float64Arra
  */
 export function buildBoundingTree(positions: ReadonlyFloats, indices: ReadonlyFloats, options: BoundingTreeOptions = {}): BoundingTree {
   const opts = readOptions(options);
-  const maxAbs = validateMesh(positions, indices);
+  validateMesh(positions, indices);
   const triangleCount = indices.length / 3;
   const maxNodes = 2 * triangleCount - 1;
   const builder = new Builder(positions, indices, maxNodes, opts);
@@ -664,9 +642,7 @@ export function buildBoundingTree(positions: ReadonlyFloats, indices: ReadonlyFl
   // The stack never holds more than one node per level plus one.
   const pending = scratch.stack = atLeast(scratch.stack, triangleCount + 1);
   const levels = scratch.stackLevels = atLeast(scratch.stackLevels, triangleCount + 1);
-  const sums = scratch.stackSums = atLeast(scratch.stackSums, SUM_COUNT * (triangleCount + 1));
-  const nodeCount = grow(builder, children, firstTriangle, nodeTriangleCount, pending, levels, sums, triangleCount, opts.maxLeafTriangles);
-  builder.finishTriangles();
+  const nodeCount = grow(builder, children, firstTriangle, nodeTriangleCount, pending, levels, triangleCount, opts.maxLeafTriangles);
   const nodes = new Float64Array(nodeCount * TREE_NODE_STRIDE);
   const sizes = new Float64Array(nodeCount);
   writeNodes(nodes, sizes, builder.boxes, children, nodeCount);
@@ -682,6 +658,6 @@ export function buildBoundingTree(positions: ReadonlyFloats, indices: ReadonlyFl
     sizes,
     triangles: builder.tris,
     triangleIds: builder.ids,
-    scale: maxAbs + sizes[0],
+    scale: builder.maxAbs + sizes[0],
   };
 }
