@@ -2,7 +2,6 @@ import { selectByKey } from '../broadphase/sortByKey';
 import { ditoObb } from '../fit/dito';
 import { CollideInputError, coordinateRefusal, isCoordinate } from '../errors';
 import { IDENTITY_AXES, OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from '../layout';
-import { aabbOfTrustedPoints } from '../volumes/aabb';
 import { obbFromAxes } from '../volumes/obb';
 import { symmetricEigen3 } from '../fit/eigen3';
 import { fitObbPcaHull, fitObbTriangles } from '../fit/obbFit';
@@ -135,7 +134,8 @@ const SUM_COUNT = SUM_MAX + 3;
 const scratch = {
   /**
    * Per tree-order triangle, permuted with the triangles: centroid (3). Per mesh triangle, read
-   * through the tree-order ids and never moved: moments (smaller swaps; measured 4% off a build).
+   * through the tree-order ids and never moved: moments, then for AABB and sphere builds the
+   * corners' min and max (smaller swaps; measured 4% off a build).
    */
   centroids: new Float64Array(0),
   moments: new Float64Array(0),
@@ -171,11 +171,15 @@ class Builder {
   readonly moments: Float64Array;
   /** Moments kept per triangle: all ten for the covariance fit, four for the 'mean' split, else none. */
   readonly momentCount: number;
+  /** Numbers per triangle in `moments`: the moments, then for AABB and sphere builds the corners' min and max. */
+  readonly stride: number;
   /** Whether range sums include the corners' AABB (AABB boxes, sphere split axes). */
   private readonly boxedSums: boolean;
   readonly boxes: Float64Array;
   /** Largest |coordinate| of any corner. */
   readonly maxAbs: number;
+  /** Longest root-to-leaf path so far. */
+  depth = 0;
   private readonly sums = new Float64Array(SUM_COUNT);
   /** Node whose range `sums` holds (-1: none), so a split reuses its fit's pass. */
   private summedNode = -1;
@@ -200,23 +204,12 @@ class Builder {
     const tris = this.tris = new Float64Array(9 * n);
     const ids = this.ids = new Uint32Array(n);
     this.centroids = scratch.centroids = atLeast(scratch.centroids, 3 * n);
-    this.moments = scratch.moments = atLeast(scratch.moments, this.momentCount * n);
+    this.stride = this.momentCount + (this.boxedSums ? 6 : 0);
+    this.moments = scratch.moments = atLeast(scratch.moments, this.stride * n);
     this.boxes = scratch.boxes = atLeast(scratch.boxes, OBB_STRIDE * maxNodes);
-    let maxAbs = 0;
-    for (let t = 0; t < n; t++) {
-      for (let k = 0; k < 3; k++) {
-        const v = 3 * indices[3 * t + k];
-        for (let c = 0; c < 3; c++) {
-          const x = positions[v + c];
-          tris[9 * t + 3 * k + c] = x;
-          maxAbs = Math.max(maxAbs, Math.abs(x));
-        }
-      }
-      ids[t] = t;
-    }
-    this.maxAbs = maxAbs;
+    this.maxAbs = copyTriangles(tris, ids, positions, indices, n);
     for (let c = 0; c < 3; c++) this.reference[c] = tris[c];
-    for (let t = 0; t < n; t++) this.measure(t);
+    this.measureAll(n);
     if (options.split === 'median') {
       scratch.keys = atLeast(scratch.keys, n);
       scratch.tags = atLeast(scratch.tags, n);
@@ -230,6 +223,11 @@ class Builder {
     }
   }
 
+  /** Measures every triangle (a loop apart from the constructor: see grow). */
+  private measureAll(n: number): void {
+    for (let t = 0; t < n; t++) this.measure(t);
+  }
+
   /**
    * Centroid and moments of triangle t. The one-triangle closed form of the surface covariance,
    * (1/12) Σ dᵢdᵢᵀ over the corners' offsets dᵢ from the centroid (the 9·m·mᵀ + ppᵀ + qqᵀ + rrᵀ
@@ -238,7 +236,7 @@ class Builder {
    * still mesh order, so t indexes both).
    */
   private measure(t: number): void {
-    const p = this.tris, q = 9 * t, ref = this.reference, m = this.moments, w = this.momentCount * t;
+    const p = this.tris, q = 9 * t, ref = this.reference, m = this.moments, w = this.stride * t;
     const px = p[q], py = p[q + 1], pz = p[q + 2];
     const ux = p[q + 3] - px, uy = p[q + 4] - py, uz = p[q + 5] - pz;
     const vx = p[q + 6] - px, vy = p[q + 7] - py, vz = p[q + 8] - pz;
@@ -246,6 +244,11 @@ class Builder {
     const gx = (ux + vx) / 3, gy = (uy + vy) / 3, gz = (uz + vz) / 3;
     const g = this.centroids;
     g[3 * t] = px + gx; g[3 * t + 1] = py + gy; g[3 * t + 2] = pz + gz;
+    if (this.boxedSums) {
+      const b = w + this.momentCount;
+      m[b] = Math.min(px, p[q + 3], p[q + 6]); m[b + 1] = Math.min(py, p[q + 4], p[q + 7]); m[b + 2] = Math.min(pz, p[q + 5], p[q + 8]);
+      m[b + 3] = Math.max(px, p[q + 3], p[q + 6]); m[b + 4] = Math.max(py, p[q + 4], p[q + 7]); m[b + 5] = Math.max(pz, p[q + 5], p[q + 8]);
+    }
     if (this.momentCount === 0) return;
     const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
     const area = 0.5 * Math.sqrt(nx * nx + ny * ny + nz * nz);
@@ -280,12 +283,27 @@ class Builder {
         xx += m[q + 4]; xy += m[q + 5]; xz += m[q + 6]; yy += m[q + 7]; yz += m[q + 8]; zz += m[q + 9];
       }
       s[0] = a; s[1] = x; s[2] = y; s[3] = z; s[4] = xx; s[5] = xy; s[6] = xz; s[7] = yy; s[8] = yz; s[9] = zz;
-    } else if (mc === MEAN_MOMENTS) {
-      let a = 0, x = 0, y = 0, z = 0;
-      for (let t = first; t < end; t++) { const q = mc * ids[t]; a += m[q]; x += m[q + 1]; y += m[q + 2]; z += m[q + 3]; }
-      s[0] = a; s[1] = x; s[2] = y; s[3] = z;
+      this.summedNode = node;
+      return;
     }
-    if (this.boxedSums) aabbOfTrustedPoints(s, SUM_MIN, this.tris, 3 * count, 9 * first);
+    const stride = this.stride, mean = mc === MEAN_MOMENTS, boxed = this.boxedSums;
+    let a = 0, x = 0, y = 0, z = 0;
+    let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+    for (let t = first; t < end; t++) {
+      const q = stride * ids[t];
+      if (mean) { a += m[q]; x += m[q + 1]; y += m[q + 2]; z += m[q + 3]; }
+      if (!boxed) continue;
+      const e = q + mc;
+      if (m[e] < minX) minX = m[e];
+      if (m[e + 1] < minY) minY = m[e + 1];
+      if (m[e + 2] < minZ) minZ = m[e + 2];
+      if (m[e + 3] > maxX) maxX = m[e + 3];
+      if (m[e + 4] > maxY) maxY = m[e + 4];
+      if (m[e + 5] > maxZ) maxZ = m[e + 5];
+    }
+    s[0] = a; s[1] = x; s[2] = y; s[3] = z;
+    s[SUM_MIN] = minX; s[SUM_MIN + 1] = minY; s[SUM_MIN + 2] = minZ;
+    s[SUM_MAX] = maxX; s[SUM_MAX + 1] = maxY; s[SUM_MAX + 2] = maxZ;
     this.summedNode = node;
   }
 
@@ -406,7 +424,7 @@ class Builder {
       const a = this.order[k];
       const ax = this.axisComponent(node, a, 0), ay = this.axisComponent(node, a, 1), az = this.axisComponent(node, a, 2);
       // An empty side leaves the run untouched (the scan finds nothing to swap).
-      const left = this.partition(first, count, ax, ay, az, ax * mean[0] + ay * mean[1] + az * mean[2]);
+      const left = this.partition(first, count, a, ax, ay, az, ax * mean[0] + ay * mean[1] + az * mean[2]) - first;
       if (left > 0 && left < count) return left;
     }
     return count >> 1;
@@ -455,16 +473,17 @@ class Builder {
   }
 
   /**
-   * Moves triangles whose centroid projects below `at` to the front of the run and returns how
-   * many there are.
+   * Moves triangles whose centroid projects below `at` on axis `a` (ax, ay, az) to the front of
+   * the run and returns where the others start.
    */
-  private partition(first: number, count: number, ax: number, ay: number, az: number, at: number): number {
-    const g = this.centroids;
+  private partition(first: number, count: number, a: number, ax: number, ay: number, az: number, at: number): number {
+    const g = this.centroids, boxed = this.boxedSums;
     let i = first, j = first + count - 1;
     for (;;) {
-      while (i <= j && g[3 * i] * ax + g[3 * i + 1] * ay + g[3 * i + 2] * az < at) i++;
-      while (i <= j && !(g[3 * j] * ax + g[3 * j + 1] * ay + g[3 * j + 2] * az < at)) j--;
-      if (i >= j) return i - first;
+      // AABB and sphere nodes split on world axis a: one coordinate of the centroid.
+      while (i <= j && (boxed ? g[3 * i + a] : g[3 * i] * ax + g[3 * i + 1] * ay + g[3 * i + 2] * az) < at) i++;
+      while (i <= j && !((boxed ? g[3 * j + a] : g[3 * j] * ax + g[3 * j + 1] * ay + g[3 * j + 2] * az) < at)) j--;
+      if (i >= j) return i;
       this.swap(i, j);
     }
   }
@@ -505,6 +524,23 @@ class Builder {
   }
 }
 
+/** Copies the mesh's triangles into `tris` (9 numbers each), sets `ids` to 0 .. n - 1, and returns the largest |coordinate|. */
+function copyTriangles(tris: Float64Array, ids: Uint32Array, positions: ReadonlyFloats, indices: ReadonlyFloats, n: number): number {
+  let maxAbs = 0;
+  for (let t = 0; t < n; t++) {
+    for (let k = 0; k < 3; k++) {
+      const v = 3 * indices[3 * t + k];
+      for (let c = 0; c < 3; c++) {
+        const x = positions[v + c];
+        tris[9 * t + 3 * k + c] = x;
+        maxAbs = Math.max(maxAbs, Math.abs(x));
+      }
+    }
+    ids[t] = t;
+  }
+  return maxAbs;
+}
+
 /** Exchanges a[i .. i + n) and a[j .. j + n). */
 function swapRuns(a: Float64Array, i: number, j: number, n: number): void {
   for (let k = 0; k < n; k++) {
@@ -532,6 +568,57 @@ function toParentFrame(out: Float64Array, boxes: Float64Array, parent: number, c
 }
 
 /**
+ * Builds the nodes top-down and returns their count; the depth is left in `builder.depth`. Nothing that
+ * needs type feedback follows the long loop here or in the other passes: V8 compiles a function's
+ * first long loop while it runs, and code past the loop that had never run made that compiled
+ * loop bail out again at every later build.
+ */
+function grow(builder: Builder, children: Int32Array, firstTriangle: Int32Array, nodeTriangleCount: Int32Array, pending: Int32Array, levels: Int32Array, triangleCount: number, maxLeaf: number): number {
+  firstTriangle[0] = 0;
+  nodeTriangleCount[0] = triangleCount;
+  pending[0] = 0;
+  levels[0] = 0;
+  let nodeCount = 1, pendingCount = 1;
+  while (pendingCount > 0) {
+    const level = levels[--pendingCount];
+    const node = pending[pendingCount];
+    const first = firstTriangle[node], count = nodeTriangleCount[node];
+    builder.fit(node, first, count);
+    children[node] = -1;
+    if (count <= maxLeaf) continue;
+    const left = builder.split(node, first, count);
+    const l = nodeCount;
+    nodeCount += 2;
+    children[node] = l;
+    firstTriangle[l] = first;
+    nodeTriangleCount[l] = left;
+    firstTriangle[l + 1] = first + left;
+    nodeTriangleCount[l + 1] = count - left;
+    if (level + 1 > builder.depth) builder.depth = level + 1;
+    // Left on top of the stack, so each subtree is finished before its sibling starts.
+    levels[pendingCount] = level + 1;
+    pending[pendingCount++] = l + 1;
+    levels[pendingCount] = level + 1;
+    pending[pendingCount++] = l;
+  }
+  return nodeCount;
+}
+
+/** Writes every node's volume in its parent's frame (the root's as it is) and its half-diagonal. */
+function writeNodes(nodes: Float64Array, sizes: Float64Array, boxes: Float64Array, children: Int32Array, nodeCount: number): void {
+  for (let k = 0; k < OBB_STRIDE; k++) nodes[k] = boxes[k];
+  for (let i = 0; i < nodeCount; i++) {
+    const h = i * OBB_STRIDE + OBB_HALF;
+    sizes[i] = Math.sqrt(boxes[h] * boxes[h] + boxes[h + 1] * boxes[h + 1] + boxes[h + 2] * boxes[h + 2]);
+    const c = children[i];
+    if (c >= 0) {
+      toParentFrame(nodes, boxes, i, c);
+      toParentFrame(nodes, boxes, i, c + 1);
+    }
+  }
+}
+
+/**
  * Builds a bounding-volume tree over the triangles of a mesh: `positions` holds xyz per vertex,
  * `indices` three vertex indices per triangle. Top-down: each node's volume is fitted to its
  * triangles (OBB by `options.fit`, or AABB, or minimal sphere), then the triangles are split by
@@ -555,52 +642,15 @@ export function buildBoundingTree(positions: ReadonlyFloats, indices: ReadonlyFl
   // The stack never holds more than one node per level plus one.
   const pending = scratch.stack = atLeast(scratch.stack, triangleCount + 1);
   const levels = scratch.stackLevels = atLeast(scratch.stackLevels, triangleCount + 1);
-  firstTriangle[0] = 0;
-  nodeTriangleCount[0] = triangleCount;
-  pending[0] = 0;
-  levels[0] = 0;
-  let nodeCount = 1, pendingCount = 1, depth = 0;
-  while (pendingCount > 0) {
-    const level = levels[--pendingCount];
-    const node = pending[pendingCount];
-    const first = firstTriangle[node], count = nodeTriangleCount[node];
-    builder.fit(node, first, count);
-    children[node] = -1;
-    if (count <= opts.maxLeafTriangles) continue;
-    const left = builder.split(node, first, count);
-    const l = nodeCount;
-    nodeCount += 2;
-    children[node] = l;
-    firstTriangle[l] = first;
-    nodeTriangleCount[l] = left;
-    firstTriangle[l + 1] = first + left;
-    nodeTriangleCount[l + 1] = count - left;
-    depth = Math.max(depth, level + 1);
-    // Left on top of the stack, so each subtree is finished before its sibling starts.
-    levels[pendingCount] = level + 1;
-    pending[pendingCount++] = l + 1;
-    levels[pendingCount] = level + 1;
-    pending[pendingCount++] = l;
-  }
-
-  const boxes = builder.boxes;
+  const nodeCount = grow(builder, children, firstTriangle, nodeTriangleCount, pending, levels, triangleCount, opts.maxLeafTriangles);
   const nodes = new Float64Array(nodeCount * TREE_NODE_STRIDE);
   const sizes = new Float64Array(nodeCount);
-  for (let k = 0; k < OBB_STRIDE; k++) nodes[k] = boxes[k];
-  for (let i = 0; i < nodeCount; i++) {
-    const h = i * OBB_STRIDE + OBB_HALF;
-    sizes[i] = Math.sqrt(boxes[h] * boxes[h] + boxes[h + 1] * boxes[h + 1] + boxes[h + 2] * boxes[h + 2]);
-    const c = children[i];
-    if (c >= 0) {
-      toParentFrame(nodes, boxes, i, c);
-      toParentFrame(nodes, boxes, i, c + 1);
-    }
-  }
+  writeNodes(nodes, sizes, builder.boxes, children, nodeCount);
   return {
     kind: opts.kind,
     nodeCount,
     triangleCount,
-    depth,
+    depth: builder.depth,
     nodes,
     children: children.slice(0, nodeCount),
     firstTriangle: firstTriangle.slice(0, nodeCount),

@@ -147,6 +147,8 @@ const VARIANTS: { name: string; options: BoundingTreeOptions; boxTest: TreeBoxTe
   { name: 'obb dito median leaf4', options: { kind: 'obb', fit: 'dito', split: 'median', maxLeafTriangles: 4 }, boxTest: 'sat' },
   { name: 'obb hull centroid', options: { kind: 'obb', fit: 'hull', split: 'centroid' }, boxTest: 'sat' },
   { name: 'aabb', options: { kind: 'aabb' }, boxTest: 'sat' },
+  // Median splits sum both halves apart from the partition; AABB boxes are those sums.
+  { name: 'aabb median leaf3', options: { kind: 'aabb', split: 'median', maxLeafTriangles: 3 }, boxTest: 'sat' },
   { name: 'sphere leaf2', options: { kind: 'sphere', maxLeafTriangles: 2 }, boxTest: 'sat' },
 ];
 
@@ -164,6 +166,15 @@ describe('build', () => {
         const tree = buildBoundingTree(mesh.positions, mesh.indices, v.options);
         const maxLeaf = v.options.maxLeafTriangles ?? 1;
         expect(Array.from(tree.triangleIds).sort((a, b) => a - b)).toEqual(Array.from({ length: mesh.triangleCount }, (_, i) => i));
+        // Tree-order triangle t holds mesh triangle triangleIds[t]'s corners, in the mesh's corner order.
+        let misplaced = 0;
+        for (let t = 0; t < tree.triangleCount; t++) {
+          for (let k = 0; k < 9; k++) {
+            const v = mesh.indices[3 * tree.triangleIds[t] + Math.floor(k / 3)];
+            if (tree.triangles[9 * t + k] !== mesh.positions[3 * v + (k % 3)]) misplaced++;
+          }
+        }
+        expect(misplaced, `${mesh.name} ${v.name}: triangles not matching their ids`).toBe(0);
         // Absolute frames by composing the parent-relative ones, root first (parents have smaller indices).
         const abs = new Float64Array(tree.nodeCount * 15);
         abs.set(tree.nodes.subarray(0, 15));
@@ -200,6 +211,10 @@ describe('build', () => {
             }
           }
         }
+        // A NaN volume would pass the containment test above (its comparisons are all false).
+        const badVolume = Array.from({ length: tree.nodeCount }, (_, n) => n).filter((n) =>
+          !tree.nodes.subarray(15 * n, 15 * n + 15).every(Number.isFinite) || !tree.nodes.subarray(15 * n + 12, 15 * n + 15).every((h) => h >= 0));
+        expect(badVolume, `${mesh.name} ${v.name}: non-finite or negative node volumes`).toEqual([]);
         expect(outside, `${mesh.name} ${v.name}: vertices outside their node volumes`).toBe(0);
         expect(badStructure, `${mesh.name} ${v.name}: bad ranges or leaf sizes`).toBe(0);
         expect(leaves * 2 - 1).toBe(tree.nodeCount);
