@@ -30,7 +30,8 @@ const WORKER_JOB_TIMEOUT_MS = 30_000;
 /** How often `ready` looks at the workers' start, ms. */
 const START_POLL_MS = 5;
 
-interface WorkerHandle {
+/** What the pool uses of a worker (a Web Worker or a Node worker thread). */
+export interface WorkerHandle {
   postMessage(message: unknown): void;
   terminate(): unknown;
   unref?(): void;
@@ -47,7 +48,7 @@ export interface WorkerPoolOptions {
   /** URL of the package's worker script (`bitecs-collide/worker`), started as a module worker. */
   workerUrl?: string | URL;
   /** Makes one Web Worker running `bitecs-collide/worker`, e.g. with your bundler's worker import. */
-  createWorker?: () => Worker;
+  createWorker?: () => WorkerHandle;
 }
 
 type NodeWorkerCtor = new (script: URL | string, options: { eval?: boolean; execArgv?: string[]; workerData?: unknown }) => WorkerHandle;

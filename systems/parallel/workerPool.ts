@@ -10,10 +10,10 @@ import type { CollisionPipeline, CollisionWorkers, ParallelState } from '../coll
 import { refitRange } from '../refitVolumes';
 import { createNarrowBuffers, shareStores, PARALLEL_MIN_CANDIDATES, PARALLEL_MIN_COLLIDERS } from './narrowBuffers';
 import { parallelNarrowTests } from './narrowJob';
-import { MAX_WORKERS, WorkerPool, autoWorkerCount, canStartWorkers, type WorkerPoolOptions } from './pool';
+import { MAX_WORKERS, WorkerPool, autoWorkerCount, canStartWorkers, type WorkerPoolOptions, type WorkerHandle } from './pool';
 import { JOB_REFIT } from './protocol';
 
-export type { WorkerPoolOptions };
+export type { WorkerPoolOptions, WorkerHandle };
 
 let warnedNoSharedMemory = false;
 
