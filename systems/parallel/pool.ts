@@ -11,7 +11,7 @@
  * (run through tsx, which the worker registers).
  *
  * Browsers: module Web Workers, started with `new Worker(new URL('./worker.js', import.meta.url))`
- * written out literally, the form bundlers (Vite, webpack, Parcel, esbuild's plugins) recognise
+ * written out literally, the form bundlers (Vite, webpack, Parcel) recognise
  * and emit the worker for; or from the user's URL or factory (WorkerPoolOptions). A page's main
  * thread may not block: it never waits for workers to start (jobs run on it alone until they
  * have) and it waits for a job's end by spinning on Atomics.load.
@@ -32,9 +32,13 @@ const START_POLL_MS = 5;
 
 /** What the pool uses of a worker (a Web Worker or a Node worker thread). */
 export interface WorkerHandle {
+  /** Sends the worker its start data and the shared arrays. */
   postMessage(message: unknown): void;
+  /** Ends the worker (the pipeline's destroy()). */
   terminate(): unknown;
+  /** Node: lets the process exit while the worker idles. */
   unref?(): void;
+  /** Browsers: a script that failed to load rejects `ready`. */
   addEventListener?(type: 'error', listener: (event: { message?: string }) => void): void;
 }
 
@@ -132,7 +136,7 @@ export class WorkerPool {
       } else {
         handle = startWebWorker(source);
         handle.addEventListener?.('error', (event) => {
-          this.startError ??= new Error(`bitecs-collide: a worker thread failed to start: ${event.message ?? 'its script did not load (check the worker URL, and that a cross-origin isolated page serves it with the same headers)'}`);
+          this.startError ??= new Error(`bitecs-collide: a worker thread failed to start: ${event.message || 'its script did not load (check the worker URL, and that a cross-origin isolated page serves it with the same headers)'}`);
         });
         handle.postMessage({ workerData });
       }
