@@ -2,7 +2,7 @@
 // serve the build, and check that it loads without console errors, animates, steps, and shows
 // the contact count the library computes in Node for the same seed and number of frames, and that
 // the page, served cross-origin isolated (the headers of debug/vite.config.ts), runs the pipeline
-// on Web Workers with the single-thread results.
+// on Web Workers with the single-thread results, and reports a worker script that did not load.
 // Needs a Chromium binary (Debian's `chromium` package, or CHROMIUM_PATH); without one the suite
 // is skipped with a warning saying so.
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -138,6 +138,20 @@ describe.skipIf(!haveChromium)('debug page in headless Chromium', () => {
     expect(Number((await dataset(parallel)).touching)).toBe(next.touching);
     await parallel.close();
     expect(problems).toEqual([]);
+  });
+
+  it('says so when a worker script does not load: ready rejects, and the page reports it', async () => {
+    const page = await browser!.newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.route(/\/worker-[^/]*\.js$/, (route) => route.abort());
+    await page.goto(`${baseUrl}?workers=1&fox=0`);
+    await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('Failed'), null, { timeout: 20_000 });
+    expect(await page.textContent('#status')).toMatch(/a worker thread failed to start/);
+    expect(errors.some((text) => /a worker thread failed to start/.test(text))).toBe(true);
+    await page.close();
   });
 
   it('animates: two screenshots taken frames apart differ', async () => {
