@@ -15,7 +15,7 @@ import { fitBoneHitboxes, type BoneHitboxes } from '../src/character/hitboxFit';
 import { buildBoundingTree } from '../src/tree/build';
 import { addCharacter, createSkeletonStore, defineSkeleton, type SkeletonDefinition, type SkeletonStore } from '../src/character/skeleton';
 import { defineSkin } from '../src/character/skin';
-import { addCharacterCollider, addCollider, addMeshCollider, createCollisionPipeline, setTransform, updateBoneHitboxes, type CollisionPipeline } from '../systems/index';
+import { addCharacterCollider, addCollider, addMeshCollider, createCollisionPipeline, setTransform, updateBoneHitboxes, type CollisionPipeline, type CollisionWorkers } from '../systems/index';
 import { createSweepAndPrune } from '../src/broadphase/sweepAndPrune';
 import { advanceScene, createScene, type Scene } from './movingBoxes';
 import { buildHumanoid } from './humanoid';
@@ -54,6 +54,8 @@ export interface DemoSceneOptions {
   raysPerFrame?: number;
   /** A static wavy triangle-mesh floor under the bodies. Default true. */
   floor?: boolean;
+  /** The pipeline's worker threads (its `workers` option). Default: one thread. */
+  workers?: CollisionWorkers;
 }
 
 /** The static level: a triangle mesh (world frame) and its collider entity. */
@@ -186,7 +188,7 @@ export function createDemoScene(options: DemoSceneOptions = {}): DemoScene {
   const skeletons = createSkeletonStore();
   const hitboxes = createHitboxStore();
   const rayGrid = createCharacterRayGrid();
-  const pipeline = createCollisionPipeline(world, { broadPhase: createSweepAndPrune(), characters: { skeletons, hitboxes, rayGrid }, timings: true });
+  const pipeline = createCollisionPipeline(world, { broadPhase: createSweepAndPrune(), characters: { skeletons, hitboxes, rayGrid }, timings: true, workers: options.workers });
 
   const bodies = createScene(bodyCount, size, seed);
   const bodyEntity = new Int32Array(bodyCount);

@@ -1,15 +1,17 @@
 // The packed package as a user installs it: `npm pack`, unpacked into a fresh project with its own
 // strict tsconfig, where the README's two quick starts (taken from README.md as written) typecheck
 // and run, a CommonJS file require()s the entries, and `instanceof CollideInputError` holds across
-// entries. Then the sizes: the tarball, a bundle of the OBB test alone, and a bundle of the quick
+// entries, and a Vite build of a page that starts worker threads emits the worker script and
+// points the pool at it. Then the sizes: the tarball, a bundle of the OBB test alone, and a bundle of the quick
 // start. Run by `npm test` after the build; exits 1 on any failure.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { build as viteBuild } from 'vite';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 /** Size limits, bytes. */
@@ -116,6 +118,27 @@ console.log('CommonJS require: pairs', collision.touchingPairs.count, 'overlap',
       failures.push(`${file} failed:\n${error.stdout ?? ''}${error.stderr ?? error.message}`);
     }
   }
+
+  // A browser build: Vite finds the pool's new Worker(new URL('./worker.js', import.meta.url)) in
+  // the package, emits the worker script (with what it imports) and rewrites the URL to it.
+  const web = join(project, 'web');
+  mkdirSync(web);
+  writeFileSync(join(web, 'index.html'), '<!doctype html><script type="module" src="./main.js"></script>\n');
+  writeFileSync(join(web, 'main.js'), `
+import { createWorld } from 'bitecs';
+import { createCollisionPipeline, createWorkerPool } from 'bitecs-collide/ecs';
+const workers = createWorkerPool(1);
+const collision = createCollisionPipeline(createWorld(), { workers });
+workers.ready.then(() => console.log('threads', collision.workers + 1));
+`);
+  const webOut = join(web, 'dist');
+  await viteBuild({ root: web, logLevel: 'silent', build: { outDir: webOut, emptyOutDir: true } });
+  const assets = readdirSync(join(webOut, 'assets'));
+  const workerAsset = assets.find((file) => readFileSync(join(webOut, 'assets', file), 'utf8').includes('a test of fault reporting'));
+  const pointsAtWorker = assets.some((file) => file !== workerAsset && readFileSync(join(webOut, 'assets', file), 'utf8').includes(`/${workerAsset}`));
+  if (workerAsset === undefined) failures.push(`a Vite build of a page with worker threads emits no worker script (assets: ${assets.join(', ')})`);
+  else if (!pointsAtWorker) failures.push(`a Vite build's page does not point the pool at its worker script ${workerAsset}`);
+  else console.log(`Vite build of a page with worker threads: worker script ${workerAsset}`);
 
   // Bundle sizes, minified, bitecs and gl-matrix left to the application (they are its own).
   const bundle = async (name, source) => {

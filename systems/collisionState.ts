@@ -77,6 +77,13 @@ export interface CollisionPipelineOptions {
 export interface CollisionWorkers {
   /** Worker threads besides the calling one (0 where threads cannot share memory). */
   readonly workers: number;
+  /**
+   * Resolves once the pipeline that this pool serves has its threads started (at once without
+   * threads); rejects when one failed to start. In Node the first step waits for them; a browser
+   * page cannot wait, so its steps run on the calling thread alone (with the same results) until
+   * the threads have started.
+   */
+  readonly ready: Promise<void>;
   /** @internal Starts the threads for the pipeline it serves and returns what that runs on them. */
   attach(): ParallelState | undefined;
 }
@@ -89,6 +96,8 @@ export interface ParallelState {
   minRefit: number;
   /** Candidate pairs from which the narrow phase runs on the pool. */
   minNarrow: number;
+  /** Jobs split with the workers so far (not those a browser page ran alone while they started). */
+  readonly jobsOnWorkers: number;
   /** The change list's refit, split between the threads. */
   refit(p: CollisionPipeline): void;
   /** The narrow phase's tests into the touching pairs and contacts, split between the threads. */

@@ -13,7 +13,7 @@ export { raycastColliders, createColliderRayHit, type ColliderRayHit } from './r
 export { updateCharacterColliders } from './updateCharacterColliders';
 export { addMeshCollider } from './meshCollider';
 export { addKdopCollider } from './kdopCollider';
-export { createWorkerPool } from './parallel/workerPool';
+export { createWorkerPool, type WorkerPoolOptions, type WorkerHandle } from './parallel/workerPool';
 export { addCharacterCollider, characterOf, type CharacterAsset, type CharacterColliderOptions } from './characters';
 export { type HitboxPairStore } from '../components/hitboxPairStore';
 export { updateBoneHitboxes, type BoneHitboxState } from './updateBoneHitboxes';

@@ -9,6 +9,12 @@
  * Node: worker_threads (unref'd: an idle pool never keeps the process alive; destroy() ends it).
  * The worker script sits next to this module: worker.js in the package, worker.ts in the sources
  * (run through tsx, which the worker registers).
+ *
+ * Browsers: module Web Workers, started with `new Worker(new URL('./worker.js', import.meta.url))`
+ * written out literally, the form bundlers (Vite, webpack, Parcel) recognise
+ * and emit the worker for; or from the user's URL or factory (WorkerPoolOptions). A page's main
+ * thread may not block: it never waits for workers to start (jobs run on it alone until they
+ * have) and it waits for a job's end by spinning on Atomics.load.
  */
 import {
   CTRL_BINDINGS, CTRL_BYTES, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
@@ -21,11 +27,32 @@ export const MAX_WORKERS = 64;
 /** How long the calling thread waits for workers before it gives up on them, ms. */
 const WORKER_START_TIMEOUT_MS = 30_000;
 const WORKER_JOB_TIMEOUT_MS = 30_000;
+/** How often `ready` looks at the workers' start, ms. */
+const START_POLL_MS = 5;
 
-interface WorkerHandle {
+/** What the pool uses of a worker (a Web Worker or a Node worker thread). */
+export interface WorkerHandle {
+  /** Sends the worker its start data and the shared arrays. */
   postMessage(message: unknown): void;
+  /** Ends the worker (the pipeline's destroy()). */
   terminate(): unknown;
+  /** Node: lets the process exit while the worker idles. */
   unref?(): void;
+  /** Browsers: a script that failed to load rejects `ready`. */
+  addEventListener?(type: 'error', listener: (event: { message?: string }) => void): void;
+}
+
+/**
+ * Options of `createWorkerPool`: where browsers get the worker script. By default the pool starts
+ * the package's `worker.js` with `new Worker(new URL('./worker.js', import.meta.url), { type:
+ * 'module' })`, which bundlers recognise and emit; give one of these when yours does not, or
+ * when you serve the script yourself. Node always runs the package's worker script.
+ */
+export interface WorkerPoolOptions {
+  /** URL of the package's worker script (`bitecs-collide/worker`), started as a module worker. */
+  workerUrl?: string | URL;
+  /** Makes one Web Worker running `bitecs-collide/worker`, e.g. with your bundler's worker import. */
+  createWorker?: () => WorkerHandle;
 }
 
 type NodeWorkerCtor = new (script: URL | string, options: { eval?: boolean; execArgv?: string[]; workerData?: unknown }) => WorkerHandle;
@@ -37,9 +64,11 @@ function nodeWorkerConstructor(): NodeWorkerCtor | undefined {
   return (getBuiltin('node:worker_threads') as { Worker: NodeWorkerCtor }).Worker;
 }
 
-/** Whether this thread may block in Atomics.wait (Node's main thread and workers may; a browser page may not). */
+/** Whether this thread may block in Atomics.wait (Node's threads and Web Workers may; a browser page may not). */
 function canBlock(): boolean {
-  return typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
+  if (typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string') return true;
+  const scope = (globalThis as { WorkerGlobalScope?: abstract new () => unknown }).WorkerGlobalScope;
+  return scope !== undefined && globalThis instanceof scope;
 }
 
 /** Number of worker threads `workers: 'auto'` asks for: one per core beyond the calling thread's. */
@@ -55,6 +84,14 @@ export function canStartWorkers(): boolean {
   return nodeWorkerConstructor() !== undefined || typeof (globalThis as { Worker?: unknown }).Worker === 'function';
 }
 
+/** A module Web Worker from `source`, or from the package's worker.js next to this module. */
+function startWebWorker(source: WorkerPoolOptions): WorkerHandle {
+  if (source.createWorker !== undefined) return source.createWorker();
+  if (source.workerUrl !== undefined) return new Worker(source.workerUrl, { type: 'module' });
+  // Literal, so bundlers find the worker script and emit it (the sources' worker.ts under Vite).
+  return new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+}
+
 /** The pool; see the module comment. */
 export class WorkerPool {
   readonly workerCount: number;
@@ -66,10 +103,20 @@ export class WorkerPool {
   private kdopK = 0;
   private started = false;
   private destroyed = false;
+  /** Whether this thread may block waiting for a job's end. */
+  private readonly blocking = canBlock();
+  /** Whether the first job waits for the workers to start (Node); Web Workers start only once their parent returns to its event loop. */
+  private readonly waitsForStart = nodeWorkerConstructor() !== undefined;
+  /** Why a Web Worker failed to start, once one did. */
+  private startError: Error | undefined;
+  /** Resolves once every worker has started; rejects when one failed to. */
+  readonly ready: Promise<void>;
   /** @internal Tests: the next job makes every worker throw. */
   failNextJob = false;
+  /** Jobs split with the workers so far (tests and the debug page check the threads ran). */
+  jobsOnWorkers = 0;
 
-  constructor(workerCount: number) {
+  constructor(workerCount: number, source: WorkerPoolOptions = {}) {
     this.workerCount = workerCount;
     const buffer = new SharedArrayBuffer(CTRL_BYTES);
     this.control = controlViews(buffer);
@@ -87,12 +134,29 @@ export class WorkerPool {
           : new NodeWorker(url, { workerData, execArgv: [] });
         handle.unref?.();
       } else {
-        const BrowserWorker = (globalThis as unknown as { Worker: new (url: URL, options: { type: 'module' }) => WorkerHandle }).Worker;
-        handle = new BrowserWorker(url, { type: 'module' });
+        handle = startWebWorker(source);
+        handle.addEventListener?.('error', (event) => {
+          this.startError ??= new Error(`bitecs-collide: a worker thread failed to start: ${event.message || 'its script did not load (check the worker URL, and that a cross-origin isolated page serves it with the same headers)'}`);
+        });
         handle.postMessage({ workerData });
       }
       this.handles.push(handle);
     }
+    this.ready = this.watchStart();
+    this.ready.catch(() => {}); // run() throws the same error: an unread `ready` is no unhandled rejection
+  }
+
+  /** Polls the workers' start (a timer, unref'd in Node). */
+  private watchStart(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const poll = () => {
+        if (this.startError !== undefined) reject(this.startError);
+        else if (this.destroyed) reject(new Error('bitecs-collide: the worker pool was destroyed before its threads started'));
+        else if (Atomics.load(this.control.ints, CTRL_READY) >= this.workerCount) resolve();
+        else (setTimeout(poll, START_POLL_MS) as { unref?: () => void }).unref?.();
+      };
+      poll();
+    });
   }
 
   /** Makes `array` the job array `name` (sent to the workers before the next job when it is new). */
@@ -133,7 +197,12 @@ export class WorkerPool {
     if (this.destroyed) throw new Error('bitecs-collide: the worker pool was destroyed');
     const ints = this.control.ints;
     if (!this.started) {
-      waitAtLeast(ints, CTRL_READY, this.workerCount, WORKER_START_TIMEOUT_MS, 'start');
+      if (this.startError !== undefined) throw this.startError;
+      if (!this.waitsForStart && Atomics.load(ints, CTRL_READY) < this.workerCount) {
+        own(0, count); // the same results, on this thread alone
+        return;
+      }
+      waitAtLeast(ints, CTRL_READY, this.workerCount, WORKER_START_TIMEOUT_MS, 'start', this.blocking);
       this.started = true;
     }
     this.sendBindings();
@@ -150,13 +219,14 @@ export class WorkerPool {
     Atomics.store(ints, CTRL_ERROR, 0);
     Atomics.add(ints, CTRL_SEQUENCE, 1);
     Atomics.notify(ints, CTRL_SEQUENCE);
+    this.jobsOnWorkers++;
     let ownError: unknown;
     try {
       own(0, partStart(count, parts, 1));
     } catch (error) {
       ownError = error;
     }
-    waitAtLeast(ints, CTRL_DONE, this.workerCount, WORKER_JOB_TIMEOUT_MS, 'finish a job');
+    waitAtLeast(ints, CTRL_DONE, this.workerCount, WORKER_JOB_TIMEOUT_MS, 'finish a job', this.blocking);
     if (ownError !== undefined) throw ownError;
     if (Atomics.load(ints, CTRL_ERROR) !== 0) {
       const text = this.control.errorText;
@@ -177,9 +247,11 @@ export class WorkerPool {
   }
 }
 
-/** Waits until ints[index] >= target: blocking where allowed, else spinning. */
-function waitAtLeast(ints: Int32Array, index: number, target: number, timeoutMs: number, what: string): void {
-  const block = canBlock();
+/**
+ * Waits until ints[index] >= target: blocking where allowed, else spinning on Atomics.load (a
+ * page's main thread; the workers' parts end within the frame, so the spin is that short).
+ */
+function waitAtLeast(ints: Int32Array, index: number, target: number, timeoutMs: number, what: string, block: boolean): void {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const value = Atomics.load(ints, index);

@@ -3,31 +3,52 @@
  * The pool installs the parallel refit and narrow phase into the pipeline it serves, so a
  * program that never creates one never references (nor bundles) the thread code.
  */
-import { CollideInputError } from '../../src/errors';
+import { CollideInputError, assertKnownKeys } from '../../src/errors';
 import { canShareMemory } from '../../src/sharedMemory';
 import { markChanged } from '../../components/transform';
 import type { CollisionPipeline, CollisionWorkers, ParallelState } from '../collisionState';
 import { refitRange } from '../refitVolumes';
 import { createNarrowBuffers, shareStores, PARALLEL_MIN_CANDIDATES, PARALLEL_MIN_COLLIDERS } from './narrowBuffers';
 import { parallelNarrowTests } from './narrowJob';
-import { MAX_WORKERS, WorkerPool, autoWorkerCount, canStartWorkers } from './pool';
+import { MAX_WORKERS, WorkerPool, autoWorkerCount, canStartWorkers, type WorkerPoolOptions, type WorkerHandle } from './pool';
 import { JOB_REFIT } from './protocol';
 
+export type { WorkerPoolOptions, WorkerHandle };
+
 let warnedNoSharedMemory = false;
+
+const WORKER_POOL_OPTIONS = ['workerUrl', 'createWorker'] as const;
+
+/** The options, checked: CollideInputError naming a bad or unknown field. */
+function checkPoolOptions(options: WorkerPoolOptions): WorkerPoolOptions {
+  if (options === null || typeof options !== 'object') throw new CollideInputError(`createWorkerPool: options must be an object, got ${String(options)}`);
+  assertKnownKeys(options, WORKER_POOL_OPTIONS, 'createWorkerPool');
+  const { workerUrl, createWorker } = options;
+  if (workerUrl !== undefined && typeof workerUrl !== 'string' && !(workerUrl instanceof URL)) {
+    throw new CollideInputError(`createWorkerPool: workerUrl must be a string or a URL, got ${String(workerUrl)}`);
+  }
+  if (createWorker !== undefined && typeof createWorker !== 'function') {
+    throw new CollideInputError(`createWorkerPool: createWorker must be a function returning a Worker, got ${String(createWorker)}`);
+  }
+  if (workerUrl !== undefined && createWorker !== undefined) throw new CollideInputError('createWorkerPool: give workerUrl or createWorker, not both');
+  return { workerUrl, createWorker };
+}
 
 /**
  * Worker threads for one collision pipeline: `workers` threads besides the calling one, or
  * `'auto'`, one per further core. The refit and the narrow phase of large frames are split
  * between the threads, with exactly the results of one thread. The threads start with the
- * pipeline and end with its destroy() (they never keep Node alive by themselves). Where threads
- * cannot share memory (SharedArrayBuffer missing, or a browser page that is not cross-origin
- * isolated: the COOP and COEP headers), the pipeline runs on one thread and this warns once.
- * Throws CollideInputError unless `workers` is an integer in [1, 64] or 'auto'.
+ * pipeline and end with its destroy() (they never keep Node alive by themselves); `ready`
+ * resolves once they have started. Where threads cannot share memory (SharedArrayBuffer
+ * missing, or a browser page that is not cross-origin isolated: the COOP and COEP headers), the
+ * pipeline runs on one thread and this warns once. Throws CollideInputError unless `workers` is
+ * an integer in [1, 64] or 'auto', and for bad or unknown options.
  */
-export function createWorkerPool(workers: number | 'auto'): CollisionWorkers {
+export function createWorkerPool(workers: number | 'auto', options: WorkerPoolOptions = {}): CollisionWorkers {
   if (workers !== 'auto' && !(typeof workers === 'number' && Number.isInteger(workers) && workers >= 1 && workers <= MAX_WORKERS)) {
     throw new CollideInputError(`createWorkerPool: workers must be an integer in [1, ${MAX_WORKERS}] or 'auto', got ${String(workers)}`);
   }
+  const source = checkPoolOptions(options);
   let count = workers === 'auto' ? autoWorkerCount() : workers;
   if (count > 0 && (!canShareMemory() || !canStartWorkers())) {
     if (!warnedNoSharedMemory) {
@@ -37,12 +58,18 @@ export function createWorkerPool(workers: number | 'auto'): CollisionWorkers {
     count = 0;
   }
   let attached = false;
+  let started!: (pool: WorkerPool | undefined) => void;
+  const ready = new Promise<WorkerPool | undefined>((resolve) => (started = resolve)).then((pool) => pool?.ready);
+  ready.catch(() => {}); // step throws the same error: an unread `ready` is no unhandled rejection
   return {
     workers: count,
+    ready,
     attach(): ParallelState | undefined {
       if (attached) throw new CollideInputError('createCollisionPipeline: this worker pool already serves a pipeline (create one pool per pipeline)');
       attached = true;
-      return count === 0 ? undefined : parallelState(new WorkerPool(count));
+      const pool = count === 0 ? undefined : new WorkerPool(count, source);
+      started(pool);
+      return pool === undefined ? undefined : parallelState(pool);
     },
   };
 }
@@ -54,6 +81,9 @@ function parallelState(pool: WorkerPool): ParallelState {
     workers: pool.workerCount,
     minRefit: PARALLEL_MIN_COLLIDERS,
     minNarrow: PARALLEL_MIN_CANDIDATES,
+    get jobsOnWorkers() {
+      return pool.jobsOnWorkers;
+    },
     refit(p: CollisionPipeline): void {
       const c = p.collider, t = p.transform, margin = p.aabbMargin;
       shareStores(pool, c, t);

@@ -1,6 +1,8 @@
 // End-to-end test of the debug view (debug/) in headless Chromium: build the page with Vite,
 // serve the build, and check that it loads without console errors, animates, steps, and shows
-// the contact count the library computes in Node for the same seed and number of frames.
+// the contact count the library computes in Node for the same seed and number of frames, and that
+// the page, served cross-origin isolated (the headers of debug/vite.config.ts), runs the pipeline
+// on Web Workers with the single-thread results, and reports a worker script that did not load.
 // Needs a Chromium binary (Debian's `chromium` package, or CHROMIUM_PATH); without one the suite
 // is skipped with a warning saying so.
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoScene, type CharacterKind } from '../../scenes/demo';
 import { loadFoxNode } from '../../scenes/loadFoxNode';
 import { serveDirectory } from './staticServer';
+import { CROSS_ORIGIN_ISOLATION } from '../../debug/vite.config';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -55,7 +58,7 @@ describe.skipIf(!haveChromium)('debug page in headless Chromium', () => {
   beforeAll(async () => {
     outDir = mkdtempSync(join(tmpdir(), 'bitecs-collide-debug-'));
     await build({ configFile: join(ROOT, 'debug/vite.config.ts'), logLevel: 'error', build: { outDir, emptyOutDir: true } });
-    ({ server, url: baseUrl } = await serveDirectory(outDir));
+    ({ server, url: baseUrl } = await serveDirectory(outDir, CROSS_ORIGIN_ISOLATION));
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -105,6 +108,50 @@ describe.skipIf(!haveChromium)('debug page in headless Chromium', () => {
     expect(Number((await dataset(page)).touching)).toBe(next.touching);
     await page.close();
     expect(problems).toEqual([]);
+  });
+
+  it('runs the pipeline on Web Workers with the single-thread contacts and pairs, cross-origin isolated', async () => {
+    const query = 'seed=3&frames=30';
+    const single = await open(query);
+    const one = await dataset(single);
+    await single.close();
+    const parallel = await open(`${query}&workers=2`);
+    const two = await dataset(parallel);
+    expect(one.isolated).toBe('1');
+    expect(two.isolated).toBe('1');
+    expect(one.threads).toBe('1');
+    expect(two.threads).toBe('3');
+    expect(Number(two.jobsOnWorkers)).toBeGreaterThanOrEqual(60); // a refit and a narrow phase per frame
+    expect(Number(one.contacts)).toBeGreaterThan(0);
+    expect(two.frame).toBe(one.frame);
+    expect(two.contacts).toBe(one.contacts);
+    expect(two.touching).toBe(one.touching);
+    expect(two.pairs).toBe(one.pairs);
+    expect(two.contactBits).toBe(one.contactBits);
+    expect(two.rayHits).toBe(one.rayHits);
+
+    // Frames stepped after the start match too (the workers receive grown arrays by message).
+    await parallel.click('#step');
+    await parallel.waitForFunction(() => document.body.dataset.frame === '31', null, { timeout: 5_000 });
+    const next = nodeCounts(3, 31, fox);
+    expect(Number((await dataset(parallel)).contacts)).toBe(next.contacts);
+    expect(Number((await dataset(parallel)).touching)).toBe(next.touching);
+    await parallel.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('says so when a worker script does not load: ready rejects, and the page reports it', async () => {
+    const page = await browser!.newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.route(/\/worker-[^/]*\.js$/, (route) => route.abort());
+    await page.goto(`${baseUrl}?workers=1&fox=0`);
+    await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('Failed'), null, { timeout: 20_000 });
+    expect(await page.textContent('#status')).toMatch(/a worker thread failed to start/);
+    expect(errors.some((text) => /a worker thread failed to start/.test(text))).toBe(true);
+    await page.close();
   });
 
   it('animates: two screenshots taken frames apart differ', async () => {

@@ -12,8 +12,8 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
-/** Serves files under `root`; resolves with the server and its base URL once it listens. */
-export function serveDirectory(root: string): Promise<{ server: Server; url: string }> {
+/** Serves files under `root` with `headers` on every file; resolves with the server and its base URL once it listens. */
+export function serveDirectory(root: string, headers: Record<string, string> = {}): Promise<{ server: Server; url: string }> {
   const server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
     const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
@@ -28,7 +28,7 @@ export function serveDirectory(root: string): Promise<{ server: Server; url: str
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    response.writeHead(200, { ...headers, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
     createReadStream(file).pipe(response);
   });
   return new Promise((resolve, reject) => {

@@ -155,6 +155,34 @@ describe('the pipeline on worker threads', () => {
     expect(() => createCollisionPipeline(createWorld(), { workers: pool })).toThrow(/already serves a pipeline/);
   });
 
+  it('refuses bad or unknown pool options, naming the field', () => {
+    const cases: [unknown, RegExp][] = [
+      [null, /createWorkerPool: options must be an object, got null/],
+      [{ workerURL: 'w.js' }, /createWorkerPool: unknown option 'workerURL' \(accepted: workerUrl, createWorker\)/],
+      [{ workerUrl: 3 }, /createWorkerPool: workerUrl must be a string or a URL, got 3/],
+      [{ createWorker: 'worker.js' }, /createWorkerPool: createWorker must be a function returning a Worker, got worker.js/],
+      [{ workerUrl: 'w.js', createWorker: () => undefined }, /createWorkerPool: give workerUrl or createWorker, not both/],
+    ];
+    for (const [options, message] of cases) {
+      const call = () => createWorkerPool(1, options as never);
+      expect(call).toThrow(CollideInputError);
+      expect(call).toThrow(message);
+    }
+    expect(() => createWorkerPool(1, { workerUrl: new URL('https://example.org/worker.js') })).not.toThrow();
+  });
+
+  it('ready resolves once the threads have started, and the first step runs on them', async () => {
+    const pool = createWorkerPool(2);
+    const p = createCollisionPipeline(createWorld(), { workers: pool });
+    running.push({ world: p.world, p, eids: [] });
+    await expect(pool.ready).resolves.toBeUndefined();
+    p.parallel!.minRefit = 1;
+    const e = addEntity(p.world);
+    addCollider(p.world, e, { shape: 'sphere', radius: 1 });
+    p.step(p.world);
+    expect(p.parallel!.jobsOnWorkers).toBe(1);
+  });
+
   it('without SharedArrayBuffer, runs on one thread and says so once', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const saved = globalThis.SharedArrayBuffer;
