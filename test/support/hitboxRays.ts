@@ -7,7 +7,7 @@ import { fitBoneHitboxes } from '../../src/character/hitboxFit';
 import { updateHitboxes } from '../../src/character/hitboxUpdate';
 import type { HitboxStore } from '../../src/character/hitboxLayout';
 import { createRayBatch, createRayQuery, setRay, type RayBatch } from '../../src/query/rayQuery';
-import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton } from '../../src/character/skeleton';
+import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton, type SkeletonStore } from '../../src/character/skeleton';
 import { defineSkin } from '../../src/character/skin';
 import { buildHumanoid } from '../../scenes/humanoid';
 import { mulberry32 } from '../../scenes/random';
@@ -16,16 +16,22 @@ export const humanoid = buildHumanoid();
 export const def = defineSkeleton(humanoid.skeleton);
 export const fitted = fitBoneHitboxes(def, defineSkin(def, humanoid.skin));
 
+/** Adds character `c` (owned by `entity`) to both stores, posed at a random time of the walk; returns its first bone. */
+export function addAnimatedCharacter(skeletons: SkeletonStore, store: HitboxStore, c: number, entity: number, rand: () => number): number {
+  addCharacter(skeletons, def, entity);
+  addCharacterHitboxes(store, skeletons, c, fitted);
+  const first = skeletons.firstBone[c];
+  humanoid.animate(rand() * humanoid.duration, skeletons.translation.subarray(3 * first), skeletons.rotation.subarray(4 * first), skeletons.scale.subarray(3 * first));
+  return first;
+}
+
 /** A posed crowd of `crowd` characters (entities 100 + c) on a square of side `side`, from `seed`, with its grid. */
 export function crowdScene(seed: number, crowd: number, side: number) {
   const rand = mulberry32(seed);
   const skeletons = createSkeletonStore();
   const store = createHitboxStore();
   for (let c = 0; c < crowd; c++) {
-    addCharacter(skeletons, def, 100 + c);
-    addCharacterHitboxes(store, skeletons, c, fitted);
-    const first = skeletons.firstBone[c];
-    humanoid.animate(rand() * humanoid.duration, skeletons.translation.subarray(3 * first), skeletons.rotation.subarray(4 * first), skeletons.scale.subarray(3 * first));
+    addAnimatedCharacter(skeletons, store, c, 100 + c, rand);
     skeletons.characterMatrix[16 * c + 12] = rand() * side;
     skeletons.characterMatrix[16 * c + 14] = rand() * side;
   }
