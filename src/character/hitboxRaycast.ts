@@ -71,14 +71,23 @@ const nearest = new Float64Array(4); // scratch: t and normal of a ray's nearest
  * `store.boneName[hitbox]`, `HIT_GROUP_NAMES[group]`.
  */
 export interface HitboxRayHits {
+  /** Per ray: the hitbox hit (index into the HitboxStore), −1 for a miss. */
   readonly hitbox: Int32Array;
+  /** Per ray: its character. */
   readonly character: Int32Array;
+  /** Per ray: the character's entity. */
   readonly entity: Int32Array;
+  /** Per ray: global bone index in the skeleton store. */
   readonly bone: Int32Array;
+  /** Per ray: hit group of the hitbox (HIT_GROUP_*). */
   readonly group: Int32Array;
+  /** Per ray: ray parameter of the hit (units of |direction|). */
   readonly t: Float64Array;
+  /** Per ray: t·|direction|, the distance along the ray. */
   readonly distance: Float64Array;
+  /** World points of the hits, 3 numbers per ray. */
   readonly point: Float64Array;
+  /** Unit outward normals of the box faces hit, 3 numbers per ray (−direction/|direction| from inside a box). */
   readonly normal: Float64Array;
 }
 
