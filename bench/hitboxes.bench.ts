@@ -4,6 +4,8 @@
  * hitbox update proper (world OBBs and character AABBs), (c) the ray grid rebuild and (d) that
  * rebuild plus 10,000 rays (nearest hit), (e) the same with 10,000 aimed shots between characters,
  * (f) the rays of (d) cut to 10 m (the cost follows the distance walked before the first hit),
+ * (g) the rays of (d) as one batch (raycastHitboxesBatch) and (h) split between the calling thread
+ * and one worker, (i) the hitbox update of (b) split the same way,
  * next to the three.js way: CPU-skin every character's mesh (4,840 vertices, with three's
  * Vector3/Matrix4) and refit a THREE.Box3 each frame, then cast the rays against those boxes with
  * THREE.Ray.intersectBox (box-level hits only, so three's ray numbers are a lower bound of its
@@ -18,7 +20,10 @@ import { createRayQuery, setRay } from '../src/query/rayQuery';
 import * as THREE from 'three';
 import { addCharacterHitboxes, createHitboxStore } from '../src/character/hitboxStore';
 import { buildCharacterRayGrid, createCharacterRayGrid } from '../src/character/rayGrid';
-import { createHitboxRayHit, raycastHitboxes } from '../src/character/hitboxRaycast';
+import { createHitboxRayHit, createHitboxRayHits, prepareHitboxRayBatch, raycastHitboxes, raycastHitboxesBatch } from '../src/character/hitboxRaycast';
+import { createRayBatch } from '../src/query/rayQuery';
+import { WorkerPool } from '../systems/parallel/pool';
+import { createHitboxJobs } from '../systems/parallel/hitboxJobs';
 import { fitBoneHitboxes } from '../src/character/hitboxFit';
 import { updateHitboxes } from '../src/character/hitboxUpdate';
 import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton } from '../src/character/skeleton';
@@ -42,8 +47,9 @@ export function run(): BenchReport {
   const skin = defineSkin(def, humanoid.skin);
   const fitted = fitBoneHitboxes(def, skin);
   const rand = mulberry32(2024);
-  const skeletons = createSkeletonStore();
-  const hitboxes = createHitboxStore();
+  // Shared stores (as with the pipeline's workers option), so the same stores serve one and two threads.
+  const skeletons = createSkeletonStore(true);
+  const hitboxes = createHitboxStore(true);
   const side = Math.sqrt(10 * CHARACTERS);
   for (let c = 0; c < CHARACTERS; c++) {
     addCharacter(skeletons, def, c);
@@ -69,7 +75,7 @@ export function run(): BenchReport {
     skeletons.rotation = p.r;
     skeletons.scale = p.s;
   };
-  const state: BoneHitboxState = { skeletons, hitboxes, rayGrid: createCharacterRayGrid() };
+  const state: BoneHitboxState = { skeletons, hitboxes, rayGrid: createCharacterRayGrid(1, true) };
 
   // Rays, fixed for the run.
   const rays = new Float64Array(6 * RAYS);
@@ -109,6 +115,21 @@ export function run(): BenchReport {
     const len = Math.hypot(dx, dy, dz);
     aimed.set([ox, oy, oz, dx / len, dy / len, dz / len, len + 1, s], 8 * i);
   }
+  // The rays of (d) as a batch, on shared arrays for the worker.
+  const batch = createRayBatch(RAYS, true);
+  const batchHits = createHitboxRayHits(RAYS, true);
+  batch.count = RAYS;
+  for (let i = 0; i < RAYS; i++) {
+    batch.origin.set(rays.subarray(6 * i, 6 * i + 3), 3 * i);
+    batch.direction.set(rays.subarray(6 * i + 3, 6 * i + 6), 3 * i);
+    batch.maxDistance[i] = RAY_LENGTH;
+  }
+  const pool = new WorkerPool(1);
+  const jobs = createHitboxJobs(pool);
+  const castBatchTwoThreads = () => {
+    prepareHitboxRayBatch(batchHits, hitboxes, batch, 'bench');
+    return jobs.cast(batchHits, hitboxes, state.rayGrid!, batch);
+  };
   const hit = createHitboxRayHit();
   const query = createRayQuery();
   // Directions are unit vectors: maxDistance is the ray length.
@@ -191,7 +212,11 @@ export function run(): BenchReport {
     { name: '(d) buildCharacterRayGrid + raycastHitboxes x 10,000 (target: under 3 ms)', ops: RAYS, run: () => { buildCharacterRayGrid(grid, hitboxes); return castAll(); } },
     { name: `(e) buildCharacterRayGrid + 10,000 aimed shots (shooter to a character <= ${AIMED_RANGE} m)`, ops: RAYS, run: () => { buildCharacterRayGrid(grid, hitboxes); return castAimed(); } },
     { name: `(f) buildCharacterRayGrid + the rays of (d) cut to ${SHORT_RAY_LENGTH} m`, ops: RAYS, run: () => { buildCharacterRayGrid(grid, hitboxes); return castAll(SHORT_RAY_LENGTH); } },
+    { name: '(g) buildCharacterRayGrid + raycastHitboxesBatch of the 10,000 rays of (d), one thread (target: under 3 ms)', ops: RAYS, run: () => { buildCharacterRayGrid(grid, hitboxes); return raycastHitboxesBatch(batchHits, hitboxes, grid, batch); } },
+    { name: '(h) the batch of (g) on two threads (calling thread + 1 worker) (target: under 3 ms)', ops: RAYS, run: () => { buildCharacterRayGrid(grid, hitboxes); return castBatchTwoThreads(); } },
+    { name: '(i) updateHitboxes of (b) on two threads (calling thread + 1 worker) (target: under 1 ms)', ops: CHARACTERS, run: () => { jobs.update(hitboxes, skeletons); return hitboxes.world[0]; } },
   ], { warmupSamples: 5, samples: 25 });
+  pool.destroy();
   // three's way is two orders of magnitude slower: fewer samples, same run, interleaved with ours.
   setFrame();
   updateBoneHitboxes(state);
@@ -210,6 +235,8 @@ export function run(): BenchReport {
     markdownTable(['case', 'median ms', 'p95 ms'], rows),
     '',
     `Rays: origins at random points of the crowd square at chest height (1.3 m); half aimed at a random character's chest (±0.2 m jitter), half random near-horizontal directions; all ${RAY_LENGTH} m long, nearest hit kept. (e): from 0.6 m in front of a random character's head toward the chest of a character within ${AIMED_RANGE} m, 1 m longer than that distance, the shooter ignored. (f): the rays of (d), ${SHORT_RAY_LENGTH} m long. (d), (e) and (f) include the per-frame grid rebuild.`,
+    '',
+    `(g) gives every ray the hit raycastHitboxes gives it, (h) and (i) the results of one thread to the bit. Threads share the stores (SharedArrayBuffers); a batch is split into one range of rays per thread, the update into one range of characters per thread.`,
     '',
     `Hitbox update (b) is ${ratio(ours[1], threeCases[0])}x faster than skinning + Box3 (both start from bone world matrices); rays with grid (d) ${ratio(ours[3], threeCases[1])}x faster than box-only three rays. Rays hitting: hitboxes ${hitsOurs}, three Box3 ${hitsThree} (boxes are looser).`,
   ].join('\n');

@@ -111,5 +111,5 @@ export { createHitboxStore, addCharacterHitboxes, retireCharacter } from './char
 export { type HitboxStore } from './character/hitboxLayout';
 export { updateHitboxes } from './character/hitboxUpdate';
 export { createCharacterRayGrid, buildCharacterRayGrid, type CharacterRayGrid } from './character/rayGrid';
-export { createHitboxRayHit, raycastHitboxes, type HitboxRayHit } from './character/hitboxRaycast';
-export { createRayQuery, setRay, type RayQuery, type RayQueryInit } from './query/rayQuery';
+export { createHitboxRayHit, createHitboxRayHits, raycastHitboxes, raycastHitboxesBatch, type HitboxRayHit, type HitboxRayHits } from './character/hitboxRaycast';
+export { createRayBatch, createRayQuery, setRay, type RayBatch, type RayQuery, type RayQueryInit } from './query/rayQuery';

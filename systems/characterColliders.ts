@@ -29,7 +29,7 @@ import type { TransformStore } from '../components/transform';
 import { quaternionToMat3 } from '../src/rotation';
 import type { SkeletonStore } from '../src/character/skeleton';
 import type { CharacterKind, CollisionPipeline } from './collisionState';
-import { updateBoneHitboxes } from './updateBoneHitboxes';
+import { updateBoneHitboxesOn } from './updateBoneHitboxes';
 
 /** What addCharacterCollider installs into a pipeline. */
 export const CHARACTER_KIND: CharacterKind = { update: updateCharacters, pairOverlap: characterPairOverlap };
@@ -44,7 +44,7 @@ function updateCharacters(p: CollisionPipeline): void {
   const state = p.characters;
   if (state === undefined) return;
   placeCharacters(state.skeletons, p.transform);
-  updateBoneHitboxes(state);
+  updateBoneHitboxesOn(state, p.parallel);
   const c = p.collider;
   const { characterAabb, characterEntity, characterCount } = state.hitboxes;
   for (let ch = 0; ch < characterCount; ch++) {

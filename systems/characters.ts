@@ -40,7 +40,9 @@ const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 /** The pipeline's character stores, made on first use, with the character kind installed. */
 function characterStores(p: CollisionPipeline): BoneHitboxState {
-  p.characters ??= { skeletons: createSkeletonStore(), hitboxes: createHitboxStore(), rayGrid: createCharacterRayGrid() };
+  // Shared with the pipeline's worker threads, which split the hitbox update and ray batches.
+  const shared = p.parallel !== undefined;
+  p.characters ??= { skeletons: createSkeletonStore(shared), hitboxes: createHitboxStore(shared), rayGrid: createCharacterRayGrid(1, shared) };
   p.characterKind = CHARACTER_KIND;
   return p.characters;
 }

@@ -4,6 +4,7 @@
  * the world object under `COLLISION_PIPELINE`, so one module-level system serves any number of
  * worlds, each with its own pipeline.
  */
+import type { HitboxJobs } from './parallel/hitboxJobs';
 import type { World } from 'bitecs';
 import type { BroadPhase, BroadPhaseInput } from '../src/broadphase/broadPhase';
 import type { PairList } from '../src/broadphase/pairList';
@@ -98,6 +99,12 @@ export interface ParallelState {
   minNarrow: number;
   /** Jobs split with the workers so far (not those a browser page ran alone while they started). */
   readonly jobsOnWorkers: number;
+  /** Characters from which the hitbox update runs on the pool. */
+  minHitboxCharacters: number;
+  /** Rays of a batch from which raycastCharactersBatch runs on the pool. */
+  minHitboxRays: number;
+  /** The hitbox update and ray batches, split between the threads. */
+  readonly hitboxes: HitboxJobs;
   /** The change list's refit, split between the threads. */
   refit(p: CollisionPipeline): void;
   /** The narrow phase's tests into the touching pairs and contacts, split between the threads. */

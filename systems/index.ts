@@ -9,7 +9,7 @@ export { resolveBroadPhase, BROAD_PHASE_NAMES } from './broadPhaseNames';
 export { narrowPhase } from './narrowPhase';
 export { touching, contactsOf } from './touching';
 export { shiftWorldOrigin, worldOrigin } from './worldOrigin';
-export { raycastColliders, createColliderRayHit, type ColliderRayHit } from './raycastColliders';
+export { raycastColliders, raycastCharactersBatch, createColliderRayHit, type ColliderRayHit } from './raycastColliders';
 export { updateCharacterColliders } from './updateCharacterColliders';
 export { addMeshCollider } from './meshCollider';
 export { addKdopCollider } from './kdopCollider';

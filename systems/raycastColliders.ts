@@ -7,7 +7,8 @@
  * leaves the few whose box the ray enters before the best hit so far; those are cast exactly with
  * the kernel of their shape (src/query/raycast.ts, raycastTree for meshes, the hitboxes of a character
  * one by one). Linear in the collider count: about right for tens of rays per frame over
- * thousands of colliders; for thousands of rays at characters use raycastHitboxes and its grid.
+ * thousands of colliders; for thousands of rays at characters use raycastCharactersBatch (the
+ * characters' ray grid, and the pipeline's worker threads for large batches).
  */
 import type { World } from 'bitecs';
 import { OBB_STRIDE } from '../src/layout';
@@ -30,6 +31,11 @@ import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { rayLimit, type RayQuery } from '../src/query/rayQuery';
 import { entityPose } from './entityPose';
 import { HIT_GROUP_NAMES } from '../src/character/hitGroups';
+import { castHitboxRange, prepareHitboxRayBatch, type HitboxRayHits } from '../src/character/hitboxRaycast';
+import { createHitboxStore } from '../src/character/hitboxStore';
+import { createCharacterRayGrid } from '../src/character/rayGrid';
+import { CollideInputError } from '../src/errors';
+import type { RayBatch } from '../src/query/rayQuery';
 
 /** The nearest hit of `raycastColliders` (written in place; entity -1 after a miss). */
 export interface ColliderRayHit {
@@ -178,4 +184,33 @@ function castCharacter(
     for (let k = 0; k < RAY_HIT_STRIDE; k++) cast[k] = boxEntry[k];
   }
   return found;
+}
+
+// What a pipeline without characters casts a batch against: nothing (every ray misses).
+const noHitboxes = createHitboxStore();
+const noRayGrid = createCharacterRayGrid();
+
+/**
+ * Casts every ray of `rays` against the hitboxes of the pipeline's characters (as last updated by
+ * `step`) and writes ray i's nearest hit at index i of `hits` (hitbox −1 for a miss): the numbers
+ * raycastHitboxes gives for that ray over the pipeline's character stores and ray grid. Returns
+ * the number of rays that hit. With the `workers` option, a batch of at least
+ * `minHitboxRays` (512) rays is split between the calling thread and the workers when `rays` and
+ * `hits` are on SharedArrayBuffers (createRayBatch(n, true), createHitboxRayHits(n, true)), with
+ * the same results. Throws CollideInputError, before casting, for a bad ray field or short arrays
+ * (naming the field, index and ray), or when the `characters` option gave stores without a ray grid.
+ */
+export function raycastCharactersBatch(target: World | CollisionPipeline, hits: HitboxRayHits, rays: RayBatch): number {
+  const p = pipelineOf(target, 'raycastCharactersBatch');
+  const state = p.characters;
+  const store = state?.hitboxes ?? noHitboxes;
+  const grid = state === undefined ? noRayGrid : state.rayGrid;
+  if (grid === undefined) throw new CollideInputError('raycastCharactersBatch: the characters option gave no rayGrid (add one to cast rays at characters)');
+  prepareHitboxRayBatch(hits, store, rays, 'raycastCharactersBatch');
+  const parallel = p.parallel;
+  if (parallel !== undefined && rays.count >= parallel.minHitboxRays) {
+    const count = parallel.hitboxes.cast(hits, store, grid, rays);
+    if (count >= 0) return count;
+  }
+  return castHitboxRange(hits, store, grid, rays, 0, rays.count);
 }

@@ -2,6 +2,7 @@ import { buildCharacterRayGrid, type CharacterRayGrid } from '../src/character/r
 import { updateHitboxes } from '../src/character/hitboxUpdate';
 import { type HitboxStore } from '../src/character/hitboxLayout';
 import { computeWorldMatrices, type SkeletonStore } from '../src/character/skeleton';
+import type { HitboxJobs } from './parallel/hitboxJobs';
 
 /** What `updateBoneHitboxes` reads and writes: the skeleton and hitbox stores, and optionally a ray grid. */
 export interface BoneHitboxState {
@@ -19,7 +20,14 @@ export interface BoneHitboxState {
  * each character's AABB (the union), then the ray grid. Allocation-free in steady state.
  */
 export function updateBoneHitboxes(state: BoneHitboxState): void {
+  updateBoneHitboxesOn(state, undefined);
+}
+
+/** @internal updateBoneHitboxes with the hitbox update split between the pool's threads when there are enough characters (and the stores are shared). */
+export function updateBoneHitboxesOn(state: BoneHitboxState, parallel: { minHitboxCharacters: number; readonly hitboxes: HitboxJobs } | undefined): void {
   computeWorldMatrices(state.skeletons);
-  updateHitboxes(state.hitboxes, state.skeletons);
-  if (state.rayGrid) buildCharacterRayGrid(state.rayGrid, state.hitboxes);
+  const { hitboxes, skeletons } = state;
+  const split = parallel !== undefined && hitboxes.characterCount >= parallel.minHitboxCharacters && parallel.hitboxes.update(hitboxes, skeletons);
+  if (!split) updateHitboxes(hitboxes, skeletons);
+  if (state.rayGrid) buildCharacterRayGrid(state.rayGrid, hitboxes);
 }

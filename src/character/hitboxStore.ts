@@ -1,4 +1,5 @@
 import { grown } from '../broadphase/growable';
+import { allocate } from '../sharedMemory';
 import { CollideInputError, assertExtents, assertFiniteValues } from '../errors';
 import { AABB_STRIDE, OBB_HALF, OBB_STRIDE, SPHERE_STRIDE } from '../layout';
 import type { SkeletonStore } from './skeleton';
@@ -13,28 +14,28 @@ import { EXTENT_STRIDE, MAX_INDEX, type HitboxStore, HITBOXES_PER_CLUSTER } from
 
 // ---- per-frame store ----
 
-/** An empty hitbox store. */
-export function createHitboxStore(): HitboxStore {
+/** An empty hitbox store; with `shared`, its arrays (and those it grows into) live on SharedArrayBuffers, for worker threads. */
+export function createHitboxStore(shared = false): HitboxStore {
   return {
     count: 0,
     characterCount: 0,
     clusterCount: 0,
-    bone: new Int32Array(0),
+    bone: allocate(Int32Array, 0, shared),
     boneName: [],
     characterOfEntity: new Map(),
-    character: new Int32Array(0),
-    group: new Uint8Array(0),
-    local: new Float64Array(0),
-    extent: new Float64Array(0),
-    world: new Float32Array(0),
-    sphere: new Float32Array(0),
-    firstHitbox: new Int32Array(0),
-    hitboxCount: new Int32Array(0),
-    retired: new Uint8Array(0),
-    characterEntity: new Int32Array(0),
-    characterAabb: new Float32Array(0),
-    firstCluster: new Int32Array(0),
-    clusterAabb: new Float32Array(0),
+    character: allocate(Int32Array, 0, shared),
+    group: allocate(Uint8Array, 0, shared),
+    local: allocate(Float64Array, 0, shared),
+    extent: allocate(Float64Array, 0, shared),
+    world: allocate(Float32Array, 0, shared),
+    sphere: allocate(Float32Array, 0, shared),
+    firstHitbox: allocate(Int32Array, 0, shared),
+    hitboxCount: allocate(Int32Array, 0, shared),
+    retired: allocate(Uint8Array, 0, shared),
+    characterEntity: allocate(Int32Array, 0, shared),
+    characterAabb: allocate(Float32Array, 0, shared),
+    firstCluster: allocate(Int32Array, 0, shared),
+    clusterAabb: allocate(Float32Array, 0, shared),
   };
 }
 

@@ -1,4 +1,5 @@
 import { grown } from '../broadphase/growable';
+import { allocate } from '../sharedMemory';
 import { CollideInputError } from '../errors';
 import { AABB_STRIDE } from '../layout';
 import { type HitboxStore } from './hitboxLayout';
@@ -37,15 +38,19 @@ export interface CharacterRayGrid {
 /** At most this many cells per character, so a spread-out scene does not allocate a huge grid. */
 const MAX_CELLS_PER_CHARACTER = 16;
 
-/** An empty grid; `cellScale` sets the cell edge as a multiple of the mean character AABB's longest edge (default 1). */
-export function createCharacterRayGrid(cellScale = 1): CharacterRayGrid {
+/**
+ * An empty grid; `cellScale` sets the cell edge as a multiple of the mean character AABB's longest
+ * edge (default 1). With `shared`, its cells live on SharedArrayBuffers, so worker threads can
+ * walk them (each thread keeps its own stamps).
+ */
+export function createCharacterRayGrid(cellScale = 1, shared = false): CharacterRayGrid {
   if (!(cellScale > 0 && Number.isFinite(cellScale))) throw new CollideInputError(`createCharacterRayGrid: cellScale must be positive, got ${cellScale}`);
   return {
     cellSize: 1,
-    origin: new Float64Array(3),
-    dims: new Int32Array(3),
-    cellStart: new Int32Array(0),
-    cellItems: new Int32Array(0),
+    origin: allocate(Float64Array, 3, shared),
+    dims: allocate(Int32Array, 3, shared),
+    cellStart: allocate(Int32Array, 0, shared),
+    cellItems: allocate(Int32Array, 0, shared),
     stamp: new Int32Array(0),
     rayId: 0,
     cellScale,

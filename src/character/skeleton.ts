@@ -1,5 +1,6 @@
 import { mat4 } from 'gl-matrix';
 import { grown } from '../broadphase/growable';
+import { allocate } from '../sharedMemory';
 import { CollideInputError, assertFiniteValues } from '../errors';
 import type { ReadonlyFloats } from '../layout';
 
@@ -211,25 +212,25 @@ export interface SkeletonStore {
   placedByEntity: Uint8Array;
 }
 
-/** An empty skeleton store; it grows as characters are added. */
-export function createSkeletonStore(): SkeletonStore {
+/** An empty skeleton store; it grows as characters are added; with `shared`, its arrays (and those it grows into) live on SharedArrayBuffers, for worker threads. */
+export function createSkeletonStore(shared = false): SkeletonStore {
   return {
     boneCount: 0,
     characterCount: 0,
-    parent: new Int32Array(0),
-    character: new Int32Array(0),
+    parent: allocate(Int32Array, 0, shared),
+    character: allocate(Int32Array, 0, shared),
     boneName: [],
-    translation: new Float64Array(0),
-    rotation: new Float64Array(0),
-    scale: new Float64Array(0),
-    world: new Float64Array(0),
-    inverseBind: new Float64Array(0),
-    characterEntity: new Int32Array(0),
-    firstBone: new Int32Array(0),
-    characterBoneCount: new Int32Array(0),
-    characterMatrix: new Float64Array(0),
-    rootMatrix: new Float64Array(0),
-    placedByEntity: new Uint8Array(0),
+    translation: allocate(Float64Array, 0, shared),
+    rotation: allocate(Float64Array, 0, shared),
+    scale: allocate(Float64Array, 0, shared),
+    world: allocate(Float64Array, 0, shared),
+    inverseBind: allocate(Float64Array, 0, shared),
+    characterEntity: allocate(Int32Array, 0, shared),
+    firstBone: allocate(Int32Array, 0, shared),
+    characterBoneCount: allocate(Int32Array, 0, shared),
+    characterMatrix: allocate(Float64Array, 0, shared),
+    rootMatrix: allocate(Float64Array, 0, shared),
+    placedByEntity: allocate(Uint8Array, 0, shared),
   };
 }
 

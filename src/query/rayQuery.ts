@@ -1,4 +1,5 @@
 import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate } from '../errors';
+import { allocate } from '../sharedMemory';
 
 /**
  * A ray query: made once (`createRayQuery`), reused for every cast, so a cast allocates nothing
@@ -65,14 +66,97 @@ export function rayLimit(q: RayQuery, caller: string): number {
   if (!(o instanceof Float64Array) || o.length !== 3 || !(d instanceof Float64Array) || d.length !== 3) {
     throw new CollideInputError(`${caller}: the query must come from createRayQuery`);
   }
+  return rayLimitAt(o, d, q.maxDistance, q.mask, q.ignore, -1, caller, 'query');
+}
+
+/** A field's name in messages: `query.origin[1]`, `query.mask`, `rays.origin[4] (ray 1)`, `rays.mask[1] (ray 1)`. */
+function fieldName(name: string, f: string, k: number, ray: number): string {
+  if (ray < 0) return `${name}.${f}${k < 0 ? '' : `[${k}]`}`;
+  return `${name}.${f}[${k < 0 ? ray : 3 * ray + k}] (ray ${ray})`;
+}
+
+/**
+ * rayLimit of one ray of a batch (ray `ray`: origin and direction at 3·ray) or, with ray −1, of a
+ * query's fields; `name` ('query', 'rays') prefixes the field names of the messages.
+ */
+export function rayLimitAt(
+  origin: Float64Array, direction: Float64Array, maxDistance: number, mask: number, ignore: number,
+  ray: number, caller: string, name: string,
+): number {
+  const o = ray < 0 ? 0 : 3 * ray;
   for (let k = 0; k < 3; k++) {
-    if (!isCoordinate(o[k])) throw new CollideInputError(`${caller}: query.origin[${k}] ${coordinateRefusal(o[k])}`);
-    if (!isCoordinate(d[k])) throw new CollideInputError(`${caller}: query.direction[${k}] ${coordinateRefusal(d[k])}`);
+    if (!isCoordinate(origin[o + k])) throw new CollideInputError(`${caller}: ${fieldName(name, 'origin', k, ray)} ${coordinateRefusal(origin[o + k])}`);
+    if (!isCoordinate(direction[o + k])) throw new CollideInputError(`${caller}: ${fieldName(name, 'direction', k, ray)} ${coordinateRefusal(direction[o + k])}`);
   }
-  if (!(q.maxDistance >= 0)) throw new CollideInputError(`${caller}: query.maxDistance must be >= 0, got ${q.maxDistance}`);
-  if (!Number.isInteger(q.mask) || q.mask < 0 || q.mask > 0xffffffff) throw new CollideInputError(`${caller}: query.mask must be a uint32, got ${q.mask}`);
-  if (!Number.isInteger(q.ignore) || q.ignore < -1) throw new CollideInputError(`${caller}: query.ignore must be an entity id or -1, got ${q.ignore}`);
-  const length = Math.hypot(d[0], d[1], d[2]);
+  if (!(maxDistance >= 0)) throw new CollideInputError(`${caller}: ${fieldName(name, 'maxDistance', -1, ray)} must be >= 0, got ${maxDistance}`);
+  if (!Number.isInteger(mask) || mask < 0 || mask > 0xffffffff) throw new CollideInputError(`${caller}: ${fieldName(name, 'mask', -1, ray)} must be a uint32, got ${mask}`);
+  if (!Number.isInteger(ignore) || ignore < -1) throw new CollideInputError(`${caller}: ${fieldName(name, 'ignore', -1, ray)} must be an entity id or -1, got ${ignore}`);
+  const length = Math.hypot(direction[o], direction[o + 1], direction[o + 2]);
   // A zero direction tests the origin point alone (t = 0).
-  return length > 0 ? q.maxDistance / length : 0;
+  return length > 0 ? maxDistance / length : 0;
+}
+
+/**
+ * Many rays at once, struct of arrays, made once (`createRayBatch`) and refilled each frame: ray
+ * i has its origin at origin[3i..3i+2], its direction at direction[3i..3i+2], and maxDistance[i],
+ * mask[i], ignore[i] with the meaning of the RayQuery fields. `count` rays are cast.
+ */
+export interface RayBatch {
+  /** Rays to cast: the first `count` entries of every array (at most the capacity). */
+  count: number;
+  /** Origins, 3 numbers per ray. */
+  readonly origin: Float64Array;
+  /** Directions, 3 numbers per ray, any length (see RayQuery.direction). */
+  readonly direction: Float64Array;
+  /** Farthest hit per ray, world units (default Infinity). */
+  readonly maxDistance: Float64Array;
+  /** Layer mask per ray (default all); as for a RayQuery, character hitbox casts hit every character. */
+  readonly mask: Uint32Array;
+  /** Entity each ray passes through, or -1 (default). */
+  readonly ignore: Int32Array;
+  /** @internal Per ray: its largest ray parameter t, written by a cast's validation. */
+  readonly limit: Float64Array;
+  /** @internal Per ray: the character index of `ignore` (or -1), written by a hitbox cast's validation. */
+  readonly ignoreCharacter: Int32Array;
+}
+
+/**
+ * A reusable batch of `capacity` rays (count 0; maxDistance Infinity, mask all, ignore -1), on
+ * SharedArrayBuffers when `shared` (to be cast by worker threads without a copy). Throws
+ * CollideInputError unless capacity is a non-negative integer.
+ */
+export function createRayBatch(capacity: number, shared = false): RayBatch {
+  if (!(Number.isInteger(capacity) && capacity >= 0)) throw new CollideInputError(`createRayBatch: capacity must be a non-negative integer, got ${capacity}`);
+  return {
+    count: 0,
+    origin: allocate(Float64Array, 3 * capacity, shared),
+    direction: allocate(Float64Array, 3 * capacity, shared),
+    maxDistance: allocate(Float64Array, capacity, shared).fill(Infinity),
+    mask: allocate(Uint32Array, capacity, shared).fill(0xffffffff),
+    ignore: allocate(Int32Array, capacity, shared).fill(-1),
+    limit: allocate(Float64Array, capacity, shared),
+    ignoreCharacter: allocate(Int32Array, capacity, shared),
+  };
+}
+
+/** Throws CollideInputError unless `array` holds at least `needed` numbers; `what` names it. */
+export function assertBatchLength(array: ArrayLike<number>, needed: number, what: string): void {
+  if (!(array.length >= needed)) throw new CollideInputError(`${what} holds ${array.length} numbers, ${needed} needed`);
+}
+
+/**
+ * Validates a batch for a cast (CollideInputError naming the field, its index and value) and
+ * writes each ray's largest ray parameter into `rays.limit` (see rayLimit).
+ */
+export function rayBatchLimits(rays: RayBatch, caller: string): void {
+  const n = rays.count;
+  if (!Number.isInteger(n) || n < 0) throw new CollideInputError(`${caller}: rays.count must be a non-negative integer, got ${n}`);
+  assertBatchLength(rays.origin, 3 * n, `${caller}: rays.origin`);
+  assertBatchLength(rays.direction, 3 * n, `${caller}: rays.direction`);
+  assertBatchLength(rays.maxDistance, n, `${caller}: rays.maxDistance`);
+  assertBatchLength(rays.mask, n, `${caller}: rays.mask`);
+  assertBatchLength(rays.ignore, n, `${caller}: rays.ignore`);
+  assertBatchLength(rays.limit, n, `${caller}: rays (not made by createRayBatch)`);
+  const { origin, direction, maxDistance, mask, ignore, limit } = rays;
+  for (let i = 0; i < n; i++) limit[i] = rayLimitAt(origin, direction, maxDistance[i], mask[i], ignore[i], i, caller, 'rays');
 }

@@ -28,6 +28,8 @@ export const CTRL_BYTES = 4 * CTRL_INTS + 8 * CTRL_FLOATS + CTRL_ERROR_BYTES;
 export const JOB_STOP = 0;
 export const JOB_REFIT = 1;
 export const JOB_NARROW = 2;
+export const JOB_HITBOXES = 8; // updateHitboxes over a range of characters
+export const JOB_HITBOX_RAYS = 9; // a prepared ray batch's range of rays against the hitboxes
 /** Any other kind makes a worker throw: the pool sends one when a test asks it to fail. */
 export const JOB_FAIL = -1;
 
@@ -71,3 +73,13 @@ export const COLLIDER_ARRAYS = [
 export const TRANSFORM_ARRAYS = ['position', 'rotation', 'scale', 'changed', 'changedIds'] as const;
 /** Names of the narrow phase's job buffers (see NarrowBuffers). */
 export const NARROW_ARRAYS = ['a0', 'b0', 'axis0', 'a1', 'b1', 'axis1', 'flags', 'manifolds'] as const;
+/** Names of the hitbox store's arrays the hitbox jobs read (and the update writes). */
+export const HITBOX_ARRAYS = [
+  'bone', 'character', 'group', 'extent', 'world', 'sphere', 'firstHitbox', 'hitboxCount', 'characterEntity', 'characterAabb', 'firstCluster', 'clusterAabb',
+] as const;
+/** Names of the ray grid's arrays the ray job walks (cellSize travels in HITBOX_JOB_PARAMS). */
+export const RAY_GRID_ARRAYS = ['origin', 'dims', 'cellStart', 'cellItems'] as const;
+/** Names of a ray batch's arrays the ray job reads (after prepareHitboxRayBatch). */
+export const RAY_BATCH_ARRAYS = ['origin', 'direction', 'limit', 'ignoreCharacter'] as const;
+/** Binding of the hitbox jobs' numbers: [the ray grid's cellSize]. Their character count travels in CTRL_ARG. */
+export const HITBOX_JOB_PARAMS = 'hitboxJob.params';

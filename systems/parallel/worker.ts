@@ -10,9 +10,17 @@ import { narrowRange } from './narrowJob';
 import { createNarrowBuffers } from './narrowBuffers';
 import { refitRange } from '../refitVolumes';
 import { KDOP_KIND } from '../kdopCollider';
+import { createHitboxStore } from '../../src/character/hitboxStore';
+import { createSkeletonStore } from '../../src/character/skeleton';
+import { updateHitboxes } from '../../src/character/hitboxUpdate';
+import { createCharacterRayGrid } from '../../src/character/rayGrid';
+import { castHitboxRange, createHitboxRayHits, HIT_ARRAYS } from '../../src/character/hitboxRaycast';
+import { createRayBatch } from '../../src/query/rayQuery';
+import { grown } from '../../src/broadphase/growable';
 import {
   CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
   COLLIDER_ARRAYS, JOB_NARROW, JOB_REFIT, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
+  HITBOX_ARRAYS, HITBOX_JOB_PARAMS, JOB_HITBOXES, JOB_HITBOX_RAYS, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS,
   type Bindings, type Control,
 } from './protocol';
 
@@ -35,6 +43,13 @@ let version = 0;
 let collider = createColliderStore(14);
 const transform = createTransformStore();
 const narrow = createNarrowBuffers();
+const hitboxes = createHitboxStore();
+const skeletons = createSkeletonStore();
+// This thread's own grid object over the shared cells: its stamps (characters a ray has tested) are its own.
+const rayGrid = createCharacterRayGrid();
+const rays = createRayBatch(0);
+const hits = createHitboxRayHits(0);
+let hitboxParams: Float64Array = new Float64Array(1);
 let bindingsArrived: (() => void) | undefined;
 
 function bind(bindings: Bindings): void {
@@ -43,8 +58,24 @@ function bind(bindings: Bindings): void {
   for (const name of COLLIDER_ARRAYS) c[name] = bindings.arrays[`collider.${name}`];
   for (const name of TRANSFORM_ARRAYS) t[name] = bindings.arrays[`transform.${name}`];
   for (const name of NARROW_ARRAYS) n[name] = bindings.arrays[`narrow.${name}`];
+  bindNamed(hitboxes, 'hitboxes', HITBOX_ARRAYS, bindings);
+  bindNamed(rayGrid, 'rayGrid', RAY_GRID_ARRAYS, bindings);
+  bindNamed(rays, 'rays', RAY_BATCH_ARRAYS, bindings);
+  bindNamed(hits, 'hits', HIT_ARRAYS, bindings);
+  const world = bindings.arrays['skeletons.world'];
+  if (world !== undefined) skeletons.world = world as Float64Array;
+  const params = bindings.arrays[HITBOX_JOB_PARAMS];
+  if (params !== undefined) hitboxParams = params as Float64Array;
   version = bindings.version;
   bindingsArrived?.();
+}
+
+/** Binds `prefix.name` of the bindings to target[name] for the names bound (the hitbox jobs' arrays come with their first job). */
+function bindNamed(target: object, prefix: string, names: readonly string[], bindings: Bindings): void {
+  for (const name of names) {
+    const array = bindings.arrays[`${prefix}.${name}`];
+    if (array !== undefined) (target as Record<string, unknown>)[name] = array;
+  }
 }
 
 function onMessage(message: unknown): void {
@@ -75,6 +106,14 @@ function runPart(job: number, ints: Int32Array): void {
     narrow.current = ints[CTRL_ARG];
     narrow.previousCount = ints[CTRL_ARG2];
     narrowRange(collider, narrow, from, to, KDOP_KIND);
+  } else if (job === JOB_HITBOXES) {
+    updateHitboxes(hitboxes, skeletons, from, to - from);
+  } else if (job === JOB_HITBOX_RAYS) {
+    const characters = ints[CTRL_ARG];
+    hitboxes.characterCount = characters;
+    rayGrid.cellSize = hitboxParams[0];
+    rayGrid.stamp = grown(rayGrid.stamp, characters);
+    castHitboxRange(hits, hitboxes, rayGrid, rays, from, to);
   } else {
     throw new Error(`job ${job} failed on purpose (a test of fault reporting)`);
   }

@@ -1,6 +1,6 @@
 /**
  * `createWorkerPool`: worker threads for one collision pipeline, given as its `workers` option.
- * The pool installs the parallel refit and narrow phase into the pipeline it serves, so a
+ * The pool installs the parallel refit, narrow phase and character work into the pipeline it serves, so a
  * program that never creates one never references (nor bundles) the thread code.
  */
 import { CollideInputError, assertKnownKeys } from '../../src/errors';
@@ -12,6 +12,7 @@ import { createNarrowBuffers, shareStores, PARALLEL_MIN_CANDIDATES, PARALLEL_MIN
 import { parallelNarrowTests } from './narrowJob';
 import { MAX_WORKERS, WorkerPool, autoWorkerCount, canStartWorkers, type WorkerPoolOptions, type WorkerHandle } from './pool';
 import { JOB_REFIT } from './protocol';
+import { createHitboxJobs, PARALLEL_MIN_HITBOX_CHARACTERS, PARALLEL_MIN_HITBOX_RAYS } from './hitboxJobs';
 
 export type { WorkerPoolOptions, WorkerHandle };
 
@@ -74,7 +75,7 @@ export function createWorkerPool(workers: number | 'auto', options: WorkerPoolOp
   };
 }
 
-/** The parallel refit and narrow phase on `pool`. */
+/** The parallel refit, narrow phase and hitbox jobs on `pool`. */
 function parallelState(pool: WorkerPool): ParallelState {
   const narrow = createNarrowBuffers();
   return {
@@ -84,6 +85,9 @@ function parallelState(pool: WorkerPool): ParallelState {
     get jobsOnWorkers() {
       return pool.jobsOnWorkers;
     },
+    minHitboxCharacters: PARALLEL_MIN_HITBOX_CHARACTERS,
+    minHitboxRays: PARALLEL_MIN_HITBOX_RAYS,
+    hitboxes: createHitboxJobs(pool),
     refit(p: CollisionPipeline): void {
       const c = p.collider, t = p.transform, margin = p.aabbMargin;
       shareStores(pool, c, t);

@@ -12,24 +12,18 @@ import { obbCorners, obbTransform } from '../../src/volumes/obb';
 import { raycastObb } from '../../src/query/raycast';
 import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton, type SkeletonStore } from '../../src/character/skeleton';
 import { defineSkin } from '../../src/character/skin';
-import { buildHumanoid } from '../../scenes/humanoid';
 import { mulberry32, randomQuaternion } from '../../scenes/random';
 import { rayQueryOf } from '../support/rays';
+import { addAnimatedCharacter, def, fitted, humanoid } from '../support/hitboxRays';
 
-const humanoid = buildHumanoid();
-const def = defineSkeleton(humanoid.skeleton);
 const skin = defineSkin(def, humanoid.skin);
-const fitted = fitBoneHitboxes(def, skin);
 
 /** An animated crowd placed by rotated, uniformly scaled character matrices, some bones uniformly scaled, all shifted by `offset`. */
 function crowd(rand: () => number, characters: number, offset: number): { skeletons: SkeletonStore; store: HitboxStore } {
   const skeletons = createSkeletonStore();
   const store = createHitboxStore();
   for (let c = 0; c < characters; c++) {
-    addCharacter(skeletons, def, 500 + c);
-    addCharacterHitboxes(store, skeletons, c, fitted);
-    const first = skeletons.firstBone[c];
-    humanoid.animate(rand() * humanoid.duration, skeletons.translation.subarray(3 * first), skeletons.rotation.subarray(4 * first), skeletons.scale.subarray(3 * first));
+    const first = addAnimatedCharacter(skeletons, store, c, 500 + c, rand);
     for (let b = 0; b < def.boneCount; b++) {
       if (rand() < 0.1) skeletons.scale.fill(0.5 + rand(), 3 * (first + b), 3 * (first + b) + 3);
     }

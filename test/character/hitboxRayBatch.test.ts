@@ -1,0 +1,79 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createHitboxStore } from '../../src/character/hitboxStore';
+import { buildCharacterRayGrid, createCharacterRayGrid } from '../../src/character/rayGrid';
+import { createHitboxRayHits, raycastHitboxesBatch, type HitboxRayHits } from '../../src/character/hitboxRaycast';
+import { CollideInputError } from '../../src/errors';
+import { createRayBatch, type RayBatch } from '../../src/query/rayQuery';
+import { crowdScene, expectSingleRayHits, sceneRays } from '../support/hitboxRays';
+
+describe('raycastHitboxesBatch', () => {
+  it('gives every ray the single-ray hit, bit for bit, over random crowds and adversarial rays', () => {
+    let hitsSeen = 0;
+    fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 30 }), fc.double({ min: 2, max: 40, noNaN: true }), (seed, crowd, side) => {
+      const { store, grid, rand } = crowdScene(seed, crowd, side);
+      const rays = sceneRays(store, rand, 240, side);
+      const hits = createHitboxRayHits(rays.count);
+      const count = raycastHitboxesBatch(hits, store, grid, rays);
+      const found = expectSingleRayHits(hits, store, grid, rays);
+      expect(count).toBe(found);
+      hitsSeen += found;
+    }), { numRuns: 25 });
+    expect(hitsSeen).toBeGreaterThan(1000);
+  });
+
+  it('casts nothing for count 0 and on an empty store', () => {
+    const store = createHitboxStore();
+    const grid = createCharacterRayGrid();
+    buildCharacterRayGrid(grid, store);
+    const rays = createRayBatch(4);
+    const hits = createHitboxRayHits(4);
+    expect(raycastHitboxesBatch(hits, store, grid, rays)).toBe(0);
+    rays.count = 4;
+    rays.direction.fill(1);
+    expect(raycastHitboxesBatch(hits, store, grid, rays)).toBe(0);
+    expect(Array.from(hits.hitbox)).toEqual([-1, -1, -1, -1]);
+  });
+
+  it('refuses bad rays and short arrays, naming the field, before casting', () => {
+    const { store, grid, rand } = crowdScene(3, 4, 6);
+    const fresh = () => sceneRays(store, rand, 8, 6);
+    const hits = createHitboxRayHits(8);
+    const refusal = (rays: RayBatch, h: HitboxRayHits = hits) => {
+      hits.hitbox.fill(7);
+      try {
+        raycastHitboxesBatch(h, store, grid, rays);
+      } catch (error) {
+        expect(error).toBeInstanceOf(CollideInputError);
+        expect(Array.from(hits.hitbox)).toEqual(new Array(8).fill(7));
+        return (error as Error).message;
+      }
+      return 'no error';
+    };
+    let rays = fresh();
+    rays.origin[7] = NaN;
+    expect(refusal(rays)).toMatch(/rays\.origin\[7\] \(ray 2\) is not finite/);
+    rays = fresh();
+    rays.direction[5] = Infinity;
+    expect(refusal(rays)).toMatch(/rays\.direction\[5\] \(ray 1\) is not finite/);
+    rays = fresh();
+    rays.maxDistance[6] = -1;
+    expect(refusal(rays)).toMatch(/rays\.maxDistance\[6\] \(ray 6\) must be >= 0, got -1/);
+    rays = fresh();
+    rays.maxDistance[3] = NaN;
+    expect(refusal(rays)).toMatch(/rays\.maxDistance\[3\] \(ray 3\) must be >= 0, got NaN/);
+    rays = fresh();
+    rays.ignore[4] = -3;
+    expect(refusal(rays)).toMatch(/rays\.ignore\[4\] \(ray 4\) must be an entity id or -1, got -3/);
+    rays = fresh();
+    rays.count = 9;
+    expect(refusal(rays)).toMatch(/rays\.origin holds 24 numbers, 27 needed/);
+    rays = fresh();
+    rays.count = 2.5;
+    expect(refusal(rays)).toMatch(/rays\.count must be a non-negative integer, got 2\.5/);
+    rays = fresh();
+    expect(refusal(rays, { ...createHitboxRayHits(8), normal: new Float64Array(12) })).toMatch(/hits\.normal holds 12 numbers, 24 needed/);
+    expect(() => createRayBatch(-1)).toThrow(/createRayBatch: capacity must be a non-negative integer, got -1/);
+    expect(() => createHitboxRayHits(1.5)).toThrow(/createHitboxRayHits: capacity must be a non-negative integer, got 1.5/);
+  });
+});
