@@ -6,6 +6,7 @@ import { obbFromAxes } from '../volumes/obb';
 import { symmetricEigen3 } from '../fit/eigen3';
 import { fitObbPcaHull, fitObbTriangles } from '../fit/obbFit';
 import { welzlSphere } from '../volumes/sphere';
+import { MAX_COORDINATE } from '../tolerances';
 
 /**
  * Bounding-volume trees over triangle meshes (OBBTree, Gottschalk, Lin and Manocha 1996), built
@@ -78,8 +79,8 @@ export interface BoundingTree {
   readonly scale: number;
 }
 
-/** Throws unless the mesh is non-empty, its indices in range and its referenced vertices finite. */
-function validateMesh(positions: ReadonlyFloats, indices: ReadonlyFloats): void {
+/** Throws unless the mesh is non-empty and its indices whole numbers in range. */
+function validateIndices(positions: ReadonlyFloats, indices: ReadonlyFloats): void {
   const what = 'buildBoundingTree';
   if (indices.length === 0) throw new CollideInputError(`${what}: the mesh has no triangles`);
   if (indices.length % 3 !== 0) {
@@ -91,9 +92,20 @@ function validateMesh(positions: ReadonlyFloats, indices: ReadonlyFloats): void 
     if (!Number.isInteger(v) || v < 0 || v >= vertexCount) {
       throw new CollideInputError(`${what}: triangle ${Math.floor(i / 3)} has vertex index ${v} outside 0..${vertexCount - 1}`);
     }
+  }
+}
+
+/**
+ * Throws naming the first referenced vertex coordinate that is not finite or lies outside
+ * ±MAX_COORDINATE. Called only when copyTriangles' largest |coordinate| says there is one, so a
+ * valid mesh's coordinates are checked by the copy that reads them anyway.
+ */
+function refuseCoordinates(positions: ReadonlyFloats, indices: ReadonlyFloats): void {
+  for (let i = 0; i < indices.length; i++) {
+    const v = indices[i];
     for (let c = 0; c < 3; c++) {
       if (!isCoordinate(positions[3 * v + c])) {
-        throw new CollideInputError(`${what}: vertex ${v} (of triangle ${Math.floor(i / 3)}) coordinate ${c} ${coordinateRefusal(positions[3 * v + c])}`);
+        throw new CollideInputError(`buildBoundingTree: vertex ${v} (of triangle ${Math.floor(i / 3)}) coordinate ${c} ${coordinateRefusal(positions[3 * v + c])}`);
       }
     }
   }
@@ -125,6 +137,9 @@ const MEAN_MOMENTS = 4;
 const SUM_MIN = COVARIANCE_MOMENTS;
 const SUM_MAX = SUM_MIN + 3;
 const SUM_COUNT = SUM_MAX + 3;
+
+/** Triangles of the warm-up fit that runs each kernel's code once before the root's long calls (Builder.warmUp). */
+const WARM_UP_TRIANGLES = 64;
 
 /**
  * Build scratch kept between builds and grown on demand (it stays as large as the largest mesh
@@ -208,6 +223,8 @@ class Builder {
     this.moments = scratch.moments = atLeast(scratch.moments, this.stride * n);
     this.boxes = scratch.boxes = atLeast(scratch.boxes, OBB_STRIDE * maxNodes);
     this.maxAbs = copyTriangles(tris, ids, positions, indices, n);
+    // NaN propagates through the maximum, so this also catches non-finite coordinates.
+    if (!(this.maxAbs <= MAX_COORDINATE)) refuseCoordinates(positions, indices);
     for (let c = 0; c < 3; c++) this.reference[c] = tris[c];
     this.measureAll(n);
     if (options.split === 'median') {
@@ -215,12 +232,28 @@ class Builder {
       scratch.tags = atLeast(scratch.tags, n);
       scratch.copy = atLeast(scratch.copy, 13 * n);
     }
-    if (options.kind === 'sphere') {
-      const vertexCount = Math.floor(positions.length / 3);
-      scratch.vertexStamp = atLeast(scratch.vertexStamp, vertexCount);
-      scratch.vertexStamp.fill(-1, 0, vertexCount);
-      scratch.points = atLeast(scratch.points, 9 * n);
-    }
+    const vertexCount = options.kind === 'sphere' ? Math.floor(positions.length / 3) : 0;
+    const stamps = scratch.vertexStamp = atLeast(scratch.vertexStamp, vertexCount);
+    scratch.points = atLeast(scratch.points, options.kind === 'sphere' ? 9 * n : 0);
+    // Cleared before and after the warm-up, whose sphere fit stamps the vertices it gathers as node 0's.
+    stamps.fill(-1, 0, vertexCount);
+    this.warmUp(n);
+    stamps.fill(-1, 0, vertexCount);
+  }
+
+  /**
+   * Fits node 0 over the first few triangles (the root's fit overwrites it) and sums them. V8
+   * compiles a long loop while it runs (on-stack replacement); code after the loop that has never
+   * run leaves that compiled loop again at every later long call, and the root's passes are the
+   * first and longest calls of each kernel. A function records type feedback only after it has run
+   * a few times its own size in bytecode, so the warm-up range is long enough for that
+   * (WARM_UP_TRIANGLES) and far too short to be compiled mid-run.
+   */
+  private warmUp(n: number): void {
+    const count = Math.min(n, WARM_UP_TRIANGLES);
+    this.fit(0, 0, count);
+    this.sumRange(-1, 0, count);
+    this.splitPoint(0, count);
   }
 
   /** Measures every triangle (a loop apart from the constructor: see grow). */
@@ -632,7 +665,7 @@ function writeNodes(nodes: Float64Array, sizes: Float64Array, boxes: Float64Arra
  */
 export function buildBoundingTree(positions: ReadonlyFloats, indices: ReadonlyFloats, options: BoundingTreeOptions = {}): BoundingTree {
   const opts = readOptions(options);
-  validateMesh(positions, indices);
+  validateIndices(positions, indices);
   const triangleCount = indices.length / 3;
   const maxNodes = 2 * triangleCount - 1;
   const builder = new Builder(positions, indices, maxNodes, opts);

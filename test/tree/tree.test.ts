@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildBoundingTree, type BoundingTree, type BoundingTreeOptions } from '../../src/tree/build';
 import { closestPtPointTriangle } from '../../src/query/closestPoints';
 import { CollideInputError } from '../../src/errors';
+import { MAX_COORDINATE } from '../../src/tolerances';
 import { obbContainsPoint, obbCorners } from '../../src/volumes/obb';
 import { POSE_STRIDE, poseFromTranslationQuaternion } from '../../src/tree/pose';
 import { TreeQueryResult, type TreeBoxTest } from '../../src/tree/queryResult';
@@ -240,6 +241,13 @@ describe('build', () => {
     ];
     for (const [p, i, o] of bad) expect(() => buildBoundingTree(p, i, o)).toThrow(CollideInputError);
     expect(() => buildBoundingTree(pos, [0, 1, 2])).not.toThrow();
+    // Only referenced vertices are checked: a bad unreferenced vertex is accepted, and the
+    // coordinate limit itself is inside the range.
+    const spare = new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0, NaN, Infinity, 1e300]);
+    expect(buildBoundingTree(spare, [0, 1, 2]).triangleCount).toBe(1);
+    const edge = new Float64Array([-MAX_COORDINATE, 0, 0, MAX_COORDINATE, 0, 0, 0, MAX_COORDINATE, 0]);
+    expect(buildBoundingTree(edge, [0, 1, 2]).triangles[0]).toBe(-MAX_COORDINATE);
+    expect(() => buildBoundingTree(spare, [0, 1, 3])).toThrow('vertex 3 (of triangle 0) coordinate 0 is not finite (NaN)');
     const a = buildBoundingTree(pos, [0, 1, 2], { kind: 'obb' }), b = buildBoundingTree(pos, [0, 1, 2], { kind: 'aabb' });
     const pose = poseFromTranslationQuaternion(new Float64Array(12), 0, 0, 0, 0, [0, 0, 0, 1]);
     expect(() => collideTrees(new TreeQueryResult(), a, pose, 0, b, pose, 0)).toThrow(CollideInputError);
