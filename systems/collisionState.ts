@@ -89,6 +89,10 @@ export interface ParallelState {
   minRefit: number;
   /** Candidate pairs from which the narrow phase runs on the pool. */
   minNarrow: number;
+  /** Dynamic colliders from which the spatial hash's scans run on the pool. */
+  minBroad: number;
+  /** Splits the scans of `broadPhase` between the threads when it is a spatial hash (other broad phases run on the calling thread). */
+  installBroadPhase(broadPhase: BroadPhase): void;
   /** The change list's refit, split between the threads. */
   refit(p: CollisionPipeline): void;
   /** The narrow phase's tests into the touching pairs and contacts, split between the threads. */

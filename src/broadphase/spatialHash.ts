@@ -32,6 +32,7 @@ import type { PairList } from './pairList';
 import { selectByKey } from './sortByKey';
 import { StaticSplit } from './staticSplit';
 import { HASH_WINDOW_SLACK } from '../tolerances';
+import { allocate } from '../sharedMemory';
 
 /** Options of `createSpatialHash`. */
 export interface SpatialHashOptions {
@@ -56,10 +57,26 @@ export interface SpatialHashStatistics {
   staticRebuilt: boolean;
 }
 
+/**
+ * Runs the scans of a frame's dynamic grid (`scanPart` over `parts` parts) on several threads,
+ * adding every part's pairs to `out` (in any order: `findPairs` sorts them) and returning the
+ * entries the parts passed, summed.
+ */
+export interface ScanSplitter {
+  /** Whether the scans of a frame with `dynamics` dynamic boxes are split. */
+  splits(dynamics: number): boolean;
+  scan(grid: ColumnGrid, input: BroadPhaseInput, out: PairList): number;
+}
+
 /** A spatial-hash broad phase, with the work counters of its last frame. */
 export interface SpatialHash extends BroadPhase {
   /** Work counters of the last `findPairs`, for tests and tuning. */
   readonly statistics: SpatialHashStatistics;
+  /**
+   * @internal The worker pool's splitter of the scans (undefined: one thread). With one, the
+   * dynamic grid lives on SharedArrayBuffers, for the worker threads to read.
+   */
+  splitScans(splitter: ScanSplitter | undefined): void;
 }
 
 // Large odd multipliers for mixing column coordinates (Teschner et al. 2003).
@@ -137,42 +154,58 @@ function derivedCellSize(boxes: ArrayLike<number>, ids: ArrayLike<number>, count
  * there, the entries bucketed by column hash. The pair searches read it; nothing persists
  * between builds but pooled storage.
  */
-class ColumnGrid {
+export class ColumnGrid {
   /** Boxes in the grid; by rank in lower-x order (ids in `byLowerX.order`): lower x key, level, first column (y, z) and column counts there (-1 count: oversize). */
   count = 0;
-  readonly byLowerX = new Float32Order();
+  readonly byLowerX: Float32Order;
   boxLowerX = new Float32Array(0);
-  boxLevel = new Uint8Array(0);
+  boxLevel: Uint8Array;
   columnLo = new Int32Array(0);
-  columnN = new Int32Array(0);
+  columnN: Int32Array;
   /** Inverse cell size per level (each half the one below: exact, so every use floors alike). */
-  readonly levelInv = new Float64Array(LEVELS);
+  levelInv: Float64Array;
   /** Boxes per level. */
-  readonly levelBoxes = new Int32Array(LEVELS);
+  levelBoxes: Int32Array;
   /** Widest x extent of a box per level: how far below a box's lower x a box of that level can start and still reach it. */
-  readonly levelWidthX = new Float64Array(LEVELS);
+  levelWidthX: Float64Array;
   /** Lowest and highest level holding boxes (top < bottom: none). */
   bottom = 0;
   top = -1;
   /** Hash buckets: after a build, bucketStart[h] is the end of bucket h (the start of h + 1). */
   slots = 0;
-  bucketStart = new Int32Array(0);
+  bucketStart: Int32Array;
   entries = 0;
-  entryId = new Int32Array(0);
-  entryColumn = new Int32Array(0); // (y, z) per entry
-  entryLevel = new Uint8Array(0);
+  entryId: Int32Array;
+  entryColumn: Int32Array; // (y, z) per entry
+  entryLevel: Uint8Array;
   /**
    * Per entry, bit 0 (y) and bit 1 (z) set when its column is the box's first on that axis. The
    * lower (y, z) corner of two boxes' intersection lies in column max(first of a, first of b) on
    * each axis, so a column both boxes cover holds that corner exactly when, on both axes, it is
    * the first column of one of them.
    */
-  entryFirst = new Uint8Array(0);
+  entryFirst: Uint8Array;
   /** Per entry, its box's lower x bound rounded down to Float32: the sort key, where bucket scans stop. */
-  entryLowerX = new Float32Array(0);
+  entryLowerX: Float32Array;
   /** Oversize boxes (beyond the top level or int32 column coordinates), by id. */
   oversize = new Int32Array(0);
   oversizeCount = 0;
+
+  /** An empty grid; with `shared`, the arrays the scans read live on SharedArrayBuffers (and stay there as they grow). */
+  constructor(shared = false) {
+    this.byLowerX = new Float32Order(shared);
+    this.boxLevel = allocate(Uint8Array, 0, shared);
+    this.columnN = allocate(Int32Array, 0, shared);
+    this.levelInv = allocate(Float64Array, LEVELS, shared);
+    this.levelBoxes = allocate(Int32Array, LEVELS, shared);
+    this.levelWidthX = allocate(Float64Array, LEVELS, shared);
+    this.bucketStart = allocate(Int32Array, 0, shared);
+    this.entryId = allocate(Int32Array, 0, shared);
+    this.entryColumn = allocate(Int32Array, 0, shared);
+    this.entryLevel = allocate(Uint8Array, 0, shared);
+    this.entryFirst = allocate(Uint8Array, 0, shared);
+    this.entryLowerX = allocate(Float32Array, 0, shared);
+  }
 
   build(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number, inv: number, maxCells: number): void {
     this.count = count;
@@ -287,19 +320,19 @@ class ColumnGrid {
   }
 
   /**
-   * Pairs of boxes that share a column of one level: each entry scans the entries after it in its
-   * bucket up to the first that starts beyond its upper x, keeping those of its own column and
-   * level. Returns the entries passed (the adaptive factor's measure of scanning).
+   * Pairs of boxes that share a column of one level, from buckets [fromBucket, toBucket): each
+   * entry scans the entries after it in its bucket up to the first that starts beyond its upper x,
+   * keeping those of its own column and level. Returns the entries passed (the adaptive factor's
+   * measure of scanning).
    */
-  pairsInBuckets(input: BroadPhaseInput, out: PairList): number {
+  pairsInBuckets(input: BroadPhaseInput, out: PairList, fromBucket: number, toBucket: number): number {
     const boxes = input.boxes;
     // Locals, not fields: V8 then keeps them in registers across the loop.
     const columns = this.entryColumn, first = this.entryFirst, levels = this.entryLevel, ids = this.entryId, ends = this.bucketStart, lowerX = this.entryLowerX;
-    const slots = this.slots;
     let passed = 0;
     // After the fill pass ends[h] is the end of bucket h, i.e. the start of h + 1.
-    let start = 0;
-    for (let h = 0; h < slots; h++) {
+    let start = fromBucket > 0 ? ends[fromBucket - 1] : 0;
+    for (let h = fromBucket; h < toBucket; h++) {
       const end = ends[h];
       for (let i = start; i < end - 1; i++) {
         const a = ids[i];
@@ -391,6 +424,21 @@ class ColumnGrid {
     return (y1 - y0 + 1) * (z1 - z0 + 1);
   }
 
+  /** Pairs of the boxes of ranks [from, to) with the grid's larger boxes on coarser levels. Returns the entries passed. */
+  crossLevelPairs(input: BroadPhaseInput, out: PairList, from: number, to: number): number {
+    const top = this.top;
+    if (this.bottom >= top) return 0;
+    const sortedIds = this.byLowerX.order, columnN = this.columnN, boxLevel = this.boxLevel, levelBoxes = this.levelBoxes;
+    let passed = 0;
+    for (let i = from; i < to; i++) {
+      if (columnN[i * 2] < 0) continue;
+      for (let level = boxLevel[i] + 1; level <= top; level++) {
+        if (levelBoxes[level] !== 0) passed += this.pairsOnLevel(input, out, sortedIds[i], level);
+      }
+    }
+    return passed;
+  }
+
   /** Pairs of box `a` with every box of level `level` (every box but the oversize ones for ANY_LEVEL), each tested directly. */
   pairsWithAll(input: BroadPhaseInput, out: PairList, a: number, level: number): void {
     const boxes = input.boxes, o = a * 6;
@@ -403,6 +451,17 @@ class ColumnGrid {
       if (boxesMeet(boxes, b * 6, ax0, ay0, az0, ax1, ay1, az1) !== 0) reportPair(input, out, a, b);
     }
   }
+}
+
+/**
+ * Part `part` of `parts` of the scans of a grid of dynamic boxes (pairs inside buckets, then
+ * pairs across levels): a near-equal run of the buckets and one of the boxes. The parts together
+ * find each pair once, as one part covering everything does. Returns the entries passed.
+ */
+export function scanPart(grid: ColumnGrid, input: BroadPhaseInput, out: PairList, part: number, parts: number): number {
+  const fromBucket = Math.floor((grid.slots * part) / parts), toBucket = Math.floor((grid.slots * (part + 1)) / parts);
+  const fromBox = Math.floor((grid.count * part) / parts), toBox = Math.floor((grid.count * (part + 1)) / parts);
+  return grid.pairsInBuckets(input, out, fromBucket, toBucket) + grid.crossLevelPairs(input, out, fromBox, toBox);
 }
 
 /**
@@ -422,7 +481,8 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
   if (!(cellFactor > 0 && Number.isFinite(cellFactor))) throw new RangeError(`spatialHash: cellSizeFactor must be positive, got ${cellFactor}`);
   if (!(maxCells >= 1)) throw new RangeError(`spatialHash: maxCellsPerBox must be >= 1, got ${maxCells}`);
 
-  const dynamicGrid = new ColumnGrid();
+  let dynamicGrid = new ColumnGrid();
+  let splitter: ScanSplitter | undefined;
   const staticGrid = new ColumnGrid();
   const split = new StaticSplit();
   const sides = new Float64Array(CELL_SIZE_SAMPLES);
@@ -484,21 +544,6 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
     return tests;
   }
 
-  /** Pairs of the dynamic grid's boxes with its larger boxes on coarser levels. */
-  function crossLevelPairs(input: BroadPhaseInput, out: PairList): number {
-    const grid = dynamicGrid;
-    if (grid.bottom >= grid.top) return 0;
-    const sortedIds = grid.byLowerX.order, columnN = grid.columnN, boxLevel = grid.boxLevel, levelBoxes = grid.levelBoxes;
-    let passed = 0;
-    for (let i = 0; i < grid.count; i++) {
-      if (columnN[i * 2] < 0) continue;
-      for (let level = boxLevel[i] + 1; level <= grid.top; level++) {
-        if (levelBoxes[level] !== 0) passed += grid.pairsOnLevel(input, out, sortedIds[i], level);
-      }
-    }
-    return passed;
-  }
-
   /** Pairs of each oversize dynamic box with every other dynamic box (oversize pairs from the lower id only). */
   function oversizePairs(input: BroadPhaseInput, out: PairList): number {
     const boxes = input.boxes, grid = dynamicGrid;
@@ -535,7 +580,7 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
       if (dynamics > 0) {
         const inv = 1 / (fixedCell ?? derivedCellSize(boxes, dynamicIds, dynamics, cellFactor, sides, sideTags));
         dynamicGrid.build(boxes, dynamicIds, dynamics, inv, maxCells);
-        const scanned = dynamicGrid.pairsInBuckets(input, out) + crossLevelPairs(input, out);
+        const scanned = splitter !== undefined && splitter.splits(dynamics) ? splitter.scan(dynamicGrid, input, out) : scanPart(dynamicGrid, input, out, 0, 1);
         statistics.boxTests = scanned + oversizePairs(input, out);
         if (split.staticCount > 0) statistics.boxTests += dynamicStaticPairs(input, out);
         if (adaptiveFactor && fixedCell === undefined) adaptCellFactor((dynamicGrid.entries + SCAN_WEIGHT * scanned) / dynamics);
@@ -545,6 +590,11 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
     clear(): void {
       // The dynamic grid is rebuilt every frame; the static one when its boxes change.
       split.reset();
+    },
+    splitScans(next: ScanSplitter | undefined): void {
+      splitter = next;
+      // Rebuilt every frame anyway: a fresh grid on the memory the threads can share.
+      dynamicGrid = new ColumnGrid(next !== undefined);
     },
   };
 }

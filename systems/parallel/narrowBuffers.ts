@@ -10,6 +10,7 @@ import { COLLIDER_ARRAYS, NARROW_ARRAYS, TRANSFORM_ARRAYS } from './protocol';
 /** Defaults of ParallelState's thresholds (below them, the calling thread alone is faster). */
 export const PARALLEL_MIN_COLLIDERS = 4096;
 export const PARALLEL_MIN_CANDIDATES = 2048;
+export const PARALLEL_MIN_DYNAMIC_BOXES = 4096;
 
 /** Hands the stores' arrays the jobs read to the pool (sent again only when a store grew). */
 export function shareStores(pool: WorkerPool, collider: ColliderStore, transform: TransformStore): void {

@@ -28,6 +28,7 @@ export const CTRL_BYTES = 4 * CTRL_INTS + 8 * CTRL_FLOATS + CTRL_ERROR_BYTES;
 export const JOB_STOP = 0;
 export const JOB_REFIT = 1;
 export const JOB_NARROW = 2;
+export const JOB_BROAD = 3;
 /** Any other kind makes a worker throw: the pool sends one when a test asks it to fail. */
 export const JOB_FAIL = -1;
 

@@ -7,12 +7,16 @@ import { createColliderStore } from '../../components/collider';
 import { createTransformStore } from '../../components/transform';
 import type { KdopK } from '../../src/layout';
 import { narrowRange } from './narrowJob';
+import { BROAD_ARRAYS, GRID_ARRAYS, INPUT_ARRAYS, broadWorkerPart, createBroadBuffers } from './broadJob';
+import { ColumnGrid } from '../../src/broadphase/spatialHash';
+import { PairList } from '../../src/broadphase/pairList';
+import type { BroadPhaseInput } from '../../src/broadphase/broadPhase';
 import { createNarrowBuffers } from './narrowBuffers';
 import { refitRange } from '../refitVolumes';
 import { KDOP_KIND } from '../kdopCollider';
 import {
   CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
-  COLLIDER_ARRAYS, JOB_NARROW, JOB_REFIT, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
+  COLLIDER_ARRAYS, JOB_BROAD, JOB_NARROW, JOB_REFIT, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
   type Bindings, type Control,
 } from './protocol';
 
@@ -35,6 +39,11 @@ let version = 0;
 let collider = createColliderStore(14);
 const transform = createTransformStore();
 const narrow = createNarrowBuffers();
+const broad = createBroadBuffers(0);
+const grid = new ColumnGrid();
+const broadInput: BroadPhaseInput = { ids: [], count: 0, boxes: new Float32Array(0), isStatic: new Uint8Array(0), layer: new Uint32Array(0), mask: new Uint32Array(0) };
+/** This worker's pairs of a broad-phase part, before they go to the shared buffer. */
+const broadPairs = new PairList();
 let bindingsArrived: (() => void) | undefined;
 
 function bind(bindings: Bindings): void {
@@ -43,6 +52,14 @@ function bind(bindings: Bindings): void {
   for (const name of COLLIDER_ARRAYS) c[name] = bindings.arrays[`collider.${name}`];
   for (const name of TRANSFORM_ARRAYS) t[name] = bindings.arrays[`transform.${name}`];
   for (const name of NARROW_ARRAYS) n[name] = bindings.arrays[`narrow.${name}`];
+  // The broad-phase arrays exist once a pipeline split a broad phase.
+  if (bindings.arrays['grid.order'] !== undefined) {
+    const b = broad as unknown as Record<string, unknown>, g = grid as unknown as Record<string, unknown>, i = broadInput as unknown as Record<string, unknown>;
+    for (const name of BROAD_ARRAYS) b[name] = bindings.arrays[`broad.${name}`];
+    for (const name of GRID_ARRAYS) g[name] = bindings.arrays[`grid.${name}`];
+    grid.byLowerX.order = bindings.arrays['grid.order'] as Uint32Array;
+    for (const name of INPUT_ARRAYS) i[name] = bindings.arrays[`input.${name}`];
+  }
   version = bindings.version;
   bindingsArrived?.();
 }
@@ -75,6 +92,8 @@ function runPart(job: number, ints: Int32Array): void {
     narrow.current = ints[CTRL_ARG];
     narrow.previousCount = ints[CTRL_ARG2];
     narrowRange(collider, narrow, from, to, KDOP_KIND);
+  } else if (job === JOB_BROAD) {
+    broadWorkerPart(grid, broadInput, broad, broadPairs, part, parts);
   } else {
     throw new Error(`job ${job} failed on purpose (a test of fault reporting)`);
   }

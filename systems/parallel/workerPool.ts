@@ -8,8 +8,11 @@ import { canShareMemory } from '../../src/sharedMemory';
 import { markChanged } from '../../components/transform';
 import type { CollisionPipeline, CollisionWorkers, ParallelState } from '../collisionState';
 import { refitRange } from '../refitVolumes';
-import { createNarrowBuffers, shareStores, PARALLEL_MIN_CANDIDATES, PARALLEL_MIN_COLLIDERS } from './narrowBuffers';
+import { createNarrowBuffers, shareStores, PARALLEL_MIN_CANDIDATES, PARALLEL_MIN_COLLIDERS, PARALLEL_MIN_DYNAMIC_BOXES } from './narrowBuffers';
 import { parallelNarrowTests } from './narrowJob';
+import { createScanSplitter } from './broadJob';
+import type { BroadPhase } from '../../src/broadphase/broadPhase';
+import type { SpatialHash } from '../../src/broadphase/spatialHash';
 import { MAX_WORKERS, WorkerPool, autoWorkerCount, canStartWorkers } from './pool';
 import { JOB_REFIT } from './protocol';
 
@@ -47,13 +50,21 @@ export function createWorkerPool(workers: number | 'auto'): CollisionWorkers {
   };
 }
 
-/** The parallel refit and narrow phase on `pool`. */
+/** The parallel refit, broad-phase scans and narrow phase on `pool`. */
 function parallelState(pool: WorkerPool): ParallelState {
   const narrow = createNarrowBuffers();
-  return {
+  let splitBroadPhase: SpatialHash | undefined;
+  const state: ParallelState = {
     workers: pool.workerCount,
     minRefit: PARALLEL_MIN_COLLIDERS,
     minNarrow: PARALLEL_MIN_CANDIDATES,
+    minBroad: PARALLEL_MIN_DYNAMIC_BOXES,
+    installBroadPhase(broadPhase: BroadPhase): void {
+      const splittable = broadPhase as Partial<SpatialHash>;
+      if (typeof splittable.splitScans !== 'function') return;
+      splitBroadPhase = broadPhase as SpatialHash;
+      splitBroadPhase.splitScans(createScanSplitter(pool, state));
+    },
     refit(p: CollisionPipeline): void {
       const c = p.collider, t = p.transform, margin = p.aabbMargin;
       shareStores(pool, c, t);
@@ -74,7 +85,9 @@ function parallelState(pool: WorkerPool): ParallelState {
       pool.failNextJob = true;
     },
     destroy(): void {
+      splitBroadPhase?.splitScans(undefined);
       pool.destroy();
     },
   };
+  return state;
 }

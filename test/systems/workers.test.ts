@@ -59,6 +59,7 @@ function createRun(bodies: Body[], workers: number): Run {
     // Every frame of these small scenes on the pool.
     p.parallel.minRefit = 1;
     p.parallel.minNarrow = 1;
+    p.parallel.minBroad = 1;
   }
   const eids = bodies.map((body, i) => {
     const e = addEntity(world);
@@ -192,6 +193,7 @@ const world = createWorld();
 const p = createCollisionPipeline(world, { workers: createWorkerPool(2) });
 p.parallel.minRefit = 1;
 p.parallel.minNarrow = 1;
+    p.parallel.minBroad = 1;
 for (let i = 0; i < 50; i++) { const e = addEntity(world); addCollider(world, e, { shape: 'sphere', radius: 1 }); setTransform(world, e, [1.5 * i, 0, 0]); }
 p.step(world);
 console.log('pairs', p.touchingPairs.count);

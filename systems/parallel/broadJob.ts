@@ -1,0 +1,122 @@
+/**
+ * The spatial hash's scans on the worker pool: the calling thread builds the frame's dynamic grid
+ * (on SharedArrayBuffers), every thread scans its part of it (scanPart: a run of the buckets and
+ * a run of the boxes), the workers into their own runs of a shared pair buffer, and the calling
+ * thread adds their pairs to its own. The spatial hash then sorts the pairs as on one thread, so
+ * the candidates are the same, in the same order.
+ */
+import { allocate } from '../../src/sharedMemory';
+import type { BroadPhaseInput } from '../../src/broadphase/broadPhase';
+import type { PairList } from '../../src/broadphase/pairList';
+import { scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
+import type { WorkerPool } from './pool';
+import { JOB_BROAD } from './protocol';
+
+/** Slots of BroadBuffers.scalars: the grid's counts, then each worker's pair capacity. */
+const SCALAR_BOXES = 0, SCALAR_SLOTS = 1, SCALAR_BOTTOM = 2, SCALAR_TOP = 3, SCALAR_CAPACITY = 4;
+/** Pairs each worker's run of the buffer starts with; it doubles past the most a part found. */
+const INITIAL_PAIR_CAPACITY = 4096;
+
+/** The broad-phase job's shared buffers. */
+export interface BroadBuffers {
+  /** See the SCALAR_* slots. */
+  scalars: Int32Array;
+  /** Per part: pairs found, entries passed. */
+  results: Float64Array;
+  /** The workers' pairs: worker w (part w + 1) writes [w * capacity, w * capacity + its count). */
+  pairA: Uint32Array;
+  pairB: Uint32Array;
+}
+
+/** Names of the broad-phase job's arrays: its buffers, the grid's arrays the scans read, the input's. */
+export const BROAD_ARRAYS = ['scalars', 'results', 'pairA', 'pairB'] as const;
+export const GRID_ARRAYS = [
+  'boxLevel', 'columnN', 'levelInv', 'levelBoxes', 'levelWidthX', 'bucketStart', 'entryId', 'entryColumn', 'entryLevel', 'entryFirst', 'entryLowerX',
+] as const;
+export const INPUT_ARRAYS = ['boxes', 'isStatic', 'layer', 'mask'] as const;
+
+/** Empty buffers for `workers` workers, on SharedArrayBuffers. */
+export function createBroadBuffers(workers: number): BroadBuffers {
+  const bb: BroadBuffers = {
+    scalars: allocate(Int32Array, 8, true),
+    results: allocate(Float64Array, 2 * (workers + 1), true),
+    pairA: allocate(Uint32Array, 0, true),
+    pairB: allocate(Uint32Array, 0, true),
+  };
+  reservePairs(bb, workers, INITIAL_PAIR_CAPACITY);
+  return bb;
+}
+
+function reservePairs(bb: BroadBuffers, workers: number, capacity: number): void {
+  bb.scalars[SCALAR_CAPACITY] = capacity;
+  bb.pairA = allocate(Uint32Array, workers * capacity, true);
+  bb.pairB = allocate(Uint32Array, workers * capacity, true);
+}
+
+/** Hands the job's arrays to the pool (sent again only when one was replaced). */
+function shareBroadArrays(pool: WorkerPool, bb: BroadBuffers, grid: ColumnGrid, input: BroadPhaseInput): void {
+  for (const name of BROAD_ARRAYS) pool.share(`broad.${name}`, bb[name]);
+  for (const name of GRID_ARRAYS) pool.share(`grid.${name}`, grid[name]);
+  pool.share('grid.order', grid.byLowerX.order);
+  for (const name of INPUT_ARRAYS) pool.share(`input.${name}`, input[name] as unknown as ArrayBufferView);
+}
+
+/**
+ * A worker's part of the scans: the grid's counts from the buffers, its pairs into `local`, then
+ * into its run of the shared buffer when they fit (else only their count: the calling thread
+ * scans that part again).
+ */
+export function broadWorkerPart(grid: ColumnGrid, input: BroadPhaseInput, bb: BroadBuffers, local: PairList, part: number, parts: number): void {
+  const s = bb.scalars;
+  grid.count = s[SCALAR_BOXES];
+  grid.slots = s[SCALAR_SLOTS];
+  grid.bottom = s[SCALAR_BOTTOM];
+  grid.top = s[SCALAR_TOP];
+  local.clear();
+  const passed = scanPart(grid, input, local, part, parts);
+  const n = local.count, capacity = s[SCALAR_CAPACITY];
+  if (n <= capacity) {
+    const base = (part - 1) * capacity;
+    bb.pairA.set(local.a.subarray(0, n), base);
+    bb.pairB.set(local.b.subarray(0, n), base);
+  }
+  bb.results[2 * part] = n;
+  bb.results[2 * part + 1] = passed;
+}
+
+/** The scans of grids of at least `state.minBroad` dynamic boxes, split between the pool's threads. */
+export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }): ScanSplitter {
+  const workers = pool.workerCount, parts = workers + 1;
+  const bb = createBroadBuffers(workers);
+  return {
+    splits: (dynamics) => dynamics >= state.minBroad,
+    scan(grid: ColumnGrid, input: BroadPhaseInput, out: PairList): number {
+      const s = bb.scalars;
+      s[SCALAR_BOXES] = grid.count;
+      s[SCALAR_SLOTS] = grid.slots;
+      s[SCALAR_BOTTOM] = grid.bottom;
+      s[SCALAR_TOP] = grid.top;
+      shareBroadArrays(pool, bb, grid, input);
+      let passed = 0;
+      pool.run(JOB_BROAD, parts, 0, 0, 0, () => {
+        passed = scanPart(grid, input, out, 0, parts);
+      });
+      const capacity = s[SCALAR_CAPACITY];
+      let most = 0;
+      for (let part = 1; part < parts; part++) {
+        const n = bb.results[2 * part];
+        passed += bb.results[2 * part + 1];
+        most = Math.max(most, n);
+        if (n > capacity) {
+          // The worker's run was too short: this part again, here.
+          scanPart(grid, input, out, part, parts);
+          continue;
+        }
+        const a = bb.pairA, b = bb.pairB, base = (part - 1) * capacity;
+        for (let i = base; i < base + n; i++) out.push(a[i], b[i]);
+      }
+      if (most > capacity) reservePairs(bb, workers, 2 ** Math.ceil(Math.log2(2 * most)));
+      return passed;
+    },
+  };
+}
