@@ -14,8 +14,8 @@ import { JOB_BROAD } from './protocol';
 
 /** Slots of BroadBuffers.scalars: the grid's counts, then each worker's pair capacity. */
 const SCALAR_BOXES = 0, SCALAR_SLOTS = 1, SCALAR_BOTTOM = 2, SCALAR_TOP = 3, SCALAR_CAPACITY = 4;
-/** Pairs each worker's run of the buffer starts with; it doubles past the most a part found. */
-const INITIAL_PAIR_CAPACITY = 4096;
+/** Pairs each worker's run of the buffer starts with; past the most a part found it grows to twice that (so small first: a large scene grows it in its first frame). */
+const INITIAL_PAIR_CAPACITY = 64;
 
 /** The broad-phase job's shared buffers. */
 export interface BroadBuffers {
