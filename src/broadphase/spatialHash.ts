@@ -58,13 +58,15 @@ export interface SpatialHashStatistics {
 }
 
 /**
- * Runs the scans of a frame's dynamic grid (`scanPart` over `parts` parts) on several threads,
- * adding every part's pairs to `out` (in any order: `findPairs` sorts them) and returning the
- * entries the parts passed, summed.
+ * Runs a frame's dynamic grid's bucket fill and scans on several threads: `fill` after the grid's
+ * `layOut` (each part running fillBuckets on a run of the boxes, with `mergeCounts` between the
+ * passes), `scan` over `parts` parts of `scanPart`, adding every part's pairs to `out` (in any
+ * order: `findPairs` sorts them) and returning the entries the parts passed, summed.
  */
 export interface ScanSplitter {
-  /** Whether the scans of a frame with `dynamics` dynamic boxes are split. */
+  /** Whether a frame with `dynamics` dynamic boxes is split. */
   splits(dynamics: number): boolean;
+  fill(grid: ColumnGrid, input: BroadPhaseInput): void;
   scan(grid: ColumnGrid, input: BroadPhaseInput, out: PairList): number;
 }
 
@@ -158,9 +160,9 @@ export class ColumnGrid {
   /** Boxes in the grid; by rank in lower-x order (ids in `byLowerX.order`): lower x key, level, first column (y, z) and column counts there (-1 count: oversize). */
   count = 0;
   readonly byLowerX: Float32Order;
-  boxLowerX = new Float32Array(0);
+  boxLowerX: Float32Array;
   boxLevel: Uint8Array;
-  columnLo = new Int32Array(0);
+  columnLo: Int32Array;
   columnN: Int32Array;
   /** Inverse cell size per level (each half the one below: exact, so every use floors alike). */
   levelInv: Float64Array;
@@ -194,7 +196,9 @@ export class ColumnGrid {
   /** An empty grid; with `shared`, the arrays the scans read live on SharedArrayBuffers (and stay there as they grow). */
   constructor(shared = false) {
     this.byLowerX = new Float32Order(shared);
+    this.boxLowerX = allocate(Float32Array, 0, shared);
     this.boxLevel = allocate(Uint8Array, 0, shared);
+    this.columnLo = allocate(Int32Array, 0, shared);
     this.columnN = allocate(Int32Array, 0, shared);
     this.levelInv = allocate(Float64Array, LEVELS, shared);
     this.levelBoxes = allocate(Int32Array, LEVELS, shared);
@@ -208,6 +212,17 @@ export class ColumnGrid {
   }
 
   build(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number, inv: number, maxCells: number): void {
+    this.layOut(boxes, ids, count, inv, maxCells);
+    const starts = this.bucketStart;
+    starts.fill(0, 0, this.slots + 1);
+    this.fillBuckets(0, starts, 0, count);
+    // Prefix sums: bucketStart[h] becomes the start of bucket h; the fill pass advances it to the end.
+    for (let h = 1; h <= this.slots; h++) starts[h] += starts[h - 1];
+    this.fillBuckets(1, starts, 0, count);
+  }
+
+  /** A build but the bucket fill: the boxes sorted and classified, the hash table sized, the entry arrays grown. */
+  layOut(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number, inv: number, maxCells: number): void {
     this.count = count;
     this.boxLowerX = grown(this.boxLowerX, count);
     this.boxLevel = grown(this.boxLevel, count);
@@ -224,18 +239,32 @@ export class ColumnGrid {
     while (slots < SLOTS_PER_ENTRY * this.entries) slots *= 2;
     this.slots = slots;
     this.bucketStart = grown(this.bucketStart, slots + 1);
-    this.bucketStart.fill(0, 0, slots + 1);
     const entries = this.entries;
     this.entryId = grown(this.entryId, entries);
     this.entryColumn = grown(this.entryColumn, 2 * entries);
     this.entryFirst = grown(this.entryFirst, entries);
     this.entryLevel = grown(this.entryLevel, entries);
     this.entryLowerX = grown(this.entryLowerX, entries);
-    this.fillBuckets(slots - 1, 0);
-    // Prefix sums: bucketStart[h] becomes the start of bucket h; the fill pass advances it to the end.
-    const starts = this.bucketStart;
-    for (let h = 1; h <= slots; h++) starts[h] += starts[h - 1];
-    this.fillBuckets(slots - 1, 1);
+  }
+
+  /**
+   * After the parts of a split fill each counted the entries of their run of boxes into their
+   * `counts` (fillBuckets pass 0 from zeroes), turns each part's counts into its first entry per
+   * bucket, after the entries of the parts before it (so a bucket lists its entries in box order,
+   * as one part would), and sets the buckets' ends. Then each part runs pass 1.
+   */
+  mergeCounts(counts: readonly Int32Array[], parts: number): void {
+    const ends = this.bucketStart;
+    let next = 0;
+    for (let h = 0; h < this.slots; h++) {
+      for (let part = 0; part < parts; part++) {
+        const c = counts[part];
+        const n = c[h + 1];
+        c[h] = next;
+        next += n;
+      }
+      ends[h] = next;
+    }
   }
 
   /** Puts each box on its level, computes its column range there and counts the (box, column) entries, listing oversize boxes aside. */
@@ -287,11 +316,15 @@ export class ColumnGrid {
     this.bottom = bottom;
   }
 
-  /** Counting sort (stable, boxes taken by lower x) of (box, column) entries into hash buckets: pass 0 counts, pass 1 fills. */
-  private fillBuckets(slotMask: number, pass: number): void {
-    const { columnLo, columnN, boxLevel, boxLowerX, bucketStart, entryId, entryColumn, entryFirst, entryLevel, entryLowerX } = this;
-    const sortedIds = this.byLowerX.order;
-    for (let i = 0; i < this.count; i++) {
+  /**
+   * Counting sort (stable, boxes taken by lower x) of the (box, column) entries of the boxes of
+   * ranks [from, to) into hash buckets: pass 0 counts bucket h's entries in counts[h + 1], pass 1
+   * puts each entry at counts[h] and advances it.
+   */
+  fillBuckets(pass: number, counts: Int32Array, from: number, to: number): void {
+    const { columnLo, columnN, boxLevel, boxLowerX, entryId, entryColumn, entryFirst, entryLevel, entryLowerX } = this;
+    const sortedIds = this.byLowerX.order, slotMask = this.slots - 1;
+    for (let i = from; i < to; i++) {
       const ny = columnN[i * 2];
       if (ny < 0) continue;
       const nz = columnN[i * 2 + 1];
@@ -304,9 +337,9 @@ export class ColumnGrid {
         for (let c = 0; c < nz; c++) {
           const h = columnHash(y0 + b, z0 + c, level, slotMask);
           if (pass === 0) {
-            bucketStart[h + 1]++;
+            counts[h + 1]++;
           } else {
-            const e = bucketStart[h]++;
+            const e = counts[h]++;
             entryId[e] = id;
             entryColumn[e * 2] = y0 + b;
             entryColumn[e * 2 + 1] = z0 + c;
@@ -579,8 +612,15 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
       const dynamics = split.dynamicCount;
       if (dynamics > 0) {
         const inv = 1 / (fixedCell ?? derivedCellSize(boxes, dynamicIds, dynamics, cellFactor, sides, sideTags));
-        dynamicGrid.build(boxes, dynamicIds, dynamics, inv, maxCells);
-        const scanned = splitter !== undefined && splitter.splits(dynamics) ? splitter.scan(dynamicGrid, input, out) : scanPart(dynamicGrid, input, out, 0, 1);
+        let scanned: number;
+        if (splitter !== undefined && splitter.splits(dynamics)) {
+          dynamicGrid.layOut(boxes, dynamicIds, dynamics, inv, maxCells);
+          splitter.fill(dynamicGrid, input);
+          scanned = splitter.scan(dynamicGrid, input, out);
+        } else {
+          dynamicGrid.build(boxes, dynamicIds, dynamics, inv, maxCells);
+          scanned = scanPart(dynamicGrid, input, out, 0, 1);
+        }
         statistics.boxTests = scanned + oversizePairs(input, out);
         if (split.staticCount > 0) statistics.boxTests += dynamicStaticPairs(input, out);
         if (adaptiveFactor && fixedCell === undefined) adaptCellFactor((dynamicGrid.entries + SCAN_WEIGHT * scanned) / dynamics);

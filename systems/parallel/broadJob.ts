@@ -1,16 +1,19 @@
 /**
- * The spatial hash's scans on the worker pool: the calling thread builds the frame's dynamic grid
- * (on SharedArrayBuffers), every thread scans its part of it (scanPart: a run of the buckets and
- * a run of the boxes), the workers into their own runs of a shared pair buffer, and the calling
- * thread adds their pairs to its own. The spatial hash then sorts the pairs as on one thread, so
- * the candidates are the same, in the same order.
+ * The spatial hash on the worker pool. The calling thread sorts and classifies the frame's
+ * dynamic boxes (the grid's layOut, on SharedArrayBuffers); the bucket fill's counting sort runs
+ * in two jobs, each thread counting then placing the entries of a run of the boxes, with the
+ * calling thread turning the counts into each thread's places between them (the same layout as
+ * one thread's). Then every thread scans its part of the grid (scanPart: a run of the buckets
+ * and a run of the boxes), the workers into their own runs of a shared pair buffer, and the
+ * calling thread adds their pairs to its own. The spatial hash sorts the pairs as on one thread,
+ * so the candidates are the same, in the same order.
  */
 import { allocate } from '../../src/sharedMemory';
 import type { BroadPhaseInput } from '../../src/broadphase/broadPhase';
 import type { PairList } from '../../src/broadphase/pairList';
 import { scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
 import type { WorkerPool } from './pool';
-import { JOB_BROAD } from './protocol';
+import { JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL } from './protocol';
 
 /** Slots of BroadBuffers.scalars: the grid's counts, then each worker's pair capacity. */
 const SCALAR_BOXES = 0, SCALAR_SLOTS = 1, SCALAR_BOTTOM = 2, SCALAR_TOP = 3, SCALAR_CAPACITY = 4;
@@ -26,12 +29,14 @@ export interface BroadBuffers {
   /** The workers' pairs: worker w (part w + 1) writes [w * capacity, w * capacity + its count). */
   pairA: Uint32Array;
   pairB: Uint32Array;
+  /** Per part: its bucket counts, then its places (see ColumnGrid.mergeCounts). */
+  counts: Int32Array[];
 }
 
 /** Names of the broad-phase job's arrays: its buffers, the grid's arrays the scans read, the input's. */
 export const BROAD_ARRAYS = ['scalars', 'results', 'pairA', 'pairB'] as const;
 export const GRID_ARRAYS = [
-  'boxLevel', 'columnN', 'levelInv', 'levelBoxes', 'levelWidthX', 'bucketStart', 'entryId', 'entryColumn', 'entryLevel', 'entryFirst', 'entryLowerX',
+  'boxLowerX', 'columnLo', 'boxLevel', 'columnN', 'levelInv', 'levelBoxes', 'levelWidthX', 'bucketStart', 'entryId', 'entryColumn', 'entryLevel', 'entryFirst', 'entryLowerX',
 ] as const;
 export const INPUT_ARRAYS = ['boxes', 'isStatic', 'layer', 'mask'] as const;
 
@@ -42,6 +47,7 @@ export function createBroadBuffers(workers: number): BroadBuffers {
     results: allocate(Float64Array, 2 * (workers + 1), true),
     pairA: allocate(Uint32Array, 0, true),
     pairB: allocate(Uint32Array, 0, true),
+    counts: Array.from({ length: workers + 1 }, () => allocate(Int32Array, 0, true)),
   };
   reservePairs(bb, workers, INITIAL_PAIR_CAPACITY);
   return bb;
@@ -56,6 +62,7 @@ function reservePairs(bb: BroadBuffers, workers: number, capacity: number): void
 /** Hands the job's arrays to the pool (sent again only when one was replaced). */
 function shareBroadArrays(pool: WorkerPool, bb: BroadBuffers, grid: ColumnGrid, input: BroadPhaseInput): void {
   for (const name of BROAD_ARRAYS) pool.share(`broad.${name}`, bb[name]);
+  bb.counts.forEach((counts, part) => pool.share(`broad.counts${part}`, counts));
   for (const name of GRID_ARRAYS) pool.share(`grid.${name}`, grid[name]);
   pool.share('grid.order', grid.byLowerX.order);
   for (const name of INPUT_ARRAYS) pool.share(`input.${name}`, input[name] as unknown as ArrayBufferView);
@@ -67,11 +74,7 @@ function shareBroadArrays(pool: WorkerPool, bb: BroadBuffers, grid: ColumnGrid, 
  * scans that part again).
  */
 export function broadWorkerPart(grid: ColumnGrid, input: BroadPhaseInput, bb: BroadBuffers, local: PairList, part: number, parts: number): void {
-  const s = bb.scalars;
-  grid.count = s[SCALAR_BOXES];
-  grid.slots = s[SCALAR_SLOTS];
-  grid.bottom = s[SCALAR_BOTTOM];
-  grid.top = s[SCALAR_TOP];
+  const s = readGridCounts(grid, bb);
   local.clear();
   const passed = scanPart(grid, input, local, part, parts);
   const n = local.count, capacity = s[SCALAR_CAPACITY];
@@ -84,18 +87,51 @@ export function broadWorkerPart(grid: ColumnGrid, input: BroadPhaseInput, bb: Br
   bb.results[2 * part + 1] = passed;
 }
 
-/** The scans of grids of at least `state.minBroad` dynamic boxes, split between the pool's threads. */
+/** The grid's counts from the buffers (a worker's grid has the calling thread's arrays, not its fields). */
+function readGridCounts(grid: ColumnGrid, bb: BroadBuffers): Int32Array {
+  const s = bb.scalars;
+  grid.count = s[SCALAR_BOXES];
+  grid.slots = s[SCALAR_SLOTS];
+  grid.bottom = s[SCALAR_BOTTOM];
+  grid.top = s[SCALAR_TOP];
+  return s;
+}
+
+function writeGridCounts(grid: ColumnGrid, bb: BroadBuffers): void {
+  const s = bb.scalars;
+  s[SCALAR_BOXES] = grid.count;
+  s[SCALAR_SLOTS] = grid.slots;
+  s[SCALAR_BOTTOM] = grid.bottom;
+  s[SCALAR_TOP] = grid.top;
+}
+
+/** A thread's part of the bucket fill: pass 0 counts the entries of its run of boxes (into zeroed counts), pass 1 places them. */
+export function fillPart(grid: ColumnGrid, bb: BroadBuffers, pass: number, part: number, parts: number): void {
+  readGridCounts(grid, bb);
+  const counts = bb.counts[part];
+  if (pass === 0) counts.fill(0, 0, grid.slots + 1);
+  grid.fillBuckets(pass, counts, Math.floor((grid.count * part) / parts), Math.floor((grid.count * (part + 1)) / parts));
+}
+
+/** The bucket fill and scans of grids of at least `state.minBroad` dynamic boxes, split between the pool's threads. */
 export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }): ScanSplitter {
   const workers = pool.workerCount, parts = workers + 1;
   const bb = createBroadBuffers(workers);
   return {
     splits: (dynamics) => dynamics >= state.minBroad,
+    fill(grid: ColumnGrid, input: BroadPhaseInput): void {
+      for (let part = 0; part < parts; part++) {
+        if (bb.counts[part].length < grid.slots + 1) bb.counts[part] = allocate(Int32Array, Math.max(2 * bb.counts[part].length, grid.slots + 1), true);
+      }
+      writeGridCounts(grid, bb);
+      shareBroadArrays(pool, bb, grid, input);
+      pool.run(JOB_BUCKET_COUNT, parts, 0, 0, 0, () => fillPart(grid, bb, 0, 0, parts));
+      grid.mergeCounts(bb.counts, parts);
+      pool.run(JOB_BUCKET_FILL, parts, 0, 0, 0, () => fillPart(grid, bb, 1, 0, parts));
+    },
     scan(grid: ColumnGrid, input: BroadPhaseInput, out: PairList): number {
       const s = bb.scalars;
-      s[SCALAR_BOXES] = grid.count;
-      s[SCALAR_SLOTS] = grid.slots;
-      s[SCALAR_BOTTOM] = grid.bottom;
-      s[SCALAR_TOP] = grid.top;
+      writeGridCounts(grid, bb);
       shareBroadArrays(pool, bb, grid, input);
       let passed = 0;
       pool.run(JOB_BROAD, parts, 0, 0, 0, () => {

@@ -29,6 +29,8 @@ export const JOB_STOP = 0;
 export const JOB_REFIT = 1;
 export const JOB_NARROW = 2;
 export const JOB_BROAD = 3;
+export const JOB_BUCKET_COUNT = 4;
+export const JOB_BUCKET_FILL = 5;
 /** Any other kind makes a worker throw: the pool sends one when a test asks it to fail. */
 export const JOB_FAIL = -1;
 
