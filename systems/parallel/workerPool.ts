@@ -1,6 +1,6 @@
 /**
  * `createWorkerPool`: worker threads for one collision pipeline, given as its `workers` option.
- * The pool installs the parallel refit and narrow phase into the pipeline it serves, so a
+ * The pool installs the parallel refit, broad phase and narrow phase into the pipeline it serves, so a
  * program that never creates one never references (nor bundles) the thread code.
  */
 import { CollideInputError } from '../../src/errors';
@@ -20,8 +20,9 @@ let warnedNoSharedMemory = false;
 
 /**
  * Worker threads for one collision pipeline: `workers` threads besides the calling one, or
- * `'auto'`, one per further core. The refit and the narrow phase of large frames are split
- * between the threads, with exactly the results of one thread. The threads start with the
+ * `'auto'`, one per further core. The refit, the spatial hash's bucket fill and scans (the
+ * default broad phase; others run on the calling thread) and the narrow phase of large frames
+ * are split between the threads, with exactly the results of one thread. The threads start with the
  * pipeline and end with its destroy() (they never keep Node alive by themselves). Where threads
  * cannot share memory (SharedArrayBuffer missing, or a browser page that is not cross-origin
  * isolated: the COOP and COEP headers), the pipeline runs on one thread and this warns once.
