@@ -58,14 +58,16 @@ export interface SpatialHashStatistics {
 }
 
 /**
- * Runs a frame's dynamic grid's bucket fill and scans on several threads: `fill` after the grid's
- * `layOut` (each part running fillBuckets on a run of the boxes, with `mergeCounts` between the
+ * Runs a frame's dynamic grid's classification, bucket fill and scans on several threads:
+ * `classify` inside the grid's `layOut`, `fill` after it (each part running fillBuckets on a run of the boxes, with `mergeCounts` between the
  * passes), `scan` over `parts` parts of `scanPart`, adding every part's pairs to `out` (in any
  * order: `findPairs` sorts them) and returning the entries the parts passed, summed.
  */
 export interface ScanSplitter {
   /** Whether a frame with `dynamics` dynamic boxes is split. */
   splits(dynamics: number): boolean;
+  /** The grid's classification (classifyRange over runs of the boxes, per-part level counts and widths merged into the grid's); returns the entries. */
+  classify(grid: ColumnGrid, input: BroadPhaseInput, maxCells: number): number;
   fill(grid: ColumnGrid, input: BroadPhaseInput): void;
   scan(grid: ColumnGrid, input: BroadPhaseInput, out: PairList): number;
 }
@@ -221,8 +223,8 @@ export class ColumnGrid {
     this.fillBuckets(1, starts, 0, count);
   }
 
-  /** A build but the bucket fill: the boxes sorted and classified, the hash table sized, the entry arrays grown. */
-  layOut(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number, inv: number, maxCells: number): void {
+  /** A build but the bucket fill: the boxes sorted, classified (`classify`: all in one go, or split in parts with classifyRange), the hash table sized, the entry arrays grown. */
+  layOut(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number, inv: number, maxCells: number, classify?: (grid: ColumnGrid) => number): void {
     this.count = count;
     this.boxLowerX = grown(this.boxLowerX, count);
     this.boxLevel = grown(this.boxLevel, count);
@@ -234,17 +236,9 @@ export class ColumnGrid {
     const keys = byLowerX.keys;
     for (let i = 0; i < count; i++) keys[i] = float32Below(boxes[ids[i] * 6]);
     byLowerX.sort(count, ids);
-    this.classify(boxes, inv, maxCells);
-    let slots = 16;
-    while (slots < SLOTS_PER_ENTRY * this.entries) slots *= 2;
-    this.slots = slots;
-    this.bucketStart = grown(this.bucketStart, slots + 1);
-    const entries = this.entries;
-    this.entryId = grown(this.entryId, entries);
-    this.entryColumn = grown(this.entryColumn, 2 * entries);
-    this.entryFirst = grown(this.entryFirst, entries);
-    this.entryLevel = grown(this.entryLevel, entries);
-    this.entryLowerX = grown(this.entryLowerX, entries);
+    this.startClassify(inv);
+    const entries = classify !== undefined ? classify(this) : this.classifyRange(boxes, maxCells, 0, count, this.levelBoxes, this.levelWidthX);
+    this.finishLayOut(entries);
   }
 
   /**
@@ -267,15 +261,16 @@ export class ColumnGrid {
     }
   }
 
-  /** Puts each box on its level, computes its column range there and counts the (box, column) entries, listing oversize boxes aside. */
-  private classify(boxes: ArrayLike<number>, inv: number, maxCells: number): void {
-    const { levelInv, levelBoxes, levelWidthX, boxLowerX, boxLevel, columnLo, columnN, oversize } = this;
-    for (let l = 0; l < LEVELS; l++) levelInv[l] = inv * 2 ** -l;
-    levelBoxes.fill(0);
-    levelWidthX.fill(0);
-    let entries = 0, oversizeCount = 0;
+  /**
+   * Puts each box of ranks [from, to) on its level and computes its column range there (count -1:
+   * oversize), counting the boxes per level into `levelBoxes` and the widest per level into
+   * `levelWidthX`. Returns the boxes' (box, column) entries. `levelInv` must be set.
+   */
+  classifyRange(boxes: ArrayLike<number>, maxCells: number, from: number, to: number, levelBoxes: Int32Array, levelWidthX: Float64Array): number {
+    const { levelInv, boxLowerX, boxLevel, columnLo, columnN } = this;
+    let entries = 0;
     const sortedIds = this.byLowerX.order;
-    for (let i = 0; i < this.count; i++) {
+    for (let i = from; i < to; i++) {
       const id = sortedIds[i];
       const o = id * 6;
       // The sort key again, from the box this loop reads anyway (cheaper than gathering the keys).
@@ -297,7 +292,6 @@ export class ColumnGrid {
       }
       if (!(cells <= maxCells)) {
         columnN[i * 2] = -1;
-        oversize[oversizeCount++] = id;
       } else {
         boxLevel[i] = level;
         levelBoxes[level]++;
@@ -306,6 +300,38 @@ export class ColumnGrid {
         entries += columnN[i * 2] * columnN[i * 2 + 1];
       }
     }
+    return entries;
+  }
+
+  /**
+   * After parts of a split classification each ran classifyRange into their own `stride`-long
+   * slices of `levelBoxes` and `levelWidthX` (from zeroes): adds their counts and takes the widest
+   * per level, as one part would find them.
+   */
+  mergeLevels(levelBoxes: Int32Array, levelWidthX: Float64Array, stride: number, parts: number): void {
+    for (let part = 0; part < parts; part++) {
+      for (let level = 0; level < LEVELS; level++) {
+        this.levelBoxes[level] += levelBoxes[part * stride + level];
+        if (levelWidthX[part * stride + level] > this.levelWidthX[level]) this.levelWidthX[level] = levelWidthX[part * stride + level];
+      }
+    }
+  }
+
+  /** Sets the inverse cell sizes of the levels and clears their counts, before classifyRange. */
+  startClassify(inv: number): void {
+    for (let l = 0; l < LEVELS; l++) this.levelInv[l] = inv * 2 ** -l;
+    this.levelBoxes.fill(0);
+    this.levelWidthX.fill(0);
+  }
+
+  /**
+   * After classifyRange covered every box (`entries` of them in all): lists the oversize boxes
+   * (in rank order), finds the levels in use and sizes the hash table and entry arrays.
+   */
+  finishLayOut(entries: number): void {
+    const columnN = this.columnN, sortedIds = this.byLowerX.order, oversize = this.oversize, levelBoxes = this.levelBoxes;
+    let oversizeCount = 0;
+    for (let i = 0; i < this.count; i++) if (columnN[i * 2] < 0) oversize[oversizeCount++] = sortedIds[i];
     this.entries = entries;
     this.oversizeCount = oversizeCount;
     let top = LEVELS - 1;
@@ -314,6 +340,15 @@ export class ColumnGrid {
     while (bottom < top && levelBoxes[bottom] === 0) bottom++;
     this.top = top;
     this.bottom = bottom;
+    let slots = 16;
+    while (slots < SLOTS_PER_ENTRY * entries) slots *= 2;
+    this.slots = slots;
+    this.bucketStart = grown(this.bucketStart, slots + 1);
+    this.entryId = grown(this.entryId, entries);
+    this.entryColumn = grown(this.entryColumn, 2 * entries);
+    this.entryFirst = grown(this.entryFirst, entries);
+    this.entryLevel = grown(this.entryLevel, entries);
+    this.entryLowerX = grown(this.entryLowerX, entries);
   }
 
   /**
@@ -614,7 +649,8 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
         const inv = 1 / (fixedCell ?? derivedCellSize(boxes, dynamicIds, dynamics, cellFactor, sides, sideTags));
         let scanned: number;
         if (splitter !== undefined && splitter.splits(dynamics)) {
-          dynamicGrid.layOut(boxes, dynamicIds, dynamics, inv, maxCells);
+          const split = splitter;
+          dynamicGrid.layOut(boxes, dynamicIds, dynamics, inv, maxCells, (grid) => split.classify(grid, input, maxCells));
           splitter.fill(dynamicGrid, input);
           scanned = splitter.scan(dynamicGrid, input, out);
         } else {

@@ -13,10 +13,12 @@ import type { BroadPhaseInput } from '../../src/broadphase/broadPhase';
 import type { PairList } from '../../src/broadphase/pairList';
 import { scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
 import type { WorkerPool } from './pool';
-import { JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL } from './protocol';
+import { JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY } from './protocol';
 
 /** Slots of BroadBuffers.scalars: the grid's counts, then each worker's pair capacity. */
-const SCALAR_BOXES = 0, SCALAR_SLOTS = 1, SCALAR_BOTTOM = 2, SCALAR_TOP = 3, SCALAR_CAPACITY = 4;
+const SCALAR_BOXES = 0, SCALAR_SLOTS = 1, SCALAR_BOTTOM = 2, SCALAR_TOP = 3, SCALAR_CAPACITY = 4, SCALAR_MAX_CELLS = 5;
+/** Levels of a grid (the length of its per-level arrays). */
+const LEVEL_SLOTS = 32;
 /** Pairs each worker's run of the buffer starts with; past the most a part found it grows to twice that (so small first: a large scene grows it in its first frame). */
 const INITIAL_PAIR_CAPACITY = 64;
 
@@ -31,10 +33,13 @@ export interface BroadBuffers {
   pairB: Uint32Array;
   /** Per part: its bucket counts, then its places (see ColumnGrid.mergeCounts). */
   counts: Int32Array[];
+  /** Per part, LEVEL_SLOTS each: the boxes it put on each level and the widest of them. */
+  levelBoxes: Int32Array;
+  levelWidthX: Float64Array;
 }
 
 /** Names of the broad-phase job's arrays: its buffers, the grid's arrays the scans read, the input's. */
-export const BROAD_ARRAYS = ['scalars', 'results', 'pairA', 'pairB'] as const;
+export const BROAD_ARRAYS = ['scalars', 'results', 'pairA', 'pairB', 'levelBoxes', 'levelWidthX'] as const;
 export const GRID_ARRAYS = [
   'boxLowerX', 'columnLo', 'boxLevel', 'columnN', 'levelInv', 'levelBoxes', 'levelWidthX', 'bucketStart', 'entryId', 'entryColumn', 'entryLevel', 'entryFirst', 'entryLowerX',
 ] as const;
@@ -48,6 +53,8 @@ export function createBroadBuffers(workers: number): BroadBuffers {
     pairA: allocate(Uint32Array, 0, true),
     pairB: allocate(Uint32Array, 0, true),
     counts: Array.from({ length: workers + 1 }, () => allocate(Int32Array, 0, true)),
+    levelBoxes: allocate(Int32Array, LEVEL_SLOTS * (workers + 1), true),
+    levelWidthX: allocate(Float64Array, LEVEL_SLOTS * (workers + 1), true),
   };
   reservePairs(bb, workers, INITIAL_PAIR_CAPACITY);
   return bb;
@@ -105,6 +112,17 @@ function writeGridCounts(grid: ColumnGrid, bb: BroadBuffers): void {
   s[SCALAR_TOP] = grid.top;
 }
 
+/** A thread's part of the classification: its run of the boxes, its level counts and widths into its slots; its entries into the results. */
+export function classifyPart(grid: ColumnGrid, input: BroadPhaseInput, bb: BroadBuffers, part: number, parts: number): void {
+  readGridCounts(grid, bb);
+  const levels = grid.levelBoxes.length, at = part * LEVEL_SLOTS;
+  const levelBoxes = bb.levelBoxes.subarray(at, at + levels), levelWidthX = bb.levelWidthX.subarray(at, at + levels);
+  levelBoxes.fill(0);
+  levelWidthX.fill(0);
+  const entries = grid.classifyRange(input.boxes, bb.scalars[SCALAR_MAX_CELLS], Math.floor((grid.count * part) / parts), Math.floor((grid.count * (part + 1)) / parts), levelBoxes, levelWidthX);
+  bb.results[2 * part] = entries;
+}
+
 /** A thread's part of the bucket fill: pass 0 counts the entries of its run of boxes (into zeroed counts), pass 1 places them. */
 export function fillPart(grid: ColumnGrid, bb: BroadBuffers, pass: number, part: number, parts: number): void {
   readGridCounts(grid, bb);
@@ -119,6 +137,16 @@ export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }
   const bb = createBroadBuffers(workers);
   return {
     splits: (dynamics) => dynamics >= state.minBroad,
+    classify(grid: ColumnGrid, input: BroadPhaseInput, maxCells: number): number {
+      writeGridCounts(grid, bb);
+      bb.scalars[SCALAR_MAX_CELLS] = maxCells;
+      shareBroadArrays(pool, bb, grid, input);
+      pool.run(JOB_CLASSIFY, parts, 0, 0, 0, () => classifyPart(grid, input, bb, 0, parts));
+      let entries = 0;
+      for (let part = 0; part < parts; part++) entries += bb.results[2 * part];
+      grid.mergeLevels(bb.levelBoxes, bb.levelWidthX, LEVEL_SLOTS, parts);
+      return entries;
+    },
     fill(grid: ColumnGrid, input: BroadPhaseInput): void {
       for (let part = 0; part < parts; part++) {
         if (bb.counts[part].length < grid.slots + 1) bb.counts[part] = allocate(Int32Array, Math.max(2 * bb.counts[part].length, grid.slots + 1), true);

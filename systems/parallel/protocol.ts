@@ -31,6 +31,7 @@ export const JOB_NARROW = 2;
 export const JOB_BROAD = 3;
 export const JOB_BUCKET_COUNT = 4;
 export const JOB_BUCKET_FILL = 5;
+export const JOB_CLASSIFY = 6;
 /** Any other kind makes a worker throw: the pool sends one when a test asks it to fail. */
 export const JOB_FAIL = -1;
 

@@ -7,7 +7,7 @@ import { createColliderStore } from '../../components/collider';
 import { createTransformStore } from '../../components/transform';
 import type { KdopK } from '../../src/layout';
 import { narrowRange } from './narrowJob';
-import { BROAD_ARRAYS, GRID_ARRAYS, INPUT_ARRAYS, broadWorkerPart, createBroadBuffers, fillPart } from './broadJob';
+import { BROAD_ARRAYS, GRID_ARRAYS, INPUT_ARRAYS, broadWorkerPart, classifyPart, createBroadBuffers, fillPart } from './broadJob';
 import { ColumnGrid } from '../../src/broadphase/spatialHash';
 import { PairList } from '../../src/broadphase/pairList';
 import type { BroadPhaseInput } from '../../src/broadphase/broadPhase';
@@ -16,7 +16,7 @@ import { refitRange } from '../refitVolumes';
 import { KDOP_KIND } from '../kdopCollider';
 import {
   CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
-  COLLIDER_ARRAYS, JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_NARROW, JOB_REFIT, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
+  COLLIDER_ARRAYS, JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_NARROW, JOB_REFIT, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
   type Bindings, type Control,
 } from './protocol';
 
@@ -93,6 +93,8 @@ function runPart(job: number, ints: Int32Array): void {
     narrow.current = ints[CTRL_ARG];
     narrow.previousCount = ints[CTRL_ARG2];
     narrowRange(collider, narrow, from, to, KDOP_KIND);
+  } else if (job === JOB_CLASSIFY) {
+    classifyPart(grid, broadInput, broad, part, parts);
   } else if (job === JOB_BUCKET_COUNT || job === JOB_BUCKET_FILL) {
     fillPart(grid, broad, job === JOB_BUCKET_COUNT ? 0 : 1, part, parts);
   } else if (job === JOB_BROAD) {
