@@ -60,7 +60,7 @@ export interface CollisionPipelineOptions {
   tags?: boolean;
   /**
    * Worker threads: `createWorkerPool(n)` or `createWorkerPool('auto')`. The refit, the spatial
-   * hash's bucket fill and scans, and the narrow phase of large frames are split between the
+   * hash's classification, bucket fill and scans, and the narrow phase of large frames are split between the
    * threads, with the same results as on one thread. Default: the calling thread alone.
    */
   workers?: CollisionWorkers;

@@ -20,7 +20,7 @@ let warnedNoSharedMemory = false;
 
 /**
  * Worker threads for one collision pipeline: `workers` threads besides the calling one, or
- * `'auto'`, one per further core. The refit, the spatial hash's bucket fill and scans (the
+ * `'auto'`, one per further core. The refit, the spatial hash's classification, bucket fill and scans (the
  * default broad phase; others run on the calling thread) and the narrow phase of large frames
  * are split between the threads, with exactly the results of one thread. The threads start with the
  * pipeline and end with its destroy() (they never keep Node alive by themselves). Where threads
