@@ -1,13 +1,13 @@
 /**
- * The spatial hash on the worker pool. The calling thread sorts and classifies the frame's
- * dynamic boxes (the grid's layOut, on SharedArrayBuffers); the bucket fill's counting sort runs
- * in two jobs, each thread counting then placing the entries of a run of the boxes, with the
+ * The spatial hash on the worker pool. The calling thread sorts the frame's dynamic boxes by
+ * lower x (the grid lives on SharedArrayBuffers); each thread classifies a run of them by level,
+ * and the calling thread merges the per-level counts and widths. The bucket fill's counting sort
+ * runs in two jobs, each thread counting then placing the entries of a run of the boxes, with the
  * calling thread turning the counts into each thread's places between them (the same layout as
  * one thread's). Then every thread scans its part of the grid (scanPart: a run of the buckets
  * and a run of the boxes), the workers into their own runs of a shared pair buffer, and the
  * calling thread adds their pairs to its own. The spatial hash sorts the pairs as on one thread,
- * so the candidates are the same, in the same order.
- */
+ * so the candidates are the same, in the same order. */
 import { allocate } from '../../src/sharedMemory';
 import type { BroadPhaseInput } from '../../src/broadphase/broadPhase';
 import type { PairList } from '../../src/broadphase/pairList';
@@ -17,7 +17,7 @@ import { JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY } from './pr
 
 /** Slots of BroadBuffers.scalars: the grid's counts, then each worker's pair capacity. */
 const SCALAR_BOXES = 0, SCALAR_SLOTS = 1, SCALAR_BOTTOM = 2, SCALAR_TOP = 3, SCALAR_CAPACITY = 4, SCALAR_MAX_CELLS = 5;
-/** Levels of a grid (the length of its per-level arrays). */
+/** Room per part for a grid's per-level counts (a grid has fewer levels). */
 const LEVEL_SLOTS = 32;
 /** Pairs each worker's run of the buffer starts with; past the most a part found it grows to twice that (so small first: a large scene grows it in its first frame). */
 const INITIAL_PAIR_CAPACITY = 64;
@@ -69,7 +69,7 @@ function reservePairs(bb: BroadBuffers, workers: number, capacity: number): void
 /** Hands the job's arrays to the pool (sent again only when one was replaced). */
 function shareBroadArrays(pool: WorkerPool, bb: BroadBuffers, grid: ColumnGrid, input: BroadPhaseInput): void {
   for (const name of BROAD_ARRAYS) pool.share(`broad.${name}`, bb[name]);
-  bb.counts.forEach((counts, part) => pool.share(`broad.counts${part}`, counts));
+  for (let part = 0; part < bb.counts.length; part++) pool.share(`broad.counts${part}`, bb.counts[part]);
   for (const name of GRID_ARRAYS) pool.share(`grid.${name}`, grid[name]);
   pool.share('grid.order', grid.byLowerX.order);
   for (const name of INPUT_ARRAYS) pool.share(`input.${name}`, input[name] as unknown as ArrayBufferView);
