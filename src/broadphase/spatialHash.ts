@@ -20,6 +20,9 @@
  * statics change; every dynamic box looks up its columns on each of that grid's levels, so two
  * statics are never tested against each other and an unchanged level costs no rebuild.
  *
+ * With a worker pool, the dynamic grid's classification, bucket fill and scans run in parts, one
+ * per thread (see ScanSplitter), merged into exactly the single-thread grid and pairs.
+ *
  * One file, one structure: the column grid, its per-frame build and the scans that read it share
  * the bucket layout and the scratch arrays, and split apart they would only pass those around.
  */
@@ -59,9 +62,10 @@ export interface SpatialHashStatistics {
 
 /**
  * Runs a frame's dynamic grid's classification, bucket fill and scans on several threads:
- * `classify` inside the grid's `layOut`, `fill` after it (each part running fillBuckets on a run of the boxes, with `mergeCounts` between the
- * passes), `scan` over `parts` parts of `scanPart`, adding every part's pairs to `out` (in any
- * order: `findPairs` sorts them) and returning the entries the parts passed, summed.
+ * `classify` inside the grid's `layOut`, `fill` after it (each part running fillBuckets on a run
+ * of the boxes, with `mergeCounts` between the passes), `scan` over the parts of `scanPart`,
+ * adding every part's pairs to `out` (in any order: `findPairs` sorts them) and returning the
+ * entries the parts passed, summed.
  */
 export interface ScanSplitter {
   /** Whether a frame with `dynamics` dynamic boxes is split. */
