@@ -109,6 +109,7 @@ function createRun(label: string, name: BroadPhaseName, scene: Scene, order: Int
     // Split every frame, not only the large ones the pool takes by default.
     p.parallel.minRefit = 1;
     p.parallel.minNarrow = 1;
+    p.parallel.minBroad = 1;
   }
   const eidOf = new Int32Array(scene.count);
   const eids: number[] = [];

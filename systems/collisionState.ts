@@ -60,9 +60,9 @@ export interface CollisionPipelineOptions {
    */
   tags?: boolean;
   /**
-   * Worker threads: `createWorkerPool(n)` or `createWorkerPool('auto')`. The refit and the
-   * narrow phase of large frames are split between the threads, with the same results as on one
-   * thread. Default: the calling thread alone.
+   * Worker threads: `createWorkerPool(n)` or `createWorkerPool('auto')`. The refit, the spatial
+   * hash's classification, bucket fill and scans, and the narrow phase of large frames are split between the
+   * threads, with the same results as on one thread. Default: the calling thread alone.
    */
   workers?: CollisionWorkers;
   /**
@@ -105,6 +105,10 @@ export interface ParallelState {
   minHitboxRays: number;
   /** The hitbox update and ray batches, split between the threads. */
   readonly hitboxes: HitboxJobs;
+  /** Dynamic colliders from which the spatial hash's scans run on the pool. */
+  minBroad: number;
+  /** Splits the scans of `broadPhase` between the threads when it is a spatial hash (other broad phases run on the calling thread). */
+  installBroadPhase(broadPhase: BroadPhase): void;
   /** The change list's refit, split between the threads. */
   refit(p: CollisionPipeline): void;
   /** The narrow phase's tests into the touching pairs and contacts, split between the threads. */

@@ -180,6 +180,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
   };
   // Last, after every check: the threads start only for a pipeline that exists.
   pipeline.parallel = pool?.attach();
+  pipeline.parallel?.installBroadPhase(broadPhaseInstance);
   (pipeline as { workers: number }).workers = pipeline.parallel?.workers ?? 0;
   Object.defineProperty(world, COLLISION_PIPELINE, { value: pipeline, configurable: true, enumerable: false, writable: false });
   return pipeline;

@@ -5,6 +5,7 @@
  * flipped, the others only the sign bit.
  */
 import { grown } from './growable';
+import { allocate } from '../sharedMemory';
 import { radixScatterPass } from './radixPass';
 
 const DIGIT_BITS = 11;
@@ -13,13 +14,19 @@ export class Float32Order {
   /** Keys to sort: write `count` of them (after `reserve`), then call `sort`. */
   keys = new Float32Array(0);
   /** After `sort`: order[k] is the tag of the k-th smallest key (ties in index order). */
-  order = new Uint32Array(0);
+  order: Uint32Array;
   /** The keys' own bytes as unsigned integers: mapping them needs no float-to-bits conversion. */
   private keyBits = new Uint32Array(0);
   private mapped = new Uint32Array(0);
   private scratchMapped = new Uint32Array(0);
-  private scratchOrder = new Uint32Array(0);
+  private scratchOrder: Uint32Array;
   private readonly buckets = new Uint32Array(1 << DIGIT_BITS);
+
+  /** With `shared`, the order lives on SharedArrayBuffers, for other threads to read. */
+  constructor(shared = false) {
+    this.order = allocate(Uint32Array, 0, shared);
+    this.scratchOrder = allocate(Uint32Array, 0, shared);
+  }
 
   /** Makes room for `count` keys (their values are then unspecified). */
   reserve(count: number): void {

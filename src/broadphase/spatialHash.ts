@@ -20,6 +20,9 @@
  * statics change; every dynamic box looks up its columns on each of that grid's levels, so two
  * statics are never tested against each other and an unchanged level costs no rebuild.
  *
+ * With a worker pool, the dynamic grid's classification, bucket fill and scans run in parts, one
+ * per thread (see ScanSplitter), merged into exactly the single-thread grid and pairs.
+ *
  * One file, one structure: the column grid, its per-frame build and the scans that read it share
  * the bucket layout and the scratch arrays, and split apart they would only pass those around.
  */
@@ -32,6 +35,7 @@ import type { PairList } from './pairList';
 import { selectByKey } from './sortByKey';
 import { StaticSplit } from './staticSplit';
 import { HASH_WINDOW_SLACK } from '../tolerances';
+import { allocate } from '../sharedMemory';
 
 /** Options of `createSpatialHash`. */
 export interface SpatialHashOptions {
@@ -56,10 +60,31 @@ export interface SpatialHashStatistics {
   staticRebuilt: boolean;
 }
 
+/**
+ * Runs a frame's dynamic grid's classification, bucket fill and scans on several threads:
+ * `classify` inside the grid's `layOut`, `fill` after it (each part running fillBuckets on a run
+ * of the boxes, with `mergeCounts` between the passes), `scan` over the parts of `scanPart`,
+ * adding every part's pairs to `out` (in any order: `findPairs` sorts them) and returning the
+ * entries the parts passed, summed.
+ */
+export interface ScanSplitter {
+  /** Whether a frame with `dynamics` dynamic boxes is split. */
+  splits(dynamics: number): boolean;
+  /** The grid's classification (classifyRange over runs of the boxes, per-part level counts and widths merged into the grid's); returns the entries. */
+  classify(grid: ColumnGrid, input: BroadPhaseInput, maxCells: number): number;
+  fill(grid: ColumnGrid, input: BroadPhaseInput): void;
+  scan(grid: ColumnGrid, input: BroadPhaseInput, out: PairList): number;
+}
+
 /** A spatial-hash broad phase, with the work counters of its last frame. */
 export interface SpatialHash extends BroadPhase {
   /** Work counters of the last `findPairs`, for tests and tuning. */
   readonly statistics: SpatialHashStatistics;
+  /**
+   * @internal The worker pool's splitter of the scans (undefined: one thread). With one, the
+   * dynamic grid lives on SharedArrayBuffers, for the worker threads to read.
+   */
+  splitScans(splitter: ScanSplitter | undefined): void;
 }
 
 // Large odd multipliers for mixing column coordinates (Teschner et al. 2003).
@@ -137,44 +162,73 @@ function derivedCellSize(boxes: ArrayLike<number>, ids: ArrayLike<number>, count
  * there, the entries bucketed by column hash. The pair searches read it; nothing persists
  * between builds but pooled storage.
  */
-class ColumnGrid {
+export class ColumnGrid {
   /** Boxes in the grid; by rank in lower-x order (ids in `byLowerX.order`): lower x key, level, first column (y, z) and column counts there (-1 count: oversize). */
   count = 0;
-  readonly byLowerX = new Float32Order();
-  boxLowerX = new Float32Array(0);
-  boxLevel = new Uint8Array(0);
-  columnLo = new Int32Array(0);
-  columnN = new Int32Array(0);
+  readonly byLowerX: Float32Order;
+  boxLowerX: Float32Array;
+  boxLevel: Uint8Array;
+  columnLo: Int32Array;
+  columnN: Int32Array;
   /** Inverse cell size per level (each half the one below: exact, so every use floors alike). */
-  readonly levelInv = new Float64Array(LEVELS);
+  levelInv: Float64Array;
   /** Boxes per level. */
-  readonly levelBoxes = new Int32Array(LEVELS);
+  levelBoxes: Int32Array;
   /** Widest x extent of a box per level: how far below a box's lower x a box of that level can start and still reach it. */
-  readonly levelWidthX = new Float64Array(LEVELS);
+  levelWidthX: Float64Array;
   /** Lowest and highest level holding boxes (top < bottom: none). */
   bottom = 0;
   top = -1;
   /** Hash buckets: after a build, bucketStart[h] is the end of bucket h (the start of h + 1). */
   slots = 0;
-  bucketStart = new Int32Array(0);
+  bucketStart: Int32Array;
   entries = 0;
-  entryId = new Int32Array(0);
-  entryColumn = new Int32Array(0); // (y, z) per entry
-  entryLevel = new Uint8Array(0);
+  entryId: Int32Array;
+  entryColumn: Int32Array; // (y, z) per entry
+  entryLevel: Uint8Array;
   /**
    * Per entry, bit 0 (y) and bit 1 (z) set when its column is the box's first on that axis. The
    * lower (y, z) corner of two boxes' intersection lies in column max(first of a, first of b) on
    * each axis, so a column both boxes cover holds that corner exactly when, on both axes, it is
    * the first column of one of them.
    */
-  entryFirst = new Uint8Array(0);
+  entryFirst: Uint8Array;
   /** Per entry, its box's lower x bound rounded down to Float32: the sort key, where bucket scans stop. */
-  entryLowerX = new Float32Array(0);
+  entryLowerX: Float32Array;
   /** Oversize boxes (beyond the top level or int32 column coordinates), by id. */
   oversize = new Int32Array(0);
   oversizeCount = 0;
 
+  /** An empty grid; with `shared`, the arrays the scans read live on SharedArrayBuffers (and stay there as they grow). */
+  constructor(shared = false) {
+    this.byLowerX = new Float32Order(shared);
+    this.boxLowerX = allocate(Float32Array, 0, shared);
+    this.boxLevel = allocate(Uint8Array, 0, shared);
+    this.columnLo = allocate(Int32Array, 0, shared);
+    this.columnN = allocate(Int32Array, 0, shared);
+    this.levelInv = allocate(Float64Array, LEVELS, shared);
+    this.levelBoxes = allocate(Int32Array, LEVELS, shared);
+    this.levelWidthX = allocate(Float64Array, LEVELS, shared);
+    this.bucketStart = allocate(Int32Array, 0, shared);
+    this.entryId = allocate(Int32Array, 0, shared);
+    this.entryColumn = allocate(Int32Array, 0, shared);
+    this.entryLevel = allocate(Uint8Array, 0, shared);
+    this.entryFirst = allocate(Uint8Array, 0, shared);
+    this.entryLowerX = allocate(Float32Array, 0, shared);
+  }
+
   build(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number, inv: number, maxCells: number): void {
+    this.layOut(boxes, ids, count, inv, maxCells);
+    const starts = this.bucketStart;
+    starts.fill(0, 0, this.slots + 1);
+    this.fillBuckets(0, starts, 0, count);
+    // Prefix sums: bucketStart[h] becomes the start of bucket h; the fill pass advances it to the end.
+    for (let h = 1; h <= this.slots; h++) starts[h] += starts[h - 1];
+    this.fillBuckets(1, starts, 0, count);
+  }
+
+  /** A build but the bucket fill: the boxes sorted, classified (`classify`: all in one go, or split in parts with classifyRange), the hash table sized, the entry arrays grown. */
+  layOut(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number, inv: number, maxCells: number, classify?: (grid: ColumnGrid) => number): void {
     this.count = count;
     this.boxLowerX = grown(this.boxLowerX, count);
     this.boxLevel = grown(this.boxLevel, count);
@@ -186,34 +240,41 @@ class ColumnGrid {
     const keys = byLowerX.keys;
     for (let i = 0; i < count; i++) keys[i] = float32Below(boxes[ids[i] * 6]);
     byLowerX.sort(count, ids);
-    this.classify(boxes, inv, maxCells);
-    let slots = 16;
-    while (slots < SLOTS_PER_ENTRY * this.entries) slots *= 2;
-    this.slots = slots;
-    this.bucketStart = grown(this.bucketStart, slots + 1);
-    this.bucketStart.fill(0, 0, slots + 1);
-    const entries = this.entries;
-    this.entryId = grown(this.entryId, entries);
-    this.entryColumn = grown(this.entryColumn, 2 * entries);
-    this.entryFirst = grown(this.entryFirst, entries);
-    this.entryLevel = grown(this.entryLevel, entries);
-    this.entryLowerX = grown(this.entryLowerX, entries);
-    this.fillBuckets(slots - 1, 0);
-    // Prefix sums: bucketStart[h] becomes the start of bucket h; the fill pass advances it to the end.
-    const starts = this.bucketStart;
-    for (let h = 1; h <= slots; h++) starts[h] += starts[h - 1];
-    this.fillBuckets(slots - 1, 1);
+    this.startClassify(inv);
+    const entries = classify !== undefined ? classify(this) : this.classifyRange(boxes, maxCells, 0, count, this.levelBoxes, this.levelWidthX);
+    this.finishLayOut(entries);
   }
 
-  /** Puts each box on its level, computes its column range there and counts the (box, column) entries, listing oversize boxes aside. */
-  private classify(boxes: ArrayLike<number>, inv: number, maxCells: number): void {
-    const { levelInv, levelBoxes, levelWidthX, boxLowerX, boxLevel, columnLo, columnN, oversize } = this;
-    for (let l = 0; l < LEVELS; l++) levelInv[l] = inv * 2 ** -l;
-    levelBoxes.fill(0);
-    levelWidthX.fill(0);
-    let entries = 0, oversizeCount = 0;
+  /**
+   * After the parts of a split fill each counted the entries of their run of boxes into their
+   * `counts` (fillBuckets pass 0 from zeroes), turns each part's counts into its first entry per
+   * bucket, after the entries of the parts before it (so a bucket lists its entries in box order,
+   * as one part would), and sets the buckets' ends. Then each part runs pass 1.
+   */
+  mergeCounts(counts: readonly Int32Array[], parts: number): void {
+    const ends = this.bucketStart;
+    let next = 0;
+    for (let h = 0; h < this.slots; h++) {
+      for (let part = 0; part < parts; part++) {
+        const c = counts[part];
+        const n = c[h + 1];
+        c[h] = next;
+        next += n;
+      }
+      ends[h] = next;
+    }
+  }
+
+  /**
+   * Puts each box of ranks [from, to) on its level and computes its column range there (count -1:
+   * oversize), counting the boxes per level into `levelBoxes` and the widest per level into
+   * `levelWidthX`. Returns the boxes' (box, column) entries. `levelInv` must be set.
+   */
+  classifyRange(boxes: ArrayLike<number>, maxCells: number, from: number, to: number, levelBoxes: Int32Array, levelWidthX: Float64Array): number {
+    const { levelInv, boxLowerX, boxLevel, columnLo, columnN } = this;
+    let entries = 0;
     const sortedIds = this.byLowerX.order;
-    for (let i = 0; i < this.count; i++) {
+    for (let i = from; i < to; i++) {
       const id = sortedIds[i];
       const o = id * 6;
       // The sort key again, from the box this loop reads anyway (cheaper than gathering the keys).
@@ -235,7 +296,6 @@ class ColumnGrid {
       }
       if (!(cells <= maxCells)) {
         columnN[i * 2] = -1;
-        oversize[oversizeCount++] = id;
       } else {
         boxLevel[i] = level;
         levelBoxes[level]++;
@@ -244,6 +304,38 @@ class ColumnGrid {
         entries += columnN[i * 2] * columnN[i * 2 + 1];
       }
     }
+    return entries;
+  }
+
+  /**
+   * After parts of a split classification each ran classifyRange into their own `stride`-long
+   * slices of `levelBoxes` and `levelWidthX` (from zeroes): adds their counts and takes the widest
+   * per level, as one part would find them.
+   */
+  mergeLevels(levelBoxes: Int32Array, levelWidthX: Float64Array, stride: number, parts: number): void {
+    for (let part = 0; part < parts; part++) {
+      for (let level = 0; level < LEVELS; level++) {
+        this.levelBoxes[level] += levelBoxes[part * stride + level];
+        if (levelWidthX[part * stride + level] > this.levelWidthX[level]) this.levelWidthX[level] = levelWidthX[part * stride + level];
+      }
+    }
+  }
+
+  /** Sets the inverse cell sizes of the levels and clears their counts, before classifyRange. */
+  startClassify(inv: number): void {
+    for (let l = 0; l < LEVELS; l++) this.levelInv[l] = inv * 2 ** -l;
+    this.levelBoxes.fill(0);
+    this.levelWidthX.fill(0);
+  }
+
+  /**
+   * After classifyRange covered every box (`entries` of them in all): lists the oversize boxes
+   * (in rank order), finds the levels in use and sizes the hash table and entry arrays.
+   */
+  finishLayOut(entries: number): void {
+    const columnN = this.columnN, sortedIds = this.byLowerX.order, oversize = this.oversize, levelBoxes = this.levelBoxes;
+    let oversizeCount = 0;
+    for (let i = 0; i < this.count; i++) if (columnN[i * 2] < 0) oversize[oversizeCount++] = sortedIds[i];
     this.entries = entries;
     this.oversizeCount = oversizeCount;
     let top = LEVELS - 1;
@@ -252,13 +344,26 @@ class ColumnGrid {
     while (bottom < top && levelBoxes[bottom] === 0) bottom++;
     this.top = top;
     this.bottom = bottom;
+    let slots = 16;
+    while (slots < SLOTS_PER_ENTRY * entries) slots *= 2;
+    this.slots = slots;
+    this.bucketStart = grown(this.bucketStart, slots + 1);
+    this.entryId = grown(this.entryId, entries);
+    this.entryColumn = grown(this.entryColumn, 2 * entries);
+    this.entryFirst = grown(this.entryFirst, entries);
+    this.entryLevel = grown(this.entryLevel, entries);
+    this.entryLowerX = grown(this.entryLowerX, entries);
   }
 
-  /** Counting sort (stable, boxes taken by lower x) of (box, column) entries into hash buckets: pass 0 counts, pass 1 fills. */
-  private fillBuckets(slotMask: number, pass: number): void {
-    const { columnLo, columnN, boxLevel, boxLowerX, bucketStart, entryId, entryColumn, entryFirst, entryLevel, entryLowerX } = this;
-    const sortedIds = this.byLowerX.order;
-    for (let i = 0; i < this.count; i++) {
+  /**
+   * Counting sort (stable, boxes taken by lower x) of the (box, column) entries of the boxes of
+   * ranks [from, to) into hash buckets: pass 0 counts bucket h's entries in counts[h + 1], pass 1
+   * puts each entry at counts[h] and advances it.
+   */
+  fillBuckets(pass: number, counts: Int32Array, from: number, to: number): void {
+    const { columnLo, columnN, boxLevel, boxLowerX, entryId, entryColumn, entryFirst, entryLevel, entryLowerX } = this;
+    const sortedIds = this.byLowerX.order, slotMask = this.slots - 1;
+    for (let i = from; i < to; i++) {
       const ny = columnN[i * 2];
       if (ny < 0) continue;
       const nz = columnN[i * 2 + 1];
@@ -271,9 +376,9 @@ class ColumnGrid {
         for (let c = 0; c < nz; c++) {
           const h = columnHash(y0 + b, z0 + c, level, slotMask);
           if (pass === 0) {
-            bucketStart[h + 1]++;
+            counts[h + 1]++;
           } else {
-            const e = bucketStart[h]++;
+            const e = counts[h]++;
             entryId[e] = id;
             entryColumn[e * 2] = y0 + b;
             entryColumn[e * 2 + 1] = z0 + c;
@@ -287,19 +392,19 @@ class ColumnGrid {
   }
 
   /**
-   * Pairs of boxes that share a column of one level: each entry scans the entries after it in its
-   * bucket up to the first that starts beyond its upper x, keeping those of its own column and
-   * level. Returns the entries passed (the adaptive factor's measure of scanning).
+   * Pairs of boxes that share a column of one level, from buckets [fromBucket, toBucket): each
+   * entry scans the entries after it in its bucket up to the first that starts beyond its upper x,
+   * keeping those of its own column and level. Returns the entries passed (the adaptive factor's
+   * measure of scanning).
    */
-  pairsInBuckets(input: BroadPhaseInput, out: PairList): number {
+  pairsInBuckets(input: BroadPhaseInput, out: PairList, fromBucket: number, toBucket: number): number {
     const boxes = input.boxes;
     // Locals, not fields: V8 then keeps them in registers across the loop.
     const columns = this.entryColumn, first = this.entryFirst, levels = this.entryLevel, ids = this.entryId, ends = this.bucketStart, lowerX = this.entryLowerX;
-    const slots = this.slots;
     let passed = 0;
     // After the fill pass ends[h] is the end of bucket h, i.e. the start of h + 1.
-    let start = 0;
-    for (let h = 0; h < slots; h++) {
+    let start = fromBucket > 0 ? ends[fromBucket - 1] : 0;
+    for (let h = fromBucket; h < toBucket; h++) {
       const end = ends[h];
       for (let i = start; i < end - 1; i++) {
         const a = ids[i];
@@ -391,6 +496,21 @@ class ColumnGrid {
     return (y1 - y0 + 1) * (z1 - z0 + 1);
   }
 
+  /** Pairs of the boxes of ranks [from, to) with the grid's larger boxes on coarser levels. Returns the entries passed. */
+  crossLevelPairs(input: BroadPhaseInput, out: PairList, from: number, to: number): number {
+    const top = this.top;
+    if (this.bottom >= top) return 0;
+    const sortedIds = this.byLowerX.order, columnN = this.columnN, boxLevel = this.boxLevel, levelBoxes = this.levelBoxes;
+    let passed = 0;
+    for (let i = from; i < to; i++) {
+      if (columnN[i * 2] < 0) continue;
+      for (let level = boxLevel[i] + 1; level <= top; level++) {
+        if (levelBoxes[level] !== 0) passed += this.pairsOnLevel(input, out, sortedIds[i], level);
+      }
+    }
+    return passed;
+  }
+
   /** Pairs of box `a` with every box of level `level` (every box but the oversize ones for ANY_LEVEL), each tested directly. */
   pairsWithAll(input: BroadPhaseInput, out: PairList, a: number, level: number): void {
     const boxes = input.boxes, o = a * 6;
@@ -403,6 +523,17 @@ class ColumnGrid {
       if (boxesMeet(boxes, b * 6, ax0, ay0, az0, ax1, ay1, az1) !== 0) reportPair(input, out, a, b);
     }
   }
+}
+
+/**
+ * Part `part` of `parts` of the scans of a grid of dynamic boxes (pairs inside buckets, then
+ * pairs across levels): a near-equal run of the buckets and one of the boxes. The parts together
+ * find each pair once, as one part covering everything does. Returns the entries passed.
+ */
+export function scanPart(grid: ColumnGrid, input: BroadPhaseInput, out: PairList, part: number, parts: number): number {
+  const fromBucket = Math.floor((grid.slots * part) / parts), toBucket = Math.floor((grid.slots * (part + 1)) / parts);
+  const fromBox = Math.floor((grid.count * part) / parts), toBox = Math.floor((grid.count * (part + 1)) / parts);
+  return grid.pairsInBuckets(input, out, fromBucket, toBucket) + grid.crossLevelPairs(input, out, fromBox, toBox);
 }
 
 /**
@@ -422,7 +553,8 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
   if (!(cellFactor > 0 && Number.isFinite(cellFactor))) throw new RangeError(`spatialHash: cellSizeFactor must be positive, got ${cellFactor}`);
   if (!(maxCells >= 1)) throw new RangeError(`spatialHash: maxCellsPerBox must be >= 1, got ${maxCells}`);
 
-  const dynamicGrid = new ColumnGrid();
+  let dynamicGrid = new ColumnGrid();
+  let splitter: ScanSplitter | undefined;
   const staticGrid = new ColumnGrid();
   const split = new StaticSplit();
   const sides = new Float64Array(CELL_SIZE_SAMPLES);
@@ -484,21 +616,6 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
     return tests;
   }
 
-  /** Pairs of the dynamic grid's boxes with its larger boxes on coarser levels. */
-  function crossLevelPairs(input: BroadPhaseInput, out: PairList): number {
-    const grid = dynamicGrid;
-    if (grid.bottom >= grid.top) return 0;
-    const sortedIds = grid.byLowerX.order, columnN = grid.columnN, boxLevel = grid.boxLevel, levelBoxes = grid.levelBoxes;
-    let passed = 0;
-    for (let i = 0; i < grid.count; i++) {
-      if (columnN[i * 2] < 0) continue;
-      for (let level = boxLevel[i] + 1; level <= grid.top; level++) {
-        if (levelBoxes[level] !== 0) passed += grid.pairsOnLevel(input, out, sortedIds[i], level);
-      }
-    }
-    return passed;
-  }
-
   /** Pairs of each oversize dynamic box with every other dynamic box (oversize pairs from the lower id only). */
   function oversizePairs(input: BroadPhaseInput, out: PairList): number {
     const boxes = input.boxes, grid = dynamicGrid;
@@ -534,8 +651,16 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
       const dynamics = split.dynamicCount;
       if (dynamics > 0) {
         const inv = 1 / (fixedCell ?? derivedCellSize(boxes, dynamicIds, dynamics, cellFactor, sides, sideTags));
-        dynamicGrid.build(boxes, dynamicIds, dynamics, inv, maxCells);
-        const scanned = dynamicGrid.pairsInBuckets(input, out) + crossLevelPairs(input, out);
+        let scanned: number;
+        if (splitter !== undefined && splitter.splits(dynamics)) {
+          const split = splitter;
+          dynamicGrid.layOut(boxes, dynamicIds, dynamics, inv, maxCells, (grid) => split.classify(grid, input, maxCells));
+          splitter.fill(dynamicGrid, input);
+          scanned = splitter.scan(dynamicGrid, input, out);
+        } else {
+          dynamicGrid.build(boxes, dynamicIds, dynamics, inv, maxCells);
+          scanned = scanPart(dynamicGrid, input, out, 0, 1);
+        }
         statistics.boxTests = scanned + oversizePairs(input, out);
         if (split.staticCount > 0) statistics.boxTests += dynamicStaticPairs(input, out);
         if (adaptiveFactor && fixedCell === undefined) adaptCellFactor((dynamicGrid.entries + SCAN_WEIGHT * scanned) / dynamics);
@@ -545,6 +670,11 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
     clear(): void {
       // The dynamic grid is rebuilt every frame; the static one when its boxes change.
       split.reset();
+    },
+    splitScans(next: ScanSplitter | undefined): void {
+      splitter = next;
+      // Rebuilt every frame anyway: a fresh grid on the memory the threads can share.
+      dynamicGrid = new ColumnGrid(next !== undefined);
     },
   };
 }

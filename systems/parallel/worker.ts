@@ -7,6 +7,10 @@ import { createColliderStore } from '../../components/collider';
 import { createTransformStore } from '../../components/transform';
 import type { KdopK } from '../../src/layout';
 import { narrowRange } from './narrowJob';
+import { BROAD_ARRAYS, GRID_ARRAYS, INPUT_ARRAYS, broadWorkerPart, classifyPart, createBroadBuffers, fillPart } from './broadJob';
+import { ColumnGrid } from '../../src/broadphase/spatialHash';
+import { PairList } from '../../src/broadphase/pairList';
+import type { BroadPhaseInput } from '../../src/broadphase/broadPhase';
 import { createNarrowBuffers } from './narrowBuffers';
 import { refitRange } from '../refitVolumes';
 import { KDOP_KIND } from '../kdopCollider';
@@ -19,7 +23,7 @@ import { createRayBatch } from '../../src/query/rayQuery';
 import { grown } from '../../src/broadphase/growable';
 import {
   CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
-  COLLIDER_ARRAYS, JOB_NARROW, JOB_REFIT, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
+  COLLIDER_ARRAYS, JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_NARROW, JOB_REFIT, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
   HITBOX_ARRAYS, HITBOX_JOB_PARAMS, JOB_HITBOXES, JOB_HITBOX_RAYS, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS,
   type Bindings, type Control,
 } from './protocol';
@@ -50,6 +54,11 @@ const rayGrid = createCharacterRayGrid();
 const rays = createRayBatch(0);
 const hits = createHitboxRayHits(0);
 let hitboxParams: Float64Array = new Float64Array(1);
+const broad = createBroadBuffers(0);
+const grid = new ColumnGrid();
+const broadInput: BroadPhaseInput = { ids: [], count: 0, boxes: new Float32Array(0), isStatic: new Uint8Array(0), layer: new Uint32Array(0), mask: new Uint32Array(0) };
+/** This worker's pairs of a broad-phase part, before they go to the shared buffer. */
+const broadPairs = new PairList();
 let bindingsArrived: (() => void) | undefined;
 
 function bind(bindings: Bindings): void {
@@ -66,6 +75,15 @@ function bind(bindings: Bindings): void {
   if (world !== undefined) skeletons.world = world as Float64Array;
   const params = bindings.arrays[HITBOX_JOB_PARAMS];
   if (params !== undefined) hitboxParams = params as Float64Array;
+  // The broad-phase arrays exist once a pipeline split a broad phase.
+  if (bindings.arrays['grid.order'] !== undefined) {
+    const b = broad as unknown as Record<string, unknown>, g = grid as unknown as Record<string, unknown>, i = broadInput as unknown as Record<string, unknown>;
+    for (const name of BROAD_ARRAYS) b[name] = bindings.arrays[`broad.${name}`];
+    for (let part = 0; bindings.arrays[`broad.counts${part}`] !== undefined; part++) broad.counts[part] = bindings.arrays[`broad.counts${part}`] as Int32Array;
+    for (const name of GRID_ARRAYS) g[name] = bindings.arrays[`grid.${name}`];
+    grid.byLowerX.order = bindings.arrays['grid.order'] as Uint32Array;
+    for (const name of INPUT_ARRAYS) i[name] = bindings.arrays[`input.${name}`];
+  }
   version = bindings.version;
   bindingsArrived?.();
 }
@@ -114,6 +132,12 @@ function runPart(job: number, ints: Int32Array): void {
     rayGrid.cellSize = hitboxParams[0];
     rayGrid.stamp = grown(rayGrid.stamp, characters);
     castHitboxRange(hits, hitboxes, rayGrid, rays, from, to);
+  } else if (job === JOB_CLASSIFY) {
+    classifyPart(grid, broadInput, broad, part, parts);
+  } else if (job === JOB_BUCKET_COUNT || job === JOB_BUCKET_FILL) {
+    fillPart(grid, broad, job === JOB_BUCKET_COUNT ? 0 : 1, part, parts);
+  } else if (job === JOB_BROAD) {
+    broadWorkerPart(grid, broadInput, broad, broadPairs, part, parts);
   } else {
     throw new Error(`job ${job} failed on purpose (a test of fault reporting)`);
   }

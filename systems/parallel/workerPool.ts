@@ -1,16 +1,20 @@
 /**
  * `createWorkerPool`: worker threads for one collision pipeline, given as its `workers` option.
- * The pool installs the parallel refit, narrow phase and character work into the pipeline it serves, so a
- * program that never creates one never references (nor bundles) the thread code.
+ * The pool installs the parallel refit, broad phase, narrow phase and character work into the
+ * pipeline it serves, so a program that never creates one never references (nor bundles) the
+ * thread code.
  */
 import { CollideInputError, assertKnownKeys } from '../../src/errors';
 import { canShareMemory } from '../../src/sharedMemory';
 import { markChanged } from '../../components/transform';
 import type { CollisionPipeline, CollisionWorkers, ParallelState } from '../collisionState';
 import { refitRange } from '../refitVolumes';
-import { createNarrowBuffers, shareStores, PARALLEL_MIN_CANDIDATES, PARALLEL_MIN_COLLIDERS } from './narrowBuffers';
+import { createNarrowBuffers, shareStores, PARALLEL_MIN_CANDIDATES, PARALLEL_MIN_COLLIDERS, PARALLEL_MIN_DYNAMIC_BOXES } from './narrowBuffers';
 import { parallelNarrowTests } from './narrowJob';
 import { MAX_WORKERS, WorkerPool, autoWorkerCount, canStartWorkers, type WorkerPoolOptions, type WorkerHandle } from './pool';
+import { createScanSplitter } from './broadJob';
+import type { BroadPhase } from '../../src/broadphase/broadPhase';
+import type { SpatialHash } from '../../src/broadphase/spatialHash';
 import { JOB_REFIT } from './protocol';
 import { createHitboxJobs, PARALLEL_MIN_HITBOX_CHARACTERS, PARALLEL_MIN_HITBOX_RAYS } from './hitboxJobs';
 
@@ -37,13 +41,15 @@ function checkPoolOptions(options: WorkerPoolOptions): WorkerPoolOptions {
 
 /**
  * Worker threads for one collision pipeline: `workers` threads besides the calling one, or
- * `'auto'`, one per further core. The refit and the narrow phase of large frames are split
- * between the threads, with exactly the results of one thread. The threads start with the
- * pipeline and end with its destroy() (they never keep Node alive by themselves); `ready`
- * resolves once they have started. Where threads cannot share memory (SharedArrayBuffer
- * missing, or a browser page that is not cross-origin isolated: the COOP and COEP headers), the
- * pipeline runs on one thread and this warns once. Throws CollideInputError unless `workers` is
- * an integer in [1, 64] or 'auto', and for bad or unknown options.
+ * `'auto'`, one per further core. The refit, the spatial hash's classification, bucket fill and
+ * scans (the default broad phase; others run on the calling thread), the narrow phase of large
+ * frames and the characters' hitbox update are split between the threads, with exactly the
+ * results of one thread. The threads start with the pipeline and end with its destroy() (they
+ * never keep Node alive by themselves); `ready` resolves once they have started. Where threads
+ * cannot share memory (SharedArrayBuffer missing, or a browser page that is not cross-origin
+ * isolated: the COOP and COEP headers), the pipeline runs on one thread and this warns once.
+ * Throws CollideInputError unless `workers` is an integer in [1, 64] or 'auto', and for bad or
+ * unknown options.
  */
 export function createWorkerPool(workers: number | 'auto', options: WorkerPoolOptions = {}): CollisionWorkers {
   if (workers !== 'auto' && !(typeof workers === 'number' && Number.isInteger(workers) && workers >= 1 && workers <= MAX_WORKERS)) {
@@ -75,10 +81,11 @@ export function createWorkerPool(workers: number | 'auto', options: WorkerPoolOp
   };
 }
 
-/** The parallel refit, narrow phase and hitbox jobs on `pool`. */
+/** The parallel refit, broad-phase scans, narrow phase and hitbox jobs on `pool`. */
 function parallelState(pool: WorkerPool): ParallelState {
   const narrow = createNarrowBuffers();
-  return {
+  let splitBroadPhase: SpatialHash | undefined;
+  const state: ParallelState = {
     workers: pool.workerCount,
     minRefit: PARALLEL_MIN_COLLIDERS,
     minNarrow: PARALLEL_MIN_CANDIDATES,
@@ -88,6 +95,13 @@ function parallelState(pool: WorkerPool): ParallelState {
     minHitboxCharacters: PARALLEL_MIN_HITBOX_CHARACTERS,
     minHitboxRays: PARALLEL_MIN_HITBOX_RAYS,
     hitboxes: createHitboxJobs(pool),
+    minBroad: PARALLEL_MIN_DYNAMIC_BOXES,
+    installBroadPhase(broadPhase: BroadPhase): void {
+      const splittable = broadPhase as Partial<SpatialHash>;
+      if (typeof splittable.splitScans !== 'function') return;
+      splitBroadPhase = broadPhase as SpatialHash;
+      splitBroadPhase.splitScans(createScanSplitter(pool, state));
+    },
     refit(p: CollisionPipeline): void {
       const c = p.collider, t = p.transform, margin = p.aabbMargin;
       shareStores(pool, c, t);
@@ -108,7 +122,9 @@ function parallelState(pool: WorkerPool): ParallelState {
       pool.failNextJob = true;
     },
     destroy(): void {
+      splitBroadPhase?.splitScans(undefined);
       pool.destroy();
     },
   };
+  return state;
 }

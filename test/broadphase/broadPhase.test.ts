@@ -6,7 +6,7 @@ import { PairList } from '../../src/broadphase/pairList';
 import { createDynamicAabbTree } from '../../src/broadphase/dynamicAabbTree';
 import { createKdTree } from '../../src/broadphase/kdTree';
 import { createOctree } from '../../src/broadphase/octree';
-import { createSpatialHash } from '../../src/broadphase/spatialHash';
+import { createSpatialHash, scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
 import { createSweepAndPrune } from '../../src/broadphase/sweepAndPrune';
 import { CollideInputError } from '../../src/errors';
 import { makeScene, referencePairs, stepDynamicOnly, stepScene, type Scene, type SceneParams } from '../../scenes/broadphase';
@@ -22,6 +22,7 @@ const ALGORITHMS: { name: string; create: () => BroadPhase }[] = [
   // Tiny cells and a low cap: most boxes span many cells and many go to the oversize list.
   { name: 'spatialHash (fine cells)', create: () => createSpatialHash({ cellSizeFactor: 0.3, maxCellsPerBox: 8 }) },
   { name: 'spatialHash (fixed cell)', create: () => createSpatialHash({ cellSize: 1.5 }) },
+  { name: 'spatialHash (split in parts, as on threads)', create: () => splitSpatialHash(3) },
   { name: 'dynamicAabbTree', create: () => createDynamicAabbTree() },
   // No margin: every moved proxy is reinserted (maximal tree churn).
   { name: 'dynamicAabbTree (tight)', create: () => createDynamicAabbTree({ marginRatio: 0 }) },
@@ -63,6 +64,46 @@ function expectExactFrames(algorithm: BroadPhase, out: PairList, scene: Scene, f
     if (step) step(f);
     else stepScene(scene, removed);
   }
+}
+
+/**
+ * A spatial hash whose classification, bucket fill and scans run in `parts` parts one after the
+ * other, merged as the worker pool merges them: the partitioned kernels against the reference.
+ */
+function splitSpatialHash(parts: number): BroadPhase {
+  const range = (n: number, part: number): [number, number] => [Math.floor((n * part) / parts), Math.floor((n * (part + 1)) / parts)];
+  const stride = 32, levelBoxes = new Int32Array(stride * parts), levelWidthX = new Float64Array(stride * parts);
+  const counts = Array.from({ length: parts }, () => new Int32Array(0));
+  const splitter: ScanSplitter = {
+    splits: () => true,
+    classify(grid: ColumnGrid, input, maxCells) {
+      levelBoxes.fill(0);
+      levelWidthX.fill(0);
+      let entries = 0;
+      for (let part = 0; part < parts; part++) {
+        const at = part * stride;
+        entries += grid.classifyRange(input.boxes, maxCells, ...range(grid.count, part), levelBoxes.subarray(at, at + stride), levelWidthX.subarray(at, at + stride));
+      }
+      grid.mergeLevels(levelBoxes, levelWidthX, stride, parts);
+      return entries;
+    },
+    fill(grid: ColumnGrid) {
+      for (let part = 0; part < parts; part++) {
+        counts[part] = new Int32Array(grid.slots + 1);
+        grid.fillBuckets(0, counts[part], ...range(grid.count, part));
+      }
+      grid.mergeCounts(counts, parts);
+      for (let part = 0; part < parts; part++) grid.fillBuckets(1, counts[part], ...range(grid.count, part));
+    },
+    scan(grid: ColumnGrid, input, out) {
+      let passed = 0;
+      for (let part = 0; part < parts; part++) passed += scanPart(grid, input, out, part, parts);
+      return passed;
+    },
+  };
+  const hash = createSpatialHash();
+  hash.splitScans(splitter);
+  return hash;
 }
 
 describe.each(ALGORITHMS)('$name', ({ create }) => {
@@ -135,7 +176,8 @@ describe.each(ALGORITHMS)('$name', ({ create }) => {
  * `maxCount` boxes.
  */
 function assertHashFindsPairs(maxCount: number, fill: (rand: () => number, boxes: Float32Array | Float64Array, n: number) => void): void {
-  const hash = createSpatialHash();
+  // The hash, and the hash split in parts as on threads.
+  const hashes = [createSpatialHash(), splitSpatialHash(3)];
   const out = new PairList();
   fc.assert(
     fc.property(fc.integer(), fc.integer({ min: 2, max: maxCount }), fc.boolean(), (seed, n, float32) => {
@@ -145,8 +187,11 @@ function assertHashFindsPairs(maxCount: number, fill: (rand: () => number, boxes
         ids: Int32Array.from({ length: n }, (_, i) => i), count: n, boxes,
         isStatic: new Uint8Array(n), layer: new Uint32Array(n).fill(1), mask: new Uint32Array(n).fill(1),
       };
-      hash.findPairs(input, out);
-      expect(pairsOf(out)).toEqual(referencePairs(input));
+      const expected = referencePairs(input);
+      for (const hash of hashes) {
+        hash.findPairs(input, out);
+        expect(pairsOf(out)).toEqual(expected);
+      }
     }),
     { numRuns: 200 },
   );

@@ -59,6 +59,7 @@ function createRun(bodies: Body[], workers: number): Run {
     // Every frame of these small scenes on the pool.
     p.parallel.minRefit = 1;
     p.parallel.minNarrow = 1;
+    p.parallel.minBroad = 1;
   }
   const eids = bodies.map((body, i) => {
     const e = addEntity(world);
@@ -77,35 +78,76 @@ afterEach(() => {
   for (const run of running.splice(0)) run.p.destroy();
 });
 
+/**
+ * Steps a single-thread world and one on `workers` threads through the same frames of `bodies`
+ * (plus what `extra` adds to each world), with the same removal, removed entity and re-add, and
+ * expects the same outputs after every step.
+ */
+function agreesWithOneThread(rand: () => number, bodies: Body[], workers: number, extra: (world: World) => void): void {
+  const runs = [createRun(bodies, 0), createRun(bodies, workers)];
+  running.push(...runs);
+  for (const run of runs) extra(run.world);
+  expect(runs[1].p.workers).toBe(workers);
+  const victim = Math.floor(rand() * bodies.length);
+  for (let frame = 0; frame < 12; frame++) {
+    advanceScene(bodies, 24);
+    for (const run of runs) {
+      if (frame === 4) removeCollider(run.world, run.eids[victim]);
+      if (frame === 6) removeEntity(run.world, run.eids[(victim + 1) % bodies.length]);
+      if (frame === 8) addCollider(run.world, run.eids[victim], { shape: 'sphere', radius: 1.5 });
+      bodies.forEach((body, i) => {
+        if (frame >= 6 && i === (victim + 1) % bodies.length) return;
+        setTransform(run.world, run.eids[i], body.position, body.rotation);
+      });
+      run.p.step(run.world);
+    }
+    expect(outputs(runs[1].p)).toBe(outputs(runs[0].p));
+    expect(Array.from(runs[1].p.candidates.a.subarray(0, runs[1].p.candidates.count))).toEqual(Array.from(runs[0].p.candidates.a.subarray(0, runs[0].p.candidates.count)));
+    expect(Array.from(runs[1].p.candidates.b.subarray(0, runs[1].p.candidates.count))).toEqual(Array.from(runs[0].p.candidates.b.subarray(0, runs[0].p.candidates.count)));
+  }
+  for (const run of runs.splice(0)) run.p.destroy();
+  running.length = 0;
+}
+
 describe('the pipeline on worker threads', () => {
   it('reports exactly what one thread reports, frame by frame, through adds and removals', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 3 }), (seed, workers) => {
         const rand = mulberry32(seed);
-        const bodies = randomScene(rand, { count: 160, kinds: ['obb', 'sphere', 'capsule', 'aabb'], size: 24 });
-        const runs = [createRun(bodies, 0), createRun(bodies, workers)];
-        running.push(...runs);
-        expect(runs[1].p.workers).toBe(workers);
-        // The same structural changes in both worlds: a removal, a removed entity, a re-add.
-        const victim = Math.floor(rand() * bodies.length);
-        for (let frame = 0; frame < 12; frame++) {
-          advanceScene(bodies, 24);
-          for (const run of runs) {
-            if (frame === 4) removeCollider(run.world, run.eids[victim]);
-            if (frame === 6) removeEntity(run.world, run.eids[(victim + 1) % bodies.length]);
-            if (frame === 8) addCollider(run.world, run.eids[victim], { shape: 'sphere', radius: 1.5 });
-            bodies.forEach((body, i) => {
-              if (frame >= 6 && i === (victim + 1) % bodies.length) return;
-              setTransform(run.world, run.eids[i], body.position, body.rotation);
-            });
-            run.p.step(run.world);
-          }
-          expect(outputs(runs[1].p)).toBe(outputs(runs[0].p));
-        }
-        for (const run of runs.splice(0)) run.p.destroy();
-        running.length = 0;
+        agreesWithOneThread(rand, randomScene(rand, { count: 160, kinds: ['obb', 'sphere', 'capsule', 'aabb'], size: 24 }), workers, () => {});
       }),
       { numRuns: 5 },
+    );
+  });
+
+  it('reports what one thread reports with boxes on several hash levels, oversize boxes and static colliders', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 3 }), (seed, workers) => {
+        const rand = mulberry32(seed);
+        const bodies = randomScene(rand, { count: 160, kinds: ['obb', 'sphere', 'aabb'], size: 40 });
+        // Sizes over two orders of magnitude: the larger boxes sit on coarser levels of the hash.
+        bodies.forEach((body, i) => {
+          const grow = i % 9 === 0 ? 24 : i % 4 === 0 ? 5 : 1;
+          const d = body.desc as { halfExtents?: number[]; radius?: number };
+          if (d.halfExtents) d.halfExtents = d.halfExtents.map((h) => h * grow);
+          if (d.radius !== undefined) d.radius *= grow;
+        });
+        const statics = Array.from({ length: 12 }, () => [40 * rand(), 40 * rand(), 40 * rand(), 0.5 + 6 * rand()]);
+        agreesWithOneThread(rand, bodies, workers, (world) => {
+          for (const [x, y, z, h] of statics) {
+            const e = addEntity(world);
+            addCollider(world, e, { shape: 'aabb', halfExtents: [h, h, 2 * h], isStatic: true });
+            setTransform(world, e, [x, y, z]);
+          }
+          // Beyond the hash's top level, one moving with the scene and one static.
+          const wall = addEntity(world), slab = addEntity(world);
+          addCollider(world, wall, { shape: 'aabb', halfExtents: [1e8, 1, 1e8] });
+          setTransform(world, wall, [0, 20, 0]);
+          addCollider(world, slab, { shape: 'aabb', halfExtents: [1e8, 1e8, 1], isStatic: true });
+          setTransform(world, slab, [0, 0, 10]);
+        });
+      }),
+      { numRuns: 4 },
     );
   });
 
@@ -220,6 +262,7 @@ const world = createWorld();
 const p = createCollisionPipeline(world, { workers: createWorkerPool(2) });
 p.parallel.minRefit = 1;
 p.parallel.minNarrow = 1;
+    p.parallel.minBroad = 1;
 for (let i = 0; i < 50; i++) { const e = addEntity(world); addCollider(world, e, { shape: 'sphere', radius: 1 }); setTransform(world, e, [1.5 * i, 0, 0]); }
 p.step(world);
 console.log('pairs', p.touchingPairs.count);

@@ -1,0 +1,186 @@
+/**
+ * The spatial hash on the worker pool. The calling thread sorts the frame's dynamic boxes by
+ * lower x (the grid lives on SharedArrayBuffers); each thread classifies a run of them by level,
+ * and the calling thread merges the per-level counts and widths. The bucket fill's counting sort
+ * runs in two jobs, each thread counting then placing the entries of a run of the boxes, with the
+ * calling thread turning the counts into each thread's places between them (the same layout as
+ * one thread's). Then every thread scans its part of the grid (scanPart: a run of the buckets
+ * and a run of the boxes), the workers into their own runs of a shared pair buffer, and the
+ * calling thread adds their pairs to its own. The spatial hash sorts the pairs as on one thread,
+ * so the candidates are the same, in the same order. */
+import { allocate } from '../../src/sharedMemory';
+import type { BroadPhaseInput } from '../../src/broadphase/broadPhase';
+import type { PairList } from '../../src/broadphase/pairList';
+import { scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
+import type { WorkerPool } from './pool';
+import { JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY } from './protocol';
+
+/** Slots of BroadBuffers.scalars: the grid's counts, then each worker's pair capacity. */
+const SCALAR_BOXES = 0, SCALAR_SLOTS = 1, SCALAR_BOTTOM = 2, SCALAR_TOP = 3, SCALAR_CAPACITY = 4, SCALAR_MAX_CELLS = 5;
+/** Room per part for a grid's per-level counts (a grid has fewer levels). */
+const LEVEL_SLOTS = 32;
+/** Pairs each worker's run of the buffer starts with; past the most a part found it grows to twice that (so small first: a large scene grows it in its first frame). */
+const INITIAL_PAIR_CAPACITY = 64;
+
+/** The broad-phase job's shared buffers. */
+export interface BroadBuffers {
+  /** See the SCALAR_* slots. */
+  scalars: Int32Array;
+  /** Per part: pairs found, entries passed. */
+  results: Float64Array;
+  /** The workers' pairs: worker w (part w + 1) writes [w * capacity, w * capacity + its count). */
+  pairA: Uint32Array;
+  pairB: Uint32Array;
+  /** Per part: its bucket counts, then its places (see ColumnGrid.mergeCounts). */
+  counts: Int32Array[];
+  /** Per part, LEVEL_SLOTS each: the boxes it put on each level and the widest of them. */
+  levelBoxes: Int32Array;
+  levelWidthX: Float64Array;
+}
+
+/** Names of the broad-phase job's arrays: its buffers, the grid's arrays the scans read, the input's. */
+export const BROAD_ARRAYS = ['scalars', 'results', 'pairA', 'pairB', 'levelBoxes', 'levelWidthX'] as const;
+export const GRID_ARRAYS = [
+  'boxLowerX', 'columnLo', 'boxLevel', 'columnN', 'levelInv', 'levelBoxes', 'levelWidthX', 'bucketStart', 'entryId', 'entryColumn', 'entryLevel', 'entryFirst', 'entryLowerX',
+] as const;
+export const INPUT_ARRAYS = ['boxes', 'isStatic', 'layer', 'mask'] as const;
+
+/** Empty buffers for `workers` workers, on SharedArrayBuffers. */
+export function createBroadBuffers(workers: number): BroadBuffers {
+  const bb: BroadBuffers = {
+    scalars: allocate(Int32Array, 8, true),
+    results: allocate(Float64Array, 2 * (workers + 1), true),
+    pairA: allocate(Uint32Array, 0, true),
+    pairB: allocate(Uint32Array, 0, true),
+    counts: Array.from({ length: workers + 1 }, () => allocate(Int32Array, 0, true)),
+    levelBoxes: allocate(Int32Array, LEVEL_SLOTS * (workers + 1), true),
+    levelWidthX: allocate(Float64Array, LEVEL_SLOTS * (workers + 1), true),
+  };
+  reservePairs(bb, workers, INITIAL_PAIR_CAPACITY);
+  return bb;
+}
+
+function reservePairs(bb: BroadBuffers, workers: number, capacity: number): void {
+  bb.scalars[SCALAR_CAPACITY] = capacity;
+  bb.pairA = allocate(Uint32Array, workers * capacity, true);
+  bb.pairB = allocate(Uint32Array, workers * capacity, true);
+}
+
+/** Hands the job's arrays to the pool (sent again only when one was replaced). */
+function shareBroadArrays(pool: WorkerPool, bb: BroadBuffers, grid: ColumnGrid, input: BroadPhaseInput): void {
+  for (const name of BROAD_ARRAYS) pool.share(`broad.${name}`, bb[name]);
+  for (let part = 0; part < bb.counts.length; part++) pool.share(`broad.counts${part}`, bb.counts[part]);
+  for (const name of GRID_ARRAYS) pool.share(`grid.${name}`, grid[name]);
+  pool.share('grid.order', grid.byLowerX.order);
+  for (const name of INPUT_ARRAYS) pool.share(`input.${name}`, input[name] as unknown as ArrayBufferView);
+}
+
+/**
+ * A worker's part of the scans: the grid's counts from the buffers, its pairs into `local`, then
+ * into its run of the shared buffer when they fit (else only their count: the calling thread
+ * scans that part again).
+ */
+export function broadWorkerPart(grid: ColumnGrid, input: BroadPhaseInput, bb: BroadBuffers, local: PairList, part: number, parts: number): void {
+  const s = readGridCounts(grid, bb);
+  local.clear();
+  const passed = scanPart(grid, input, local, part, parts);
+  const n = local.count, capacity = s[SCALAR_CAPACITY];
+  if (n <= capacity) {
+    const base = (part - 1) * capacity;
+    bb.pairA.set(local.a.subarray(0, n), base);
+    bb.pairB.set(local.b.subarray(0, n), base);
+  }
+  bb.results[2 * part] = n;
+  bb.results[2 * part + 1] = passed;
+}
+
+/** The grid's counts from the buffers (a worker's grid has the calling thread's arrays, not its fields). */
+function readGridCounts(grid: ColumnGrid, bb: BroadBuffers): Int32Array {
+  const s = bb.scalars;
+  grid.count = s[SCALAR_BOXES];
+  grid.slots = s[SCALAR_SLOTS];
+  grid.bottom = s[SCALAR_BOTTOM];
+  grid.top = s[SCALAR_TOP];
+  return s;
+}
+
+function writeGridCounts(grid: ColumnGrid, bb: BroadBuffers): void {
+  const s = bb.scalars;
+  s[SCALAR_BOXES] = grid.count;
+  s[SCALAR_SLOTS] = grid.slots;
+  s[SCALAR_BOTTOM] = grid.bottom;
+  s[SCALAR_TOP] = grid.top;
+}
+
+/** A thread's part of the classification: its run of the boxes, its level counts and widths into its slots; its entries into the results. */
+export function classifyPart(grid: ColumnGrid, input: BroadPhaseInput, bb: BroadBuffers, part: number, parts: number): void {
+  readGridCounts(grid, bb);
+  const levels = grid.levelBoxes.length, at = part * LEVEL_SLOTS;
+  const levelBoxes = bb.levelBoxes.subarray(at, at + levels), levelWidthX = bb.levelWidthX.subarray(at, at + levels);
+  levelBoxes.fill(0);
+  levelWidthX.fill(0);
+  const entries = grid.classifyRange(input.boxes, bb.scalars[SCALAR_MAX_CELLS], Math.floor((grid.count * part) / parts), Math.floor((grid.count * (part + 1)) / parts), levelBoxes, levelWidthX);
+  bb.results[2 * part] = entries;
+}
+
+/** A thread's part of the bucket fill: pass 0 counts the entries of its run of boxes (into zeroed counts), pass 1 places them. */
+export function fillPart(grid: ColumnGrid, bb: BroadBuffers, pass: number, part: number, parts: number): void {
+  readGridCounts(grid, bb);
+  const counts = bb.counts[part];
+  if (pass === 0) counts.fill(0, 0, grid.slots + 1);
+  grid.fillBuckets(pass, counts, Math.floor((grid.count * part) / parts), Math.floor((grid.count * (part + 1)) / parts));
+}
+
+/** The bucket fill and scans of grids of at least `state.minBroad` dynamic boxes, split between the pool's threads. */
+export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }): ScanSplitter {
+  const workers = pool.workerCount, parts = workers + 1;
+  const bb = createBroadBuffers(workers);
+  return {
+    splits: (dynamics) => dynamics >= state.minBroad,
+    classify(grid: ColumnGrid, input: BroadPhaseInput, maxCells: number): number {
+      writeGridCounts(grid, bb);
+      bb.scalars[SCALAR_MAX_CELLS] = maxCells;
+      shareBroadArrays(pool, bb, grid, input);
+      pool.run(JOB_CLASSIFY, parts, 0, 0, 0, () => classifyPart(grid, input, bb, 0, parts));
+      let entries = 0;
+      for (let part = 0; part < parts; part++) entries += bb.results[2 * part];
+      grid.mergeLevels(bb.levelBoxes, bb.levelWidthX, LEVEL_SLOTS, parts);
+      return entries;
+    },
+    fill(grid: ColumnGrid, input: BroadPhaseInput): void {
+      for (let part = 0; part < parts; part++) {
+        if (bb.counts[part].length < grid.slots + 1) bb.counts[part] = allocate(Int32Array, Math.max(2 * bb.counts[part].length, grid.slots + 1), true);
+      }
+      writeGridCounts(grid, bb);
+      shareBroadArrays(pool, bb, grid, input);
+      pool.run(JOB_BUCKET_COUNT, parts, 0, 0, 0, () => fillPart(grid, bb, 0, 0, parts));
+      grid.mergeCounts(bb.counts, parts);
+      pool.run(JOB_BUCKET_FILL, parts, 0, 0, 0, () => fillPart(grid, bb, 1, 0, parts));
+    },
+    scan(grid: ColumnGrid, input: BroadPhaseInput, out: PairList): number {
+      const s = bb.scalars;
+      writeGridCounts(grid, bb);
+      shareBroadArrays(pool, bb, grid, input);
+      let passed = 0;
+      pool.run(JOB_BROAD, parts, 0, 0, 0, () => {
+        passed = scanPart(grid, input, out, 0, parts);
+      });
+      const capacity = s[SCALAR_CAPACITY];
+      let most = 0;
+      for (let part = 1; part < parts; part++) {
+        const n = bb.results[2 * part];
+        passed += bb.results[2 * part + 1];
+        most = Math.max(most, n);
+        if (n > capacity) {
+          // The worker's run was too short: this part again, here.
+          scanPart(grid, input, out, part, parts);
+          continue;
+        }
+        const a = bb.pairA, b = bb.pairB, base = (part - 1) * capacity;
+        for (let i = base; i < base + n; i++) out.push(a[i], b[i]);
+      }
+      if (most > capacity) reservePairs(bb, workers, 2 ** Math.ceil(Math.log2(2 * most)));
+      return passed;
+    },
+  };
+}
