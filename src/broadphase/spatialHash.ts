@@ -227,8 +227,12 @@ export class ColumnGrid {
     this.fillBuckets(1, starts, 0, count);
   }
 
-  /** A build but the bucket fill: the boxes sorted, classified (`classify`: all in one go, or split in parts with classifyRange), the hash table sized, the entry arrays grown. */
-  layOut(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number, inv: number, maxCells: number, classify?: (grid: ColumnGrid) => number): void {
+  /**
+   * A build but the bucket fill: the boxes sorted, classified (all in one go, or by `split` in
+   * parts with classifyRange; `input` is what the split's parts read), the hash table sized, the
+   * entry arrays grown.
+   */
+  layOut(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number, inv: number, maxCells: number, split?: ScanSplitter, input?: BroadPhaseInput): void {
     this.count = count;
     this.boxLowerX = grown(this.boxLowerX, count);
     this.boxLevel = grown(this.boxLevel, count);
@@ -241,7 +245,7 @@ export class ColumnGrid {
     for (let i = 0; i < count; i++) keys[i] = float32Below(boxes[ids[i] * 6]);
     byLowerX.sort(count, ids);
     this.startClassify(inv);
-    const entries = classify !== undefined ? classify(this) : this.classifyRange(boxes, maxCells, 0, count, this.levelBoxes, this.levelWidthX);
+    const entries = split !== undefined ? split.classify(this, input!, maxCells) : this.classifyRange(boxes, maxCells, 0, count, this.levelBoxes, this.levelWidthX);
     this.finishLayOut(entries);
   }
 
@@ -653,8 +657,7 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
         const inv = 1 / (fixedCell ?? derivedCellSize(boxes, dynamicIds, dynamics, cellFactor, sides, sideTags));
         let scanned: number;
         if (splitter !== undefined && splitter.splits(dynamics)) {
-          const split = splitter;
-          dynamicGrid.layOut(boxes, dynamicIds, dynamics, inv, maxCells, (grid) => split.classify(grid, input, maxCells));
+          dynamicGrid.layOut(boxes, dynamicIds, dynamics, inv, maxCells, splitter, input);
           splitter.fill(dynamicGrid, input);
           scanned = splitter.scan(dynamicGrid, input, out);
         } else {
