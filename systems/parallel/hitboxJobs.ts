@@ -13,8 +13,12 @@ import { allocate, isShared, type SharableArray } from '../../src/sharedMemory';
 import type { WorkerPool } from './pool';
 import { HITBOX_ARRAYS, HITBOX_JOB_PARAMS, JOB_HITBOXES, JOB_HITBOX_RAYS, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS } from './protocol';
 
-/** Defaults of the hitbox jobs' thresholds (below them, the calling thread alone is faster). */
-export const PARALLEL_MIN_HITBOX_CHARACTERS = 256;
+/**
+ * Defaults of the hitbox jobs' thresholds (below them, the calling thread alone is faster). The
+ * update is off by default: it streams the bone matrices and writes every box, and two threads
+ * measured slower than one at 1,000 characters (docs/design/hitboxes.md).
+ */
+export const PARALLEL_MIN_HITBOX_CHARACTERS = Infinity;
 export const PARALLEL_MIN_HITBOX_RAYS = 512;
 
 /** The hitbox jobs of one pool. */
