@@ -28,12 +28,12 @@ export const CTRL_BYTES = 4 * CTRL_INTS + 8 * CTRL_FLOATS + CTRL_ERROR_BYTES;
 export const JOB_STOP = 0;
 export const JOB_REFIT = 1;
 export const JOB_NARROW = 2;
-export const JOB_BROAD = 3;
-export const JOB_BUCKET_COUNT = 4;
-export const JOB_BUCKET_FILL = 5;
-export const JOB_CLASSIFY = 6;
-export const JOB_HITBOXES = 8; // updateHitboxes over a range of characters
-export const JOB_HITBOX_RAYS = 9; // a prepared ray batch's range of rays against the hitboxes
+export const JOB_BROAD = 3; // the spatial hash's scans over a run of the buckets and of the boxes
+export const JOB_BUCKET_COUNT = 4; // the bucket fill's counting pass over a run of the boxes
+export const JOB_BUCKET_FILL = 5; // the bucket fill's placing pass over the same run
+export const JOB_CLASSIFY = 6; // the boxes' hash levels over a run of the boxes
+export const JOB_HITBOXES = 7; // updateHitboxes over a range of characters
+export const JOB_HITBOX_RAYS = 8; // a prepared ray batch's range of rays against the hitboxes
 /** Any other kind makes a worker throw: the pool sends one when a test asks it to fail. */
 export const JOB_FAIL = -1;
 
