@@ -14,7 +14,8 @@ import { fitBoneHitboxes, type BoneHitboxes, type HitboxFitOptions } from '../sr
 import { CollideInputError } from '../src/errors';
 import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton, type SkeletonDefinition } from '../src/character/skeleton';
 import { defineSkin, type SkinDefinition } from '../src/character/skin';
-import { SLERP_LINEAR_GAP, ROOT_PLACEMENT_TOLERANCE } from '../src/tolerances';
+import { slerpQuaternion } from '../src/rotation';
+import { ROOT_PLACEMENT_TOLERANCE } from '../src/tolerances';
 import type { World } from 'bitecs';
 import { characterOf } from '../systems/characters';
 import { pipelineOf, type CollisionPipeline } from '../systems/collisionState';
@@ -226,23 +227,7 @@ function keyBefore(times: Float64Array, t: number): number {
  * key b of `values` at fraction u. Allocation-free.
  */
 export function slerpKeys(out: Float64Array, o: number, values: Float64Array, a: number, b: number, u: number): void {
-  const ax = values[a], ay = values[a + 1], az = values[a + 2], aw = values[a + 3];
-  let bx = values[b], by = values[b + 1], bz = values[b + 2], bw = values[b + 3];
-  let cos = ax * bx + ay * by + az * bz + aw * bw;
-  // q and −q are the same rotation: take the nearer one.
-  if (cos < 0) {
-    cos = -cos; bx = -bx; by = -by; bz = -bz; bw = -bw;
-  }
-  let sa = 1 - u, sb = u;
-  if (cos < 1 - SLERP_LINEAR_GAP) {
-    const angle = Math.acos(cos);
-    const inv = 1 / Math.sin(angle);
-    sa = Math.sin((1 - u) * angle) * inv;
-    sb = Math.sin(u * angle) * inv;
-  }
-  const x = sa * ax + sb * bx, y = sa * ay + sb * by, z = sa * az + sb * bz, w = sa * aw + sb * bw;
-  const len = Math.sqrt(x * x + y * y + z * z + w * w);
-  out[o] = x / len; out[o + 1] = y / len; out[o + 2] = z / len; out[o + 3] = w / len;
+  slerpQuaternion(out, o, values, a, values, b, u);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { quaternionToMat3 } from '../rotation';
+import { mat3ToQuaternion, quaternionToMat3, slerpQuaternion } from '../rotation';
 import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 
 /**
@@ -6,7 +6,8 @@ import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyF
  * half-extents). Everything here is allocation-free; math in doubles, storage as given.
  */
 
-const rotation = new Float64Array(9); // scratch: obbTransform's matrix
+const rotation = new Float64Array(9); // scratch: obbTransform's matrix, interpolateObb's proper axes
+const turn = new Float64Array(8); // scratch: interpolateObb's two quaternions
 
 /**
  * Tightest box with the given orthonormal axes around `count` points (xyz at `pointsOffset`).
@@ -159,6 +160,43 @@ export function obbFromAabb(out: Floats, o: number, aabb: ReadonlyFloats, ao = 0
     out[o + OBB_HALF + k] = 0.5 * (aabb[ao + 3 + k] - aabb[ao + k]);
   }
   for (let k = 0; k < 9; k++) out[o + OBB_AXES + k] = k % 4 === 0 ? 1 : 0;
+  return out;
+}
+
+/**
+ * Quaternion of box b's axes at turn[to]. A box with a left-handed frame is the same box with its
+ * third axis negated, which makes the frame a rotation.
+ */
+function boxRotation(b: ReadonlyFloats, bo: number, to: number): void {
+  const a = bo + OBB_AXES;
+  for (let k = 0; k < 9; k++) rotation[k] = b[a + k];
+  const det =
+    rotation[0] * (rotation[4] * rotation[8] - rotation[5] * rotation[7]) -
+    rotation[3] * (rotation[1] * rotation[8] - rotation[2] * rotation[7]) +
+    rotation[6] * (rotation[1] * rotation[5] - rotation[2] * rotation[4]);
+  if (det < 0) for (let k = 6; k < 9; k++) rotation[k] = -rotation[k];
+  mat3ToQuaternion(turn, to, rotation, 0);
+}
+
+/**
+ * The box at fraction s of a rigid motion from box a (at ao) to box b (at bo), written at out[oo]:
+ * centre and half-extents interpolated linearly, the axes by shortest-path quaternion slerp, so
+ * the box stays rectangular at every s. s = 0 and s = 1 give a and b (up to rounding, and with a
+ * left-handed frame's third axis negated, which is the same box). Both boxes' axes must be
+ * orthonormal. The turn is the one between the two frames as given: a box whose axes were
+ * relabelled or flipped in pairs between a and b turns through that relabelling too.
+ * Allocation-free; out may alias a or b.
+ */
+export function interpolateObb(out: Floats, oo: number, a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, s: number): Floats {
+  boxRotation(a, ao, 0);
+  boxRotation(b, bo, 4);
+  slerpQuaternion(turn, 0, turn, 0, turn, 4, s);
+  for (let k = 0; k < 3; k++) {
+    const ca = a[ao + OBB_CENTER + k], ha = a[ao + OBB_HALF + k];
+    out[oo + OBB_CENTER + k] = ca + s * (b[bo + OBB_CENTER + k] - ca);
+    out[oo + OBB_HALF + k] = ha + s * (b[bo + OBB_HALF + k] - ha);
+  }
+  quaternionToMat3(out, oo + OBB_AXES, turn);
   return out;
 }
 
