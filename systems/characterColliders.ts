@@ -30,6 +30,7 @@ import { quaternionToMat3 } from '../src/rotation';
 import type { SkeletonStore } from '../src/character/skeleton';
 import type { CharacterKind, CollisionPipeline } from './collisionState';
 import { updateBoneHitboxesOn } from './updateBoneHitboxes';
+import { recordHitboxHistory } from '../src/character/hitboxHistory';
 
 /** What addCharacterCollider installs into a pipeline. */
 export const CHARACTER_KIND: CharacterKind = { update: updateCharacters, pairOverlap: characterPairOverlap };
@@ -37,7 +38,8 @@ export const CHARACTER_KIND: CharacterKind = { update: updateCharacters, pairOve
 /**
  * The step's character stage: the placement of characters added with addCharacterCollider (from
  * their entity's transform), bone world matrices, hitbox world boxes and character AABBs
- * (updateBoneHitboxes), then each character collider's broad-phase box from its AABB, like
+ * (updateBoneHitboxes), the hitbox history's frame at the step's time (with the characters'
+ * `history` option), then each character collider's broad-phase box from its AABB, like
  * refitVolumes does for other colliders (Float32, outward, margin). Allocation-free.
  */
 function updateCharacters(p: CollisionPipeline): void {
@@ -45,6 +47,7 @@ function updateCharacters(p: CollisionPipeline): void {
   if (state === undefined) return;
   placeCharacters(state.skeletons, p.transform);
   updateBoneHitboxesOn(state, p.parallel);
+  if (p.hitboxHistory !== undefined) recordHitboxHistory(p.hitboxHistory, state.hitboxes, p.time);
   const c = p.collider;
   const { characterAabb, characterEntity, characterCount } = state.hitboxes;
   for (let ch = 0; ch < characterCount; ch++) {

@@ -15,6 +15,7 @@ import type { ContactStore } from '../components/contactStore';
 import type { TransformStore } from '../components/transform';
 import type { HitboxPairStore } from '../components/hitboxPairStore';
 import type { BoneHitboxState } from './updateBoneHitboxes';
+import type { HitboxHistory } from '../src/character/hitboxHistory';
 import type { PoseSource, TransformComponents } from './poseSource';
 
 /** Key of the pipeline on the user's world object. */
@@ -50,7 +51,7 @@ export interface CollisionPipelineOptions {
    * each step places the characters, updates their bones and hitboxes between refitVolumes and
    * the broad phase, and character colliders collide through their hitboxes.
    */
-  characters?: boolean | BoneHitboxState;
+  characters?: boolean | BoneHitboxState | CharactersOption;
   /** Measure each system's time in `timings` at every `step` (default false). */
   timings?: boolean;
   /**
@@ -72,6 +73,28 @@ export interface CollisionPipelineOptions {
    * the scalar setters are refused: write your components.
    */
   transform?: TransformComponents;
+}
+
+/**
+ * The `characters` option as an object: your stores (skeletons and hitboxes together, optionally a
+ * ray grid), a hitbox history, or both.
+ */
+export interface CharactersOption {
+  /** Bones of your characters (with `hitboxes`). */
+  skeletons?: BoneHitboxState['skeletons'];
+  /** Hitboxes of the same characters (with `skeletons`). */
+  hitboxes?: BoneHitboxState['hitboxes'];
+  /** Ray grid rebuilt each step, for raycastHitboxes. */
+  rayGrid?: BoneHitboxState['rayGrid'];
+  /**
+   * Keep the characters' hitboxes of the last `frames` steps (an integer >= 2), each at the step's
+   * time (`step(world, time)`), for ray casts and hitbox queries at a past time (lag
+   * compensation: raycastCharactersAt, raycastCharactersBatchAt, characterHitboxesAt). Memory:
+   * 60 bytes per hitbox per frame plus about 80 per character and 48 per cluster of 8 hitboxes
+   * (about 3.8 KB per 55-hitbox humanoid per frame). A history you made (createHitboxHistory) is
+   * recorded into as it is.
+   */
+  history?: { frames: number } | HitboxHistory;
 }
 
 /** Worker threads for a pipeline (its `workers` option); made by createWorkerPool. */
@@ -231,10 +254,26 @@ export interface CollisionPipeline {
   characters: BoneHitboxState | undefined;
   /** This frame's touching hitbox pairs of character colliders (sorted like touchingPairs). */
   readonly hitboxPairs: HitboxPairStore;
+  /**
+   * With the characters' `history` option: the hitbox history the character stage records into at
+   * every step (its oldestTime and newestTime give the window a past time must fall in); else undefined.
+   */
+  readonly hitboxHistory: HitboxHistory | undefined;
+  /**
+   * The time of the current step, in your units (e.g. the server's tick time in seconds): set by
+   * `step(world, time)`; with custom system orders, write it before updateCharacterColliders.
+   * NaN until a time was given.
+   */
+  time: number;
   /** The systems in order: refitVolumes, updateCharacterColliders, broadPhase, narrowPhase. */
   readonly systems: readonly System[];
-  /** Runs every system in order on `world` (this pipeline's world). */
-  step(world: World): World;
+  /**
+   * Runs every system in order on `world` (this pipeline's world). `time` is the step's time in
+   * your units (e.g. the server's tick time), which a hitbox history records with each frame: then
+   * required, finite and later than the last step's. Throws CollideInputError for a bad time
+   * before running any system.
+   */
+  step(world: World, time?: number): World;
   /** Milliseconds per system of the last step (with the `timings` option). */
   readonly timings: PipelineTimings;
   /**

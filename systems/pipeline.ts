@@ -32,6 +32,7 @@ import { createPoseSource } from './poseSource';
 import { createTouchingTag } from './touchingTag';
 import type { BoneHitboxState } from './updateBoneHitboxes';
 import { retireCharacter } from '../src/character/hitboxStore';
+import { createHitboxHistory, type HitboxHistory } from '../src/character/hitboxHistory';
 
 /** Every option `createCollisionPipeline` accepts. */
 const PIPELINE_OPTIONS = ['broadPhase', 'aabbMargin', 'kdopK', 'characters', 'timings', 'transform', 'tags', 'workers'] as const;
@@ -53,11 +54,35 @@ function timed(p: CollisionPipeline, key: keyof PipelineTimings, system: System,
  */
 function resolveCharacters(option: CollisionPipelineOptions['characters']): BoneHitboxState | undefined {
   if (option === undefined || option === false || option === true) return undefined;
+  const onlyHistory = option !== null && typeof option === 'object' && 'history' in option && !('skeletons' in option) && !('hitboxes' in option);
+  if (onlyHistory) return undefined;
   if (option === null || typeof option !== 'object' || !option.skeletons || !option.hitboxes) {
-    throw new CollideInputError('createCollisionPipeline: characters must be true or { skeletons, hitboxes[, rayGrid] }');
+    throw new CollideInputError('createCollisionPipeline: characters must be true, { history: { frames } } or { skeletons, hitboxes[, rayGrid][, history] }');
   }
-  assertKnownKeys(option, ['skeletons', 'hitboxes', 'rayGrid'], 'createCollisionPipeline: characters');
-  return option;
+  assertKnownKeys(option, ['skeletons', 'hitboxes', 'rayGrid', 'history'], 'createCollisionPipeline: characters');
+  return option as BoneHitboxState;
+}
+
+/** The characters' `history` option: a history made here from `{ frames }`, or one given. */
+function resolveHistory(option: CollisionPipelineOptions['characters']): HitboxHistory | undefined {
+  if (option === null || typeof option !== 'object' || !('history' in option) || option.history === undefined) return undefined;
+  const history = option.history;
+  if (history === null || typeof history !== 'object') throw new CollideInputError(`createCollisionPipeline: characters.history must be { frames } (an integer >= 2), got ${String(history)}`);
+  if ('slots' in history) return history;
+  assertKnownKeys(history, ['frames'], 'createCollisionPipeline: characters.history');
+  try {
+    return createHitboxHistory(history.frames);
+  } catch {
+    throw new CollideInputError(`createCollisionPipeline: characters.history.frames must be an integer >= 2, got ${history.frames}`);
+  }
+}
+
+/** The time of a step: finite and, once a time was given, later than the last one. */
+function stepTime(p: CollisionPipeline, time: number | undefined): number {
+  if (time === undefined) throw new CollideInputError('step: the hitbox history records each frame with its time: call step(world, time) (e.g. the server\'s tick time)');
+  if (!Number.isFinite(time)) throw new CollideInputError(`step: time must be a finite number, got ${time}`);
+  if (!(time > p.time) && !Number.isNaN(p.time)) throw new CollideInputError(`step: time must increase from step to step, got ${time} after ${p.time}`);
+  return time;
 }
 
 /** The `workers` option: a pool from createWorkerPool, or none. */
@@ -104,6 +129,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
   if (options.tags !== undefined && typeof options.tags !== 'boolean') throw new CollideInputError(`createCollisionPipeline: tags must be a boolean, got ${options.tags}`);
   const touchingTag = options.tags ? createTouchingTag() : undefined;
   const characters = resolveCharacters(options.characters);
+  const hitboxHistory = resolveHistory(options.characters);
   const poseSource = options.transform === undefined ? undefined : createPoseSource(options.transform, 'createCollisionPipeline: transform');
   const broadPhaseInstance = resolveBroadPhaseOption(options.broadPhase);
   const pool = checkWorkers(options.workers);
@@ -124,9 +150,12 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     aabbMargin,
     characters,
     hitboxPairs: createHitboxPairStore(),
+    hitboxHistory,
+    time: NaN,
     systems,
-    step(w: World): World {
+    step(w: World, time?: number): World {
       if (w !== world) throw new CollideInputError('step: this pipeline belongs to another world');
+      if (time !== undefined || hitboxHistory !== undefined) pipeline.time = stepTime(pipeline, time);
       w = timed(pipeline, 'refitVolumes', refitVolumes, w, measure);
       if (pipeline.characterKind !== undefined) w = timed(pipeline, 'boneHitboxes', updateCharacterColliders, w, measure);
       w = timed(pipeline, 'broadPhase', broadPhase, w, measure);

@@ -6,6 +6,9 @@ import { HIT_GROUP_NAMES } from './hitGroups';
 import { assertBatchLength, rayBatchLimits, rayLimit, type RayBatch, type RayQuery } from '../query/rayQuery';
 import { CollideInputError } from '../errors';
 import { allocate } from '../sharedMemory';
+import { HITBOX_ROUNDING_MARGIN_RELATIVE } from '../tolerances';
+import { interpolateObb } from '../volumes/obb';
+import { assertTimeInWindow, createHistoryCursor, locateTime, type HistoryCursor, type HitboxHistory } from './hitboxHistory';
 
 /**
  * Ray casts against character hitboxes: the nearest hit over every character, walking the ray
@@ -146,8 +149,31 @@ function rayMeetsAabb(box: Float32Array, bo: number, ox: number, oy: number, oz:
 export function raycastHitboxes(hit: HitboxRayHit, store: HitboxStore, grid: CharacterRayGrid, query: RayQuery): boolean {
   const maxT = rayLimit(query, 'raycastHitboxes');
   const o = query.origin, d = query.direction;
-  const h = castHitboxes(nearest, store, grid, o[0], o[1], o[2], d[0], d[1], d[2], maxT, ignoredCharacter(store, query.ignore));
+  return nearestHit(hit, store, query, castHitboxes(nearest, store, grid, o[0], o[1], o[2], d[0], d[1], d[2], maxT, ignoredCharacter(store, query.ignore), undefined));
+}
+
+/** One cursor for the rewound casts of the calling thread. */
+const pastCursor = createHistoryCursor();
+
+/**
+ * raycastHitboxes at a past `time` inside the history's window: the nearest hit over the boxes
+ * every character had then (the characters seen at both frames around it), each box tested
+ * interpolated between those frames (interpolateObb), or as stored at a frame's exact time, where
+ * the hit is the one raycastHitboxes gave at that frame, to the bit. `history` records `store`
+ * (recordHitboxHistory). Allocation-free. Throws CollideInputError for a bad query field, or a
+ * time outside [history.oldestTime, history.newestTime] (naming the time and the window).
+ */
+export function raycastHitboxesAt(hit: HitboxRayHit, history: HitboxHistory, store: HitboxStore, query: RayQuery, time: number): boolean {
+  const maxT = rayLimit(query, 'raycastHitboxesAt');
+  locateTime(pastCursor, history, time, 'raycastHitboxesAt');
+  const o = query.origin, d = query.direction;
+  return nearestHit(hit, store, query, castHitboxes(nearest, store, pastCursor.grid, o[0], o[1], o[2], d[0], d[1], d[2], maxT, ignoredCharacter(store, query.ignore), pastCursor));
+}
+
+/** Fills `hit` from hitbox h (−1: a miss, `hit` left alone) and `nearest`. */
+function nearestHit(hit: HitboxRayHit, store: HitboxStore, query: RayQuery, h: number): boolean {
   if (h < 0) return false;
+  const o = query.origin, d = query.direction;
   const c = store.character[h];
   hit.hitbox = h;
   hit.character = c;
@@ -184,6 +210,20 @@ export function raycastHitboxesBatch(hits: HitboxRayHits, store: HitboxStore, gr
 }
 
 /**
+ * Nearest hits of many rays, each at its own past time: ray i is cast as raycastHitboxesAt casts
+ * it at `times[i]` (a server casts each client's shots at the time that client saw), written at
+ * index i of `hits`. Returns the number of rays that hit. Allocation-free. Throws
+ * CollideInputError, before casting any ray, for a bad ray field, short arrays, or a time outside
+ * the history's window (naming the ray, the time and the window).
+ */
+export function raycastHitboxesBatchAt(hits: HitboxRayHits, history: HitboxHistory, store: HitboxStore, rays: RayBatch, times: ArrayLike<number>): number {
+  prepareHitboxRayBatch(hits, store, rays, 'raycastHitboxesBatchAt');
+  assertBatchLength(times, rays.count, 'raycastHitboxesBatchAt: times');
+  for (let i = 0; i < rays.count; i++) assertTimeInWindow(history, times[i], 'raycastHitboxesBatchAt', i);
+  return castHitboxRange(hits, store, pastCursor.grid, rays, 0, rays.count, history, times);
+}
+
+/**
  * @internal Validates `rays` and `hits` for a batch cast and resolves each ray's ignored
  * character (rays.ignoreCharacter), so ranges of the batch can then be cast on any thread.
  */
@@ -200,14 +240,19 @@ export function prepareHitboxRayBatch(hits: HitboxRayHits, store: HitboxStore, r
  * how many hit. Every ray writes only its own entries, so ranges may run on different threads
  * (each with its own `grid` object over the shared cells: the stamps are per thread).
  */
-export function castHitboxRange(hits: HitboxRayHits, store: HitboxStore, grid: CharacterRayGrid, rays: RayBatch, from: number, to: number): number {
+export function castHitboxRange(
+  hits: HitboxRayHits, store: HitboxStore, grid: CharacterRayGrid, rays: RayBatch, from: number, to: number,
+  history?: HitboxHistory, times?: ArrayLike<number>,
+): number {
   const { origin, direction, limit, ignoreCharacter } = rays;
   const { character: characterOf, characterEntity, bone, group } = store;
+  const past = history === undefined ? undefined : pastCursor;
   let count = 0;
   for (let i = from; i < to; i++) {
     const o = 3 * i;
     const ox = origin[o], oy = origin[o + 1], oz = origin[o + 2], dx = direction[o], dy = direction[o + 1], dz = direction[o + 2];
-    const h = castHitboxes(nearest, store, grid, ox, oy, oz, dx, dy, dz, limit[i], ignoreCharacter[i]);
+    if (past !== undefined) locateTime(past, history!, times![i], 'castHitboxRange');
+    const h = castHitboxes(nearest, store, grid, ox, oy, oz, dx, dy, dz, limit[i], ignoreCharacter[i], past);
     hits.hitbox[i] = h;
     if (h < 0) {
       hits.character[i] = hits.entity[i] = hits.bone[i] = hits.group[i] = -1;
@@ -228,9 +273,14 @@ export function castHitboxRange(hits: HitboxRayHits, store: HitboxStore, grid: C
   return count;
 }
 
+const rewound = new Float64Array(15); // scratch: a box at a past time, in doubles
+const sphereScale = 1 + HITBOX_ROUNDING_MARGIN_RELATIVE;
+
 /**
  * raycastHitboxes on validated numbers: the nearest hitbox on the ray o + t·d, t in [0, maxT],
  * skipping character `ignoreCharacter`, or −1; its t and unit normal go to out[0], out[1..3].
+ * With `past`, at the cursor's time: its bounds, and each box the ray reaches at that time (the
+ * grid is the cursor's).
  */
 function castHitboxes(
   out: Float64Array,
@@ -240,6 +290,7 @@ function castHitboxes(
   dx: number, dy: number, dz: number,
   maxT: number,
   ignoreCharacter: number,
+  past: HistoryCursor | undefined,
 ): number {
   const dims = grid.dims;
   const nx = dims[0], ny = dims[1], nz = dims[2];
@@ -276,7 +327,9 @@ function castHitboxes(
     grid.rayId = 0;
   }
   const ray = ++grid.rayId;
-  const { characterAabb, clusterAabb, sphere, world, firstHitbox, hitboxCount, firstCluster } = store;
+  const { sphere, world, firstHitbox, hitboxCount, firstCluster } = store;
+  const characterAabb = past === undefined ? store.characterAabb : past.characterAabb;
+  const clusterAabb = past === undefined ? store.clusterAabb : past.clusterAabb;
   if (ignoreCharacter >= 0 && ignoreCharacter < store.characterCount) stamp[ignoreCharacter] = ray;
   const normal = out;
   let bestT = maxT, bestHitbox = -1;
@@ -298,9 +351,23 @@ function castHitboxes(
           // Bounding-sphere pre-test: most boxes of a cluster the ray passes are missed here, and
           // boxes behind the best hit too (sphere entry t = (−b − √(b² − dd·c2))/dd > bestT, without
           // the root). The sphere's margin keeps its entry strictly before the box's, far above rounding.
-          const so = 4 * h;
-          const mx = ox - sphere[so], my = oy - sphere[so + 1], mz = oz - sphere[so + 2];
-          const r = sphere[so + 3];
+          // At a past time: the box's centre there, and the larger radius of its two frames (its
+          // half-extents are interpolated linearly, so their norm never exceeds that).
+          let mx: number, my: number, mz: number, r: number;
+          let box: Float32Array | Float64Array = world, bo = 15 * h;
+          if (past === undefined) {
+            const so = 4 * h;
+            mx = ox - sphere[so]; my = oy - sphere[so + 1]; mz = oz - sphere[so + 2];
+            r = sphere[so + 3];
+          } else {
+            const a = past.a, b = past.b, s = past.s;
+            mx = ox - (a[bo] + s * (b[bo] - a[bo]));
+            my = oy - (a[bo + 1] + s * (b[bo + 1] - a[bo + 1]));
+            mz = oz - (a[bo + 2] + s * (b[bo + 2] - a[bo + 2]));
+            const ra = a[bo + 12] * a[bo + 12] + a[bo + 13] * a[bo + 13] + a[bo + 14] * a[bo + 14];
+            const rb = b[bo + 12] * b[bo + 12] + b[bo + 13] * b[bo + 13] + b[bo + 14] * b[bo + 14];
+            r = Math.sqrt(ra > rb ? ra : rb) * sphereScale;
+          }
           const b = mx * dx + my * dy + mz * dz;
           const c2 = mx * mx + my * my + mz * mz - r * r;
           if (c2 > 0) {
@@ -308,7 +375,17 @@ function castHitboxes(
             const e = -b - dd * bestT;
             if (b > 0 || disc < 0 || (e > 0 && e * e > disc)) continue;
           }
-          if (!raycastObb(castOut, ox, oy, oz, dx, dy, dz, bestT, world, 15 * h)) continue;
+          if (past !== undefined) {
+            // The stored box at a frame's own time (so the numbers are the present-time cast's), else interpolated.
+            if (past.s === 0) {
+              box = past.a;
+            } else {
+              interpolateObb(rewound, 0, past.a, bo, past.b, bo, past.s);
+              box = rewound;
+              bo = 0;
+            }
+          }
+          if (!raycastObb(castOut, ox, oy, oz, dx, dy, dz, bestT, box, bo)) continue;
           // raycastObb was clipped to bestT, so a hit that is not nearer ties: the lower index wins.
           if (castOut[0] < bestT || bestHitbox < 0 || h < bestHitbox) {
             bestT = castOut[0];

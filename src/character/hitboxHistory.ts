@@ -1,0 +1,328 @@
+import { grown } from '../broadphase/growable';
+import { CollideInputError } from '../errors';
+import { OBB_STRIDE, type Floats } from '../layout';
+import { HITBOX_ROUNDING_MARGIN_RELATIVE } from '../tolerances';
+import { interpolateObb } from '../volumes/obb';
+import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
+import { buildCharacterRayGrid, createCharacterRayGrid, type CharacterRayGrid } from './rayGrid';
+
+/**
+ * Hitbox history for lag compensation: a ring buffer of the last K frames of every character's
+ * world hitboxes, each with its time, and the boxes at any time inside that window, interpolated
+ * between the two frames around it (centre and half-extents linearly, axes by quaternion slerp:
+ * interpolateObb). Ray casts at a past time (hitboxRaycast.ts) walk a per-frame ray grid built
+ * over bounds that hold every box between the frame and the one before it.
+ */
+
+/** One kept frame. Arrays are grown to the store's size when the frame is written. */
+interface HistoryFrame {
+  /** Characters in the store when the frame was recorded. */
+  characterCount: number;
+  /** Hitboxes in the store when the frame was recorded. */
+  hitboxCount: number;
+  /** World boxes of every hitbox at this frame (OBB layout, by hitbox index: a copy of HitboxStore.world). */
+  world: Float32Array;
+  /** Per character: 1 when it was not seen at this frame (retired, or no hitboxes). */
+  absent: Uint8Array;
+  /** Per character: this frame's AABB (HitboxStore.characterAabb), inverted when absent. */
+  characterAabb: Float32Array;
+  /** Per cluster: this frame's cluster AABBs (HitboxStore.clusterAabb). */
+  clusterAabb: Float32Array;
+  /**
+   * Per character: a box holding each of its hitboxes at every time between the frame before and
+   * this one; inverted (so no ray meets it) unless the character was seen at both frames.
+   */
+  sweptCharacterAabb: Float32Array;
+  /** Per cluster: the same, per cluster. */
+  sweptClusterAabb: Float32Array;
+  /** Ray grid over what a ray between the frame before and this one, or at this frame, may test. */
+  grid: CharacterRayGrid;
+}
+
+/**
+ * The last `frames` frames of a hitbox store's world boxes (createHitboxHistory), written by
+ * recordHitboxHistory after each update. Memory per kept frame: 60 bytes per hitbox (its world
+ * box), 48 per cluster of HITBOXES_PER_CLUSTER hitboxes and about 80 per character (bounds, ray
+ * grid cells): about 3.8 KB for a 55-hitbox humanoid.
+ */
+export interface HitboxHistory {
+  /** Frames kept (K). */
+  readonly frames: number;
+  /** Frames held so far (at most `frames`). */
+  count: number;
+  /** Time of the oldest frame held (NaN before the first). */
+  oldestTime: number;
+  /** Time of the newest frame held (NaN before the first). */
+  newestTime: number;
+  /** @internal Ring slot of the newest frame (−1 before the first). */
+  newest: number;
+  /** @internal Time of each ring slot. */
+  readonly time: Float64Array;
+  /** @internal The ring's frames. */
+  readonly slots: readonly HistoryFrame[];
+}
+
+/** Where a time falls in a history: the two frames around it (the same frame at a frame's exact time) and what a ray there tests. */
+export interface HistoryCursor {
+  /** World boxes of the frame at or before the time. */
+  a: Float32Array;
+  /** World boxes of the frame after it (`a` itself at a frame's exact time). */
+  b: Float32Array;
+  /** Fraction of the way from `a` to `b` (0 exactly at a frame's time). */
+  s: number;
+  /** Absent flags of both frames (characters not seen at `a` or `b`). */
+  absentA: Uint8Array;
+  absentB: Uint8Array;
+  /** Characters recorded in both frames (higher indices were added later). */
+  characterCount: number;
+  /** Character and cluster bounds a ray at this time tests. */
+  characterAabb: Float32Array;
+  clusterAabb: Float32Array;
+  /** The grid to walk: the frame's cells with this cursor's own stamps. */
+  readonly grid: CharacterRayGrid;
+}
+
+/** A cursor for `locateTime` (each caller keeps its own: the grid's stamps are per walk). */
+export function createHistoryCursor(): HistoryCursor {
+  const empty = new Float32Array(0);
+  return { a: empty, b: empty, s: 0, absentA: new Uint8Array(0), absentB: new Uint8Array(0), characterCount: 0, characterAabb: empty, clusterAabb: empty, grid: createCharacterRayGrid() };
+}
+
+function createFrame(): HistoryFrame {
+  return {
+    characterCount: 0,
+    hitboxCount: 0,
+    world: new Float32Array(0),
+    absent: new Uint8Array(0),
+    characterAabb: new Float32Array(0),
+    clusterAabb: new Float32Array(0),
+    sweptCharacterAabb: new Float32Array(0),
+    sweptClusterAabb: new Float32Array(0),
+    grid: createCharacterRayGrid(),
+  };
+}
+
+/**
+ * An empty history keeping the last `frames` frames. Throws CollideInputError unless `frames` is
+ * an integer >= 2 (a time between two frames needs both).
+ */
+export function createHitboxHistory(frames: number): HitboxHistory {
+  if (!(Number.isInteger(frames) && frames >= 2)) throw new CollideInputError(`createHitboxHistory: frames must be an integer >= 2, got ${frames}`);
+  return {
+    frames,
+    count: 0,
+    oldestTime: NaN,
+    newestTime: NaN,
+    newest: -1,
+    time: new Float64Array(frames),
+    slots: Array.from({ length: frames }, createFrame),
+  };
+}
+
+// Scratch of the grid build: per character the bounds the grid places it by, and whether it is left out.
+const gridInput: Pick<HitboxStore, 'characterAabb' | 'characterCount' | 'hitboxCount' | 'retired'> = { characterAabb: new Float32Array(0), characterCount: 0, hitboxCount: new Int32Array(0), retired: new Uint8Array(0) };
+
+/**
+ * Records the store's current world boxes as the frame at `time` (your clock, e.g. the server's
+ * tick time), replacing the oldest frame once `frames` are held. Characters retired (or without
+ * hitboxes) are recorded as absent. Throws CollideInputError unless `time` is finite and later
+ * than the newest frame's. Allocation-free once the frames have grown to the store.
+ */
+export function recordHitboxHistory(history: HitboxHistory, store: HitboxStore, time: number): void {
+  if (!Number.isFinite(time)) throw new CollideInputError(`recordHitboxHistory: time must be a finite number, got ${time}`);
+  if (history.count > 0 && !(time > history.newestTime)) {
+    throw new CollideInputError(`recordHitboxHistory: time must increase from frame to frame, got ${time} after ${history.newestTime}`);
+  }
+  const k = history.frames;
+  const slot = (history.newest + 1) % k;
+  const frame = history.slots[slot];
+  const previous = history.count > 0 ? history.slots[history.newest] : undefined;
+  const n = store.characterCount, hitboxes = store.count, clusters = store.clusterCount;
+  frame.world = grown(frame.world, OBB_STRIDE * hitboxes);
+  frame.world.set(store.world.subarray(0, OBB_STRIDE * hitboxes));
+  frame.absent = grown(frame.absent, n);
+  frame.characterAabb = grown(frame.characterAabb, 6 * n);
+  frame.characterAabb.set(store.characterAabb.subarray(0, 6 * n));
+  frame.clusterAabb = grown(frame.clusterAabb, 6 * clusters);
+  frame.clusterAabb.set(store.clusterAabb.subarray(0, 6 * clusters));
+  frame.sweptCharacterAabb = grown(frame.sweptCharacterAabb, 6 * n);
+  frame.sweptClusterAabb = grown(frame.sweptClusterAabb, 6 * clusters);
+  gridInput.characterAabb = grown(gridInput.characterAabb, 6 * n);
+  gridInput.retired = grown(gridInput.retired, n);
+  for (let c = 0; c < n; c++) {
+    const absent = store.retired[c] === 1 || store.hitboxCount[c] === 0 ? 1 : 0;
+    frame.absent[c] = absent;
+    if (absent === 1) invert(frame.characterAabb, 6 * c);
+    const seenBefore = previous !== undefined && c < previous.characterCount && previous.absent[c] === 0;
+    if (seenBefore && absent === 0) sweptBounds(frame, previous.world, store, c);
+    else invert(frame.sweptCharacterAabb, 6 * c);
+    // The grid holds every box a ray may test: between both frames, or at the one frame it was seen.
+    const bounds = seenBefore && absent === 0 ? frame.sweptCharacterAabb : absent === 0 ? frame.characterAabb : seenBefore ? previous.characterAabb : undefined;
+    gridInput.retired[c] = bounds === undefined ? 1 : 0;
+    if (bounds !== undefined) gridInput.characterAabb.set(bounds.subarray(6 * c, 6 * c + 6), 6 * c);
+  }
+  gridInput.characterCount = n;
+  gridInput.hitboxCount = store.hitboxCount;
+  buildCharacterRayGrid(frame.grid, gridInput);
+  frame.characterCount = n;
+  frame.hitboxCount = hitboxes;
+  history.time[slot] = time;
+  history.newest = slot;
+  history.count = Math.min(history.count + 1, k);
+  history.newestTime = time;
+  history.oldestTime = history.time[(slot - history.count + 1 + k) % k];
+}
+
+function invert(aabb: Float32Array, o: number): void {
+  aabb[o] = aabb[o + 1] = aabb[o + 2] = Infinity;
+  aabb[o + 3] = aabb[o + 4] = aabb[o + 5] = -Infinity;
+}
+
+/**
+ * The swept bounds of character c between `before` and this frame's boxes: each box at a fraction
+ * s has its centre on the segment between its two centres and half-extents whose norm is at most
+ * the larger of the two (linear interpolation of a norm is convex), so it lies within that radius
+ * of the segment whatever its axes. Widened for Float32 storage like updateHitboxes' bounds.
+ */
+function sweptBounds(frame: HistoryFrame, before: Float32Array, store: HitboxStore, c: number): void {
+  const after = frame.world, cluster = frame.sweptClusterAabb, character = frame.sweptCharacterAabb;
+  const rounding = HITBOX_ROUNDING_MARGIN_RELATIVE, perCluster = HITBOXES_PER_CLUSTER;
+  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  const end = store.firstHitbox[c] + store.hitboxCount[c];
+  for (let h0 = store.firstHitbox[c], a = 6 * store.firstCluster[c]; h0 < end; h0 += perCluster, a += 6) {
+    let cMinX = Infinity, cMinY = Infinity, cMinZ = Infinity, cMaxX = -Infinity, cMaxY = -Infinity, cMaxZ = -Infinity;
+    const clusterEnd = end < h0 + perCluster ? end : h0 + perCluster;
+    for (let h = h0; h < clusterEnd; h++) {
+      const o = 15 * h;
+      const ra = before[o + 12] * before[o + 12] + before[o + 13] * before[o + 13] + before[o + 14] * before[o + 14];
+      const rb = after[o + 12] * after[o + 12] + after[o + 13] * after[o + 13] + after[o + 14] * after[o + 14];
+      const r = Math.sqrt(ra > rb ? ra : rb);
+      const ax = before[o], ay = before[o + 1], az = before[o + 2], bx = after[o], by = after[o + 1], bz = after[o + 2];
+      cMinX = Math.min(cMinX, ax - r, bx - r); cMaxX = Math.max(cMaxX, ax + r, bx + r);
+      cMinY = Math.min(cMinY, ay - r, by - r); cMaxY = Math.max(cMaxY, ay + r, by + r);
+      cMinZ = Math.min(cMinZ, az - r, bz - r); cMaxZ = Math.max(cMaxZ, az + r, bz + r);
+    }
+    const size = Math.max(cMaxX - cMinX, cMaxY - cMinY, cMaxZ - cMinZ);
+    const mx = rounding * (Math.max(-cMinX, cMaxX) + size);
+    const my = rounding * (Math.max(-cMinY, cMaxY) + size);
+    const mz = rounding * (Math.max(-cMinZ, cMaxZ) + size);
+    cluster[a] = cMinX - mx; cluster[a + 1] = cMinY - my; cluster[a + 2] = cMinZ - mz;
+    cluster[a + 3] = cMaxX + mx; cluster[a + 4] = cMaxY + my; cluster[a + 5] = cMaxZ + mz;
+    minX = Math.min(minX, cluster[a]); minY = Math.min(minY, cluster[a + 1]); minZ = Math.min(minZ, cluster[a + 2]);
+    maxX = Math.max(maxX, cluster[a + 3]); maxY = Math.max(maxY, cluster[a + 4]); maxZ = Math.max(maxZ, cluster[a + 5]);
+  }
+  const o = 6 * c;
+  character[o] = minX; character[o + 1] = minY; character[o + 2] = minZ;
+  character[o + 3] = maxX; character[o + 4] = maxY; character[o + 5] = maxZ;
+}
+
+/**
+ * Throws CollideInputError, naming `caller`, the argument (`time`, or `times[ray]` for a ray of a
+ * batch), the time and the window, for a time that is not a number inside [oldestTime,
+ * newestTime] (or an empty history).
+ */
+export function assertTimeInWindow(history: HitboxHistory, time: number, caller: string, ray = -1): void {
+  if (history.count > 0 && time >= history.oldestTime && time <= history.newestTime) return;
+  const what = ray < 0 ? 'time' : `times[${ray}]`;
+  if (history.count === 0) throw new CollideInputError(`${caller}: the hitbox history holds no frame yet, so ${what} ${time} cannot be rewound to`);
+  if (!(time >= history.oldestTime && time <= history.newestTime)) {
+    throw new CollideInputError(`${caller}: ${what} ${time} is outside the kept window [${history.oldestTime}, ${history.newestTime}] (${history.count} frames)`);
+  }
+}
+
+/** Ring slot of the i-th oldest frame held. */
+function slotOf(history: HitboxHistory, i: number): number {
+  const k = history.frames;
+  return (history.newest - history.count + 1 + i + k) % k;
+}
+
+/**
+ * Points `cursor` at `time`: the two frames around it and the fraction between them, or the one
+ * frame at its exact time. Throws as assertTimeInWindow does.
+ */
+export function locateTime(cursor: HistoryCursor, history: HitboxHistory, time: number, caller: string): void {
+  assertTimeInWindow(history, time, caller);
+  // The last frame at or before `time` (binary search over the frames, oldest first).
+  let lo = 0, hi = history.count - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (history.time[slotOf(history, mid)] <= time) lo = mid;
+    else hi = mid - 1;
+  }
+  const slotA = slotOf(history, lo);
+  const frameA = history.slots[slotA];
+  const grid = cursor.grid;
+  let cells: CharacterRayGrid;
+  if (history.time[slotA] === time) {
+    // At a frame's own time: its boxes and bounds as stored, the present-time cast's numbers.
+    cursor.a = cursor.b = frameA.world;
+    cursor.s = 0;
+    cursor.absentA = cursor.absentB = frameA.absent;
+    cursor.characterCount = frameA.characterCount;
+    cursor.characterAabb = frameA.characterAabb;
+    cursor.clusterAabb = frameA.clusterAabb;
+    cells = frameA.grid;
+  } else {
+    const slotB = slotOf(history, lo + 1);
+    const frameB = history.slots[slotB];
+    const tA = history.time[slotA];
+    cursor.a = frameA.world;
+    cursor.b = frameB.world;
+    cursor.s = (time - tA) / (history.time[slotB] - tA);
+    cursor.absentA = frameA.absent;
+    cursor.absentB = frameB.absent;
+    cursor.characterCount = Math.min(frameA.characterCount, frameB.characterCount);
+    cursor.characterAabb = frameB.sweptCharacterAabb;
+    cursor.clusterAabb = frameB.sweptClusterAabb;
+    cells = frameB.grid;
+  }
+  grid.cellSize = cells.cellSize;
+  grid.origin = cells.origin;
+  grid.dims = cells.dims;
+  grid.cellStart = cells.cellStart;
+  grid.cellItems = cells.cellItems;
+  grid.stamp = grown(grid.stamp, cells.stamp.length);
+}
+
+/** Whether character c was seen at both frames of the cursor. */
+export function seenAt(cursor: HistoryCursor, c: number): boolean {
+  return c < cursor.characterCount && cursor.absentA[c] === 0 && cursor.absentB[c] === 0;
+}
+
+/** Writes hitbox h's box at the cursor's time at out[oo..oo+14] (OBB layout): the stored box at a frame's time, else interpolateObb between the two. */
+export function boxAt(out: Floats, oo: number, cursor: HistoryCursor, h: number): void {
+  const o = OBB_STRIDE * h;
+  if (cursor.s === 0) {
+    for (let k = 0; k < OBB_STRIDE; k++) out[oo + k] = cursor.a[o + k];
+  } else {
+    interpolateObb(out, oo, cursor.a, o, cursor.b, o, cursor.s);
+  }
+}
+
+const cursor = createHistoryCursor();
+
+/**
+ * Writes the world boxes of character `character` (every character seen at that time when −1,
+ * the default) at `time` into `out`, OBB layout by hitbox index (hitbox h at 15h, as
+ * HitboxStore.world), for queries at a past time. At a frame's exact time the boxes are the
+ * stored ones; in between, interpolateObb of the two frames around the time. A character not
+ * seen at both frames (added later, or retired) is left unwritten. Returns the number of
+ * characters written. Throws CollideInputError for a time outside the window, a character index
+ * out of range or an `out` shorter than its hitboxes need. Allocation-free.
+ */
+export function hitboxesAt(out: Floats, history: HitboxHistory, store: HitboxStore, time: number, character = -1): number {
+  locateTime(cursor, history, time, 'hitboxesAt');
+  if (!(Number.isInteger(character) && character >= -1 && character < store.characterCount)) {
+    throw new CollideInputError(`hitboxesAt: character must be -1 or a character index in [0, ${store.characterCount}), got ${character}`);
+  }
+  const first = character < 0 ? 0 : character, last = character < 0 ? store.characterCount - 1 : character;
+  const needed = OBB_STRIDE * (last < 0 ? 0 : store.firstHitbox[last] + store.hitboxCount[last]);
+  if (!(out.length >= needed)) throw new CollideInputError(`hitboxesAt: out holds ${out.length} numbers, ${needed} needed`);
+  let written = 0;
+  for (let c = first; c <= last; c++) {
+    if (!seenAt(cursor, c)) continue;
+    written++;
+    for (let h = store.firstHitbox[c], end = h + store.hitboxCount[c]; h < end; h++) boxAt(out, OBB_STRIDE * h, cursor, h);
+  }
+  return written;
+}

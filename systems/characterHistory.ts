@@ -1,0 +1,66 @@
+/**
+ * Lag compensation on a pipeline's characters: ray casts and hitbox boxes at a past time, from the
+ * hitbox history that the characters' `history` option keeps (one frame per step, at the step's
+ * time). A server casts each client's shot at the time that client saw the world.
+ */
+import type { World } from 'bitecs';
+import { CollideInputError } from '../src/errors';
+import type { Floats } from '../src/layout';
+import type { RayBatch, RayQuery } from '../src/query/rayQuery';
+import { hitboxesAt, type HitboxHistory } from '../src/character/hitboxHistory';
+import { raycastHitboxesAt, raycastHitboxesBatchAt, type HitboxRayHit, type HitboxRayHits } from '../src/character/hitboxRaycast';
+import { createHitboxStore } from '../src/character/hitboxStore';
+import type { HitboxStore } from '../src/character/hitboxLayout';
+import { pipelineOf, type CollisionPipeline } from './collisionState';
+import { characterOf } from './characters';
+
+// What a pipeline whose history holds no frame yet casts against (the time check refuses first).
+const noHitboxes = createHitboxStore();
+
+/** The pipeline's history and hitbox store; throws CollideInputError when it keeps no history. */
+function historyOf(target: World | CollisionPipeline, caller: string): { history: HitboxHistory; store: HitboxStore } {
+  const p = pipelineOf(target, caller);
+  const history = p.hitboxHistory;
+  if (history === undefined) {
+    throw new CollideInputError(`${caller}: the pipeline keeps no hitbox history (createCollisionPipeline(world, { characters: { history: { frames: 64 } } }))`);
+  }
+  return { history, store: p.characters?.hitboxes ?? noHitboxes };
+}
+
+/**
+ * The query's nearest character hit at a past `time` (in the units of `step(world, time)`, inside
+ * [pipeline.hitboxHistory.oldestTime, newestTime]): raycastHitboxesAt over the pipeline's
+ * characters as they were then, interpolated between the two steps around the time; at a step's
+ * own time, the hit raycastHitboxes gave after that step, to the bit. A character seen at only one
+ * of those steps (added or removed in between) is missed. Allocation-free. Throws
+ * CollideInputError when the pipeline keeps no history, for a time outside the window (naming it
+ * and the window) and for a bad query field.
+ */
+export function raycastCharactersAt(target: World | CollisionPipeline, hit: HitboxRayHit, query: RayQuery, time: number): boolean {
+  const { history, store } = historyOf(target, 'raycastCharactersAt');
+  return raycastHitboxesAt(hit, history, store, query, time);
+}
+
+/**
+ * Ray i of `rays` cast as raycastCharactersAt casts it at `times[i]` (each shot at its shooter's
+ * time), its nearest hit written at index i of `hits` (hitbox −1 for a miss). Returns the number
+ * of rays that hit. Runs on the calling thread. Throws CollideInputError, before casting, as
+ * raycastCharactersAt does, naming the ray.
+ */
+export function raycastCharactersBatchAt(target: World | CollisionPipeline, hits: HitboxRayHits, rays: RayBatch, times: ArrayLike<number>): number {
+  const { history, store } = historyOf(target, 'raycastCharactersBatchAt');
+  return raycastHitboxesBatchAt(hits, history, store, rays, times);
+}
+
+/**
+ * Writes the hitboxes of `entity`'s character (of every character when −1, the default) at a past
+ * `time` into `out`, OBB layout by hitbox index (hitbox h at 15h, like the hitbox store's `world`),
+ * for other queries at that time: hitboxesAt on the pipeline's history. Returns the number of
+ * characters written (0 for a character not seen at both steps around the time). Throws
+ * CollideInputError when the pipeline keeps no history, for a time outside the window, an entity
+ * without a character collider or a short `out`.
+ */
+export function characterHitboxesAt(target: World | CollisionPipeline, out: Floats, time: number, entity = -1): number {
+  const { history, store } = historyOf(target, 'characterHitboxesAt');
+  return hitboxesAt(out, history, store, time, entity === -1 ? -1 : characterOf(target, entity));
+}
