@@ -5,7 +5,9 @@
  * rebuild plus 10,000 rays (nearest hit), (e) the same with 10,000 aimed shots between characters,
  * (f) the rays of (d) cut to 10 m (the cost follows the distance walked before the first hit),
  * (g) the rays of (d) as one batch (raycastHitboxesBatch) and (h) split between the calling thread
- * and one worker, (i) the hitbox update of (b) split the same way,
+ * and one worker, (i) the hitbox update of (b) split the same way, (j)-(l) lag compensation: the
+ * rays of (g) at the present time next to the same rays each at a random time of a 64-frame
+ * hitbox history of the crowd walking, and the history's record per frame,
  * next to the three.js way: CPU-skin every character's mesh (4,840 vertices, with three's
  * Vector3/Matrix4) and refit a THREE.Box3 each frame, then cast the rays against those boxes with
  * THREE.Ray.intersectBox (box-level hits only, so three's ray numbers are a lower bound of its
@@ -22,6 +24,8 @@ import { addCharacterHitboxes, createHitboxStore } from '../src/character/hitbox
 import { buildCharacterRayGrid, createCharacterRayGrid } from '../src/character/rayGrid';
 import { createHitboxRayHit, createHitboxRayHits, prepareHitboxRayBatch, raycastHitboxes, raycastHitboxesBatch } from '../src/character/hitboxRaycast';
 import { createRayBatch } from '../src/query/rayQuery';
+import { createHitboxHistory, recordHitboxHistory } from '../src/character/hitboxHistory';
+import { raycastHitboxesBatchAt } from '../src/character/hitboxRaycast';
 import { WorkerPool } from '../systems/parallel/pool';
 import { createHitboxJobs } from '../systems/parallel/hitboxJobs';
 import { fitBoneHitboxes } from '../src/character/hitboxFit';
@@ -40,6 +44,11 @@ const POSE_FRAMES = 16;
 const RAY_LENGTH = 100;
 const SHORT_RAY_LENGTH = 10;
 const AIMED_RANGE = 30;
+const HISTORY_FRAMES = 64;
+/** Steps per second of the recorded history (a 64-frame window is about a second). */
+const TICK_RATE = 60;
+/** Walking speed of the crowd while the history is recorded, m/s. */
+const WALK_SPEED = 1.4;
 
 export function run(): BenchReport {
   const humanoid = buildHumanoid();
@@ -217,6 +226,10 @@ export function run(): BenchReport {
     { name: '(i) updateHitboxes of (b) on two threads (calling thread + 1 worker) (target: under 1 ms)', ops: CHARACTERS, run: () => { jobs.update(hitboxes, skeletons); return hitboxes.world[0]; } },
   ], { warmupSamples: 5, samples: 25 });
   pool.destroy();
+  // Lag compensation on a crowd that walks: a case set of its own, since the cases above rewrite the stores.
+  const lag = lagCompensation();
+  const lagResults = runInterleaved(lag.cases, { warmupSamples: 5, samples: 25 });
+  const [present, rewound] = lagResults;
   // three's way is two orders of magnitude slower: fewer samples, same run, interleaved with ours.
   setFrame();
   updateBoneHitboxes(state);
@@ -226,7 +239,7 @@ export function run(): BenchReport {
   ], { warmupSamples: 1, samples: 5 });
   const hitsOurs = castAll();
   const hitsThree = threeRays();
-  const results: BenchResult[] = [...ours, ...threeCases];
+  const results: BenchResult[] = [...ours, ...lagResults, ...threeCases];
   const rows = results.map((r) => [r.name, r.medianMs.toFixed(3), r.p95Ms.toFixed(3)]);
   const ratio = (a: BenchResult, b: BenchResult) => (b.medianMs / a.medianMs).toFixed(0);
   const markdown = [
@@ -238,7 +251,54 @@ export function run(): BenchReport {
     '',
     `(g) gives every ray the hit raycastHitboxes gives it, (h) and (i) the results of one thread to the bit. Threads share the stores (SharedArrayBuffers); a batch is split into one range of rays per thread, the update into one range of characters per thread.`,
     '',
+    `Lag compensation: the crowd walks at ${WALK_SPEED} m/s, each character its own way and turning, while ${HISTORY_FRAMES} frames at ${TICK_RATE} Hz are recorded (history memory ${(lag.bytes / CHARACTERS / HISTORY_FRAMES).toFixed(0)} bytes per character per frame, ${(lag.bytes / 2 ** 20).toFixed(0)} MB in all). (j) casts the rays of (g) at the newest frame, (k) each at its own random time of the window (target: within 1.3x of (j)): ${(rewound.medianMs / present.medianMs).toFixed(2)}x here; both hit ${lag.hits[0]} and ${lag.hits[1]} times. (l) is what the pipeline adds to a step with the history option.`,
+    '',
     `Hitbox update (b) is ${ratio(ours[1], threeCases[0])}x faster than skinning + Box3 (both start from bone world matrices); rays with grid (d) ${ratio(ours[3], threeCases[1])}x faster than box-only three rays. Rays hitting: hitboxes ${hitsOurs}, three Box3 ${hitsThree} (boxes are looser).`,
   ].join('\n');
-  return { name: 'hitboxes', markdown, data: { results, hitsOurs, hitsThree, hitboxesPerCharacter: fitted.count, bones } };
+  return { name: 'hitboxes', markdown, data: { results, hitsOurs, hitsThree, hitboxesPerCharacter: fitted.count, bones, rewoundOverPresent: rewound.medianMs / present.medianMs, historyBytesPerCharacterFrame: lag.bytes / CHARACTERS / HISTORY_FRAMES } };
+
+  /**
+   * Records HISTORY_FRAMES frames of the crowd walking (and turning) into a history; returns the
+   * cases (j)-(l), the history's bytes and the hits of (j) and (k). The stores are left at the
+   * newest frame, so (j) casts at the newest frame's boxes.
+   */
+  function lagCompensation() {
+    const history = createHitboxHistory(HISTORY_FRAMES);
+    const heading = Float64Array.from({ length: CHARACTERS }, () => rand() * 2 * Math.PI);
+    const start = skeletons.characterMatrix.slice(0, 16 * CHARACTERS);
+    const tick = 1 / TICK_RATE;
+    for (let k = 0; k < HISTORY_FRAMES; k++) {
+      setFrame();
+      const m = skeletons.characterMatrix;
+      for (let c = 0; c < CHARACTERS; c++) {
+        const a = heading[c] + 0.5 * k * tick, o = 16 * c;
+        m[o] = Math.cos(a); m[o + 2] = -Math.sin(a); m[o + 8] = Math.sin(a); m[o + 10] = Math.cos(a);
+        m[o + 12] = start[o + 12] + WALK_SPEED * k * tick * Math.sin(a);
+        m[o + 14] = start[o + 14] + WALK_SPEED * k * tick * Math.cos(a);
+      }
+      computeWorldMatrices(skeletons);
+      updateHitboxes(hitboxes, skeletons);
+      recordHitboxHistory(history, hitboxes, k * tick);
+    }
+    buildCharacterRayGrid(grid, hitboxes);
+    const times = Float64Array.from({ length: RAYS }, () => rand() * (HISTORY_FRAMES - 1) * tick);
+    // The record case writes its own two-frame history (a frame's cost does not depend on K).
+    const recorder = createHitboxHistory(2);
+    let recordTime = 0;
+    let bytes = history.time.byteLength;
+    for (const f of history.slots) {
+      bytes += f.world.byteLength + f.absent.byteLength + f.characterAabb.byteLength + f.clusterAabb.byteLength + f.sweptCharacterAabb.byteLength + f.sweptClusterAabb.byteLength;
+      bytes += f.grid.cellStart.byteLength + f.grid.cellItems.byteLength + f.grid.stamp.byteLength;
+    }
+    const hits = [raycastHitboxesBatch(batchHits, hitboxes, grid, batch), raycastHitboxesBatchAt(batchHits, history, hitboxes, batch, times)];
+    return {
+      bytes,
+      hits,
+      cases: [
+        { name: '(j) raycastHitboxesBatch of the rays of (g) at the present time (newest frame)', ops: RAYS, run: () => raycastHitboxesBatch(batchHits, hitboxes, grid, batch) },
+        { name: `(k) raycastHitboxesBatchAt: the same rays, each at a random time of a ${HISTORY_FRAMES}-frame history (target: within 1.3x of (j))`, ops: RAYS, run: () => raycastHitboxesBatchAt(batchHits, history, hitboxes, batch, times) },
+        { name: '(l) recordHitboxHistory: one frame of the history', ops: CHARACTERS, run: () => { recordHitboxHistory(recorder, hitboxes, recordTime++); return recorder.count; } },
+      ],
+    };
+  }
 }

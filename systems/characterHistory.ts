@@ -7,8 +7,8 @@ import type { World } from 'bitecs';
 import { CollideInputError } from '../src/errors';
 import type { Floats } from '../src/layout';
 import type { RayBatch, RayQuery } from '../src/query/rayQuery';
-import { hitboxesAt, type HitboxHistory } from '../src/character/hitboxHistory';
-import { raycastHitboxesAt, raycastHitboxesBatchAt, type HitboxRayHit, type HitboxRayHits } from '../src/character/hitboxRaycast';
+import { boxesAt, type HitboxHistory } from '../src/character/hitboxHistory';
+import { castAt, castBatchAt, type HitboxRayHit, type HitboxRayHits } from '../src/character/hitboxRaycast';
 import { createHitboxStore } from '../src/character/hitboxStore';
 import type { HitboxStore } from '../src/character/hitboxLayout';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
@@ -38,7 +38,7 @@ function historyOf(target: World | CollisionPipeline, caller: string): { history
  */
 export function raycastCharactersAt(target: World | CollisionPipeline, hit: HitboxRayHit, query: RayQuery, time: number): boolean {
   const { history, store } = historyOf(target, 'raycastCharactersAt');
-  return raycastHitboxesAt(hit, history, store, query, time);
+  return castAt(hit, history, store, query, time, 'raycastCharactersAt');
 }
 
 /**
@@ -49,7 +49,7 @@ export function raycastCharactersAt(target: World | CollisionPipeline, hit: Hitb
  */
 export function raycastCharactersBatchAt(target: World | CollisionPipeline, hits: HitboxRayHits, rays: RayBatch, times: ArrayLike<number>): number {
   const { history, store } = historyOf(target, 'raycastCharactersBatchAt');
-  return raycastHitboxesBatchAt(hits, history, store, rays, times);
+  return castBatchAt(hits, history, store, rays, times, 'raycastCharactersBatchAt');
 }
 
 /**
@@ -62,5 +62,5 @@ export function raycastCharactersBatchAt(target: World | CollisionPipeline, hits
  */
 export function characterHitboxesAt(target: World | CollisionPipeline, out: Floats, time: number, entity = -1): number {
   const { history, store } = historyOf(target, 'characterHitboxesAt');
-  return hitboxesAt(out, history, store, time, entity === -1 ? -1 : characterOf(target, entity));
+  return boxesAt(out, history, store, time, entity === -1 ? -1 : characterOf(target, entity), 'characterHitboxesAt');
 }

@@ -311,13 +311,18 @@ const cursor = createHistoryCursor();
  * out of range or an `out` shorter than its hitboxes need. Allocation-free.
  */
 export function hitboxesAt(out: Floats, history: HitboxHistory, store: HitboxStore, time: number, character = -1): number {
-  locateTime(cursor, history, time, 'hitboxesAt');
+  return boxesAt(out, history, store, time, character, 'hitboxesAt');
+}
+
+/** @internal hitboxesAt, its errors naming `caller`. */
+export function boxesAt(out: Floats, history: HitboxHistory, store: HitboxStore, time: number, character: number, caller: string): number {
+  locateTime(cursor, history, time, caller);
   if (!(Number.isInteger(character) && character >= -1 && character < store.characterCount)) {
-    throw new CollideInputError(`hitboxesAt: character must be -1 or a character index in [0, ${store.characterCount}), got ${character}`);
+    throw new CollideInputError(`${caller}: character must be -1 or a character index in [0, ${store.characterCount}), got ${character}`);
   }
   const first = character < 0 ? 0 : character, last = character < 0 ? store.characterCount - 1 : character;
   const needed = OBB_STRIDE * (last < 0 ? 0 : store.firstHitbox[last] + store.hitboxCount[last]);
-  if (!(out.length >= needed)) throw new CollideInputError(`hitboxesAt: out holds ${out.length} numbers, ${needed} needed`);
+  if (!(out.length >= needed)) throw new CollideInputError(`${caller}: out holds ${out.length} numbers, ${needed} needed`);
   let written = 0;
   for (let c = first; c <= last; c++) {
     if (!seenAt(cursor, c)) continue;

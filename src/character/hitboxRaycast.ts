@@ -164,8 +164,13 @@ const pastCursor = createHistoryCursor();
  * time outside [history.oldestTime, history.newestTime] (naming the time and the window).
  */
 export function raycastHitboxesAt(hit: HitboxRayHit, history: HitboxHistory, store: HitboxStore, query: RayQuery, time: number): boolean {
-  const maxT = rayLimit(query, 'raycastHitboxesAt');
-  locateTime(pastCursor, history, time, 'raycastHitboxesAt');
+  return castAt(hit, history, store, query, time, 'raycastHitboxesAt');
+}
+
+/** @internal raycastHitboxesAt, its errors naming `caller`. */
+export function castAt(hit: HitboxRayHit, history: HitboxHistory, store: HitboxStore, query: RayQuery, time: number, caller: string): boolean {
+  const maxT = rayLimit(query, caller);
+  locateTime(pastCursor, history, time, caller);
   const o = query.origin, d = query.direction;
   return nearestHit(hit, store, query, castHitboxes(nearest, store, pastCursor.grid, o[0], o[1], o[2], d[0], d[1], d[2], maxT, ignoredCharacter(store, query.ignore), pastCursor));
 }
@@ -217,9 +222,14 @@ export function raycastHitboxesBatch(hits: HitboxRayHits, store: HitboxStore, gr
  * the history's window (naming the ray, the time and the window).
  */
 export function raycastHitboxesBatchAt(hits: HitboxRayHits, history: HitboxHistory, store: HitboxStore, rays: RayBatch, times: ArrayLike<number>): number {
-  prepareHitboxRayBatch(hits, store, rays, 'raycastHitboxesBatchAt');
-  assertBatchLength(times, rays.count, 'raycastHitboxesBatchAt: times');
-  for (let i = 0; i < rays.count; i++) assertTimeInWindow(history, times[i], 'raycastHitboxesBatchAt', i);
+  return castBatchAt(hits, history, store, rays, times, 'raycastHitboxesBatchAt');
+}
+
+/** @internal raycastHitboxesBatchAt, its errors naming `caller`. */
+export function castBatchAt(hits: HitboxRayHits, history: HitboxHistory, store: HitboxStore, rays: RayBatch, times: ArrayLike<number>, caller: string): number {
+  prepareHitboxRayBatch(hits, store, rays, caller);
+  assertBatchLength(times, rays.count, `${caller}: times`);
+  for (let i = 0; i < rays.count; i++) assertTimeInWindow(history, times[i], caller, i);
   return castHitboxRange(hits, store, pastCursor.grid, rays, 0, rays.count, history, times);
 }
 

@@ -7,7 +7,7 @@ import { addCharacter, computeWorldMatrices, createSkeletonStore } from '../../s
 import {
   createHitboxRayHit, createHitboxRayHits, raycastHitboxes, raycastHitboxesAt, raycastHitboxesBatchAt, type HitboxRayHits,
 } from '../../src/character/hitboxRaycast';
-import { createHitboxHistory, hitboxesAt, recordHitboxHistory, type HitboxHistory } from '../../src/character/hitboxHistory';
+import { createHitboxHistory, hitboxesAt, recordHitboxHistory } from '../../src/character/hitboxHistory';
 import type { HitboxStore } from '../../src/character/hitboxLayout';
 import { CollideInputError } from '../../src/errors';
 import { raycastObb } from '../../src/query/raycast';
