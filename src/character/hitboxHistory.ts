@@ -1,6 +1,6 @@
 import { grown } from '../broadphase/growable';
 import { CollideInputError } from '../errors';
-import { OBB_STRIDE, type Floats } from '../layout';
+import { OBB_STRIDE, SPHERE_STRIDE, type Floats } from '../layout';
 import { HITBOX_ROUNDING_MARGIN_RELATIVE } from '../tolerances';
 import { interpolateObb } from '../volumes/obb';
 import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
@@ -22,6 +22,8 @@ interface HistoryFrame {
   hitboxCount: number;
   /** World boxes of every hitbox at this frame (OBB layout, by hitbox index: a copy of HitboxStore.world). */
   world: Float32Array;
+  /** Their bounding spheres (HitboxStore.sphere): a ray's first test per box reads 16 bytes, not a box's 60. */
+  sphere: Float32Array;
   /** Per character: 1 when it was not seen at this frame (retired, or no hitboxes). */
   absent: Uint8Array;
   /** Per character: this frame's AABB (HitboxStore.characterAabb), inverted when absent. */
@@ -68,6 +70,9 @@ export interface HistoryCursor {
   a: Float32Array;
   /** World boxes of the frame after it (`a` itself at a frame's exact time). */
   b: Float32Array;
+  /** Bounding spheres of the boxes of `a` and of `b`. */
+  sphereA: Float32Array;
+  sphereB: Float32Array;
   /** Fraction of the way from `a` to `b` (0 exactly at a frame's time). */
   s: number;
   /** Absent flags of both frames (characters not seen at `a` or `b`). */
@@ -85,7 +90,7 @@ export interface HistoryCursor {
 /** A cursor for `locateTime` (each caller keeps its own: the grid's stamps are per walk). */
 export function createHistoryCursor(): HistoryCursor {
   const empty = new Float32Array(0);
-  return { a: empty, b: empty, s: 0, absentA: new Uint8Array(0), absentB: new Uint8Array(0), characterCount: 0, characterAabb: empty, clusterAabb: empty, grid: createCharacterRayGrid() };
+  return { a: empty, b: empty, sphereA: empty, sphereB: empty, s: 0, absentA: new Uint8Array(0), absentB: new Uint8Array(0), characterCount: 0, characterAabb: empty, clusterAabb: empty, grid: createCharacterRayGrid() };
 }
 
 function createFrame(): HistoryFrame {
@@ -93,6 +98,7 @@ function createFrame(): HistoryFrame {
     characterCount: 0,
     hitboxCount: 0,
     world: new Float32Array(0),
+    sphere: new Float32Array(0),
     absent: new Uint8Array(0),
     characterAabb: new Float32Array(0),
     clusterAabb: new Float32Array(0),
@@ -140,6 +146,8 @@ export function recordHitboxHistory(history: HitboxHistory, store: HitboxStore, 
   const n = store.characterCount, hitboxes = store.count, clusters = store.clusterCount;
   frame.world = grown(frame.world, OBB_STRIDE * hitboxes);
   frame.world.set(store.world.subarray(0, OBB_STRIDE * hitboxes));
+  frame.sphere = grown(frame.sphere, SPHERE_STRIDE * hitboxes);
+  frame.sphere.set(store.sphere.subarray(0, SPHERE_STRIDE * hitboxes));
   frame.absent = grown(frame.absent, n);
   frame.characterAabb = grown(frame.characterAabb, 6 * n);
   frame.characterAabb.set(store.characterAabb.subarray(0, 6 * n));
@@ -179,10 +187,14 @@ function invert(aabb: Float32Array, o: number): void {
 }
 
 /**
- * The swept bounds of character c between `before` and this frame's boxes: each box at a fraction
- * s has its centre on the segment between its two centres and half-extents whose norm is at most
- * the larger of the two (linear interpolation of a norm is convex), so it lies within that radius
- * of the segment whatever its axes. Widened for Float32 storage like updateHitboxes' bounds.
+ * The swept bounds of character c between `before` and this frame's boxes. A box at a fraction s
+ * (interpolateObb) has its centre on the segment between its two centres, half-extents H(s)
+ * linear, and axes R(s) turning about one axis at a constant rate through the angle θ between
+ * R_a and R_b. A corner c(s) + R(s)(H(s)∘σ) then lies within e of the same blend of the two
+ * frames' corners, which the union of the two boxes' AABBs holds: e = |H|max·(1 − cos(θ/2)) (a
+ * point on a circular arc strays at most that far from its chord, at s = ½) plus |H_b − H_a|/2
+ * (the cross term s(1 − s)(R_a − R_b)(H_b − H_a), |R_a − R_b| <= 2). Widened for Float32
+ * storage like updateHitboxes' bounds.
  */
 function sweptBounds(frame: HistoryFrame, before: Float32Array, store: HitboxStore, c: number): void {
   const after = frame.world, cluster = frame.sweptClusterAabb, character = frame.sweptCharacterAabb;
@@ -194,13 +206,29 @@ function sweptBounds(frame: HistoryFrame, before: Float32Array, store: HitboxSto
     const clusterEnd = end < h0 + perCluster ? end : h0 + perCluster;
     for (let h = h0; h < clusterEnd; h++) {
       const o = 15 * h;
-      const ra = before[o + 12] * before[o + 12] + before[o + 13] * before[o + 13] + before[o + 14] * before[o + 14];
-      const rb = after[o + 12] * after[o + 12] + after[o + 13] * after[o + 13] + after[o + 14] * after[o + 14];
-      const r = Math.sqrt(ra > rb ? ra : rb);
-      const ax = before[o], ay = before[o + 1], az = before[o + 2], bx = after[o], by = after[o + 1], bz = after[o + 2];
-      cMinX = Math.min(cMinX, ax - r, bx - r); cMaxX = Math.max(cMaxX, ax + r, bx + r);
-      cMinY = Math.min(cMinY, ay - r, by - r); cMaxY = Math.max(cMaxY, ay + r, by + r);
-      cMinZ = Math.min(cMinZ, az - r, bz - r); cMaxZ = Math.max(cMaxZ, az + r, bz + r);
+      // cos θ from the trace of R_aᵀR_b = 1 + 2 cos θ; cos(θ/2) = √((1 + cos θ)/2), θ in [0, π] (slerp's shorter arc).
+      let trace = 0;
+      for (let k = 3; k < 12; k++) trace += before[o + k] * after[o + k];
+      const cosHalf = Math.sqrt(Math.min(1, Math.max(0, (trace + 1) / 4)));
+      const ha0 = before[o + 12], ha1 = before[o + 13], ha2 = before[o + 14];
+      const hb0 = after[o + 12], hb1 = after[o + 13], hb2 = after[o + 14];
+      const hMax = Math.sqrt(Math.max(ha0 * ha0 + ha1 * ha1 + ha2 * ha2, hb0 * hb0 + hb1 * hb1 + hb2 * hb2));
+      const e = hMax * (1 - cosHalf) + 0.5 * Math.hypot(hb0 - ha0, hb1 - ha1, hb2 - ha2);
+      for (let k = 0; k < 2; k++) {
+        const w = k === 0 ? before : after;
+        const h0x = w[o + 12], h1x = w[o + 13], h2x = w[o + 14];
+        // Arvo: the box's AABB half-size per axis, Σ_k H_k |e_k|.
+        const rx = h0x * Math.abs(w[o + 3]) + h1x * Math.abs(w[o + 6]) + h2x * Math.abs(w[o + 9]) + e;
+        const ry = h0x * Math.abs(w[o + 4]) + h1x * Math.abs(w[o + 7]) + h2x * Math.abs(w[o + 10]) + e;
+        const rz = h0x * Math.abs(w[o + 5]) + h1x * Math.abs(w[o + 8]) + h2x * Math.abs(w[o + 11]) + e;
+        const x = w[o], y = w[o + 1], z = w[o + 2];
+        if (x - rx < cMinX) cMinX = x - rx;
+        if (y - ry < cMinY) cMinY = y - ry;
+        if (z - rz < cMinZ) cMinZ = z - rz;
+        if (x + rx > cMaxX) cMaxX = x + rx;
+        if (y + ry > cMaxY) cMaxY = y + ry;
+        if (z + rz > cMaxZ) cMaxZ = z + rz;
+      }
     }
     const size = Math.max(cMaxX - cMinX, cMaxY - cMinY, cMaxZ - cMinZ);
     const mx = rounding * (Math.max(-cMinX, cMaxX) + size);
@@ -225,9 +253,7 @@ export function assertTimeInWindow(history: HitboxHistory, time: number, caller:
   if (history.count > 0 && time >= history.oldestTime && time <= history.newestTime) return;
   const what = ray < 0 ? 'time' : `times[${ray}]`;
   if (history.count === 0) throw new CollideInputError(`${caller}: the hitbox history holds no frame yet, so ${what} ${time} cannot be rewound to`);
-  if (!(time >= history.oldestTime && time <= history.newestTime)) {
-    throw new CollideInputError(`${caller}: ${what} ${time} is outside the kept window [${history.oldestTime}, ${history.newestTime}] (${history.count} frames)`);
-  }
+  throw new CollideInputError(`${caller}: ${what} ${time} is outside the kept window [${history.oldestTime}, ${history.newestTime}] (${history.count} frames)`);
 }
 
 /** Ring slot of the i-th oldest frame held. */
@@ -256,6 +282,7 @@ export function locateTime(cursor: HistoryCursor, history: HitboxHistory, time: 
   if (history.time[slotA] === time) {
     // At a frame's own time: its boxes and bounds as stored, the present-time cast's numbers.
     cursor.a = cursor.b = frameA.world;
+    cursor.sphereA = cursor.sphereB = frameA.sphere;
     cursor.s = 0;
     cursor.absentA = cursor.absentB = frameA.absent;
     cursor.characterCount = frameA.characterCount;
@@ -268,6 +295,8 @@ export function locateTime(cursor: HistoryCursor, history: HitboxHistory, time: 
     const tA = history.time[slotA];
     cursor.a = frameA.world;
     cursor.b = frameB.world;
+    cursor.sphereA = frameA.sphere;
+    cursor.sphereB = frameB.sphere;
     cursor.s = (time - tA) / (history.time[slotB] - tA);
     cursor.absentA = frameA.absent;
     cursor.absentB = frameB.absent;

@@ -6,7 +6,6 @@ import { HIT_GROUP_NAMES } from './hitGroups';
 import { assertBatchLength, rayBatchLimits, rayLimit, type RayBatch, type RayQuery } from '../query/rayQuery';
 import { CollideInputError } from '../errors';
 import { allocate } from '../sharedMemory';
-import { HITBOX_ROUNDING_MARGIN_RELATIVE } from '../tolerances';
 import { interpolateObb } from '../volumes/obb';
 import { assertTimeInWindow, createHistoryCursor, locateTime, type HistoryCursor, type HitboxHistory } from './hitboxHistory';
 
@@ -284,7 +283,6 @@ export function castHitboxRange(
 }
 
 const rewound = new Float64Array(15); // scratch: a box at a past time, in doubles
-const sphereScale = 1 + HITBOX_ROUNDING_MARGIN_RELATIVE;
 
 /**
  * raycastHitboxes on validated numbers: the nearest hitbox on the ray o + t·d, t in [0, maxT],
@@ -362,7 +360,7 @@ function castHitboxes(
           // boxes behind the best hit too (sphere entry t = (−b − √(b² − dd·c2))/dd > bestT, without
           // the root). The sphere's margin keeps its entry strictly before the box's, far above rounding.
           // At a past time: the box's centre there, and the larger radius of its two frames (its
-          // half-extents are interpolated linearly, so their norm never exceeds that).
+          // half-extents are interpolated linearly, so their norm never exceeds the larger one's).
           let mx: number, my: number, mz: number, r: number;
           let box: Float32Array | Float64Array = world, bo = 15 * h;
           if (past === undefined) {
@@ -370,13 +368,12 @@ function castHitboxes(
             mx = ox - sphere[so]; my = oy - sphere[so + 1]; mz = oz - sphere[so + 2];
             r = sphere[so + 3];
           } else {
-            const a = past.a, b = past.b, s = past.s;
-            mx = ox - (a[bo] + s * (b[bo] - a[bo]));
-            my = oy - (a[bo + 1] + s * (b[bo + 1] - a[bo + 1]));
-            mz = oz - (a[bo + 2] + s * (b[bo + 2] - a[bo + 2]));
-            const ra = a[bo + 12] * a[bo + 12] + a[bo + 13] * a[bo + 13] + a[bo + 14] * a[bo + 14];
-            const rb = b[bo + 12] * b[bo + 12] + b[bo + 13] * b[bo + 13] + b[bo + 14] * b[bo + 14];
-            r = Math.sqrt(ra > rb ? ra : rb) * sphereScale;
+            // Sphere centres are the box centres as stored: the same blend as interpolateObb's centre.
+            const a = past.sphereA, b = past.sphereB, s = past.s, so = 4 * h;
+            mx = ox - (a[so] + s * (b[so] - a[so]));
+            my = oy - (a[so + 1] + s * (b[so + 1] - a[so + 1]));
+            mz = oz - (a[so + 2] + s * (b[so + 2] - a[so + 2]));
+            r = a[so + 3] > b[so + 3] ? a[so + 3] : b[so + 3];
           }
           const b = mx * dx + my * dy + mz * dz;
           const c2 = mx * mx + my * my + mz * mz - r * r;
