@@ -262,19 +262,24 @@ function slotOf(history: HitboxHistory, i: number): number {
   return (history.newest - history.count + 1 + i + k) % k;
 }
 
-/**
- * Points `cursor` at `time`: the two frames around it and the fraction between them, or the one
- * frame at its exact time. Throws as assertTimeInWindow does.
- */
-export function locateTime(cursor: HistoryCursor, history: HitboxHistory, time: number, caller: string): void {
-  assertTimeInWindow(history, time, caller);
-  // The last frame at or before `time` (binary search over the frames, oldest first).
+/** The last frame at or before `time`, a time inside the window: 0 for the oldest (binary search). */
+export function frameBefore(history: HitboxHistory, time: number): number {
   let lo = 0, hi = history.count - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
     if (history.time[slotOf(history, mid)] <= time) lo = mid;
     else hi = mid - 1;
   }
+  return lo;
+}
+
+/**
+ * Points `cursor` at `time`: the two frames around it and the fraction between them, or the one
+ * frame at its exact time. Throws as assertTimeInWindow does.
+ */
+export function locateTime(cursor: HistoryCursor, history: HitboxHistory, time: number, caller: string): void {
+  assertTimeInWindow(history, time, caller);
+  const lo = frameBefore(history, time);
   const slotA = slotOf(history, lo);
   const frameA = history.slots[slotA];
   const grid = cursor.grid;

@@ -6,8 +6,9 @@ import { HIT_GROUP_NAMES } from './hitGroups';
 import { assertBatchLength, rayBatchLimits, rayLimit, type RayBatch, type RayQuery } from '../query/rayQuery';
 import { CollideInputError } from '../errors';
 import { allocate } from '../sharedMemory';
+import { grown } from '../broadphase/growable';
 import { interpolateObb } from '../volumes/obb';
-import { assertTimeInWindow, createHistoryCursor, locateTime, type HistoryCursor, type HitboxHistory } from './hitboxHistory';
+import { assertTimeInWindow, createHistoryCursor, frameBefore, locateTime, type HistoryCursor, type HitboxHistory } from './hitboxHistory';
 
 /**
  * Ray casts against character hitboxes: the nearest hit over every character, walking the ray
@@ -229,7 +230,32 @@ export function castBatchAt(hits: HitboxRayHits, history: HitboxHistory, store: 
   prepareHitboxRayBatch(hits, store, rays, caller);
   assertBatchLength(times, rays.count, `${caller}: times`);
   for (let i = 0; i < rays.count; i++) assertTimeInWindow(history, times[i], caller, i);
-  return castHitboxRange(hits, store, pastCursor.grid, rays, 0, rays.count, history, times);
+  return castHitboxRange(hits, store, pastCursor.grid, rays, 0, rays.count, history, times, orderByFrame(history, times, rays.count));
+}
+
+// Scratch of orderByFrame, grown to the largest batch.
+let frameOfRay = new Int32Array(0);
+let rayOrder = new Int32Array(0);
+let frameStart = new Int32Array(0);
+
+/**
+ * The rays [0, n) sorted by the frame before their time (a counting sort, stable): rays at nearby
+ * times then read the same frames' memory one after the other. In the order given, we measured
+ * random times over 64 frames 1.8x slower, each ray reading frames the one before did not touch.
+ */
+function orderByFrame(history: HitboxHistory, times: ArrayLike<number>, n: number): Int32Array {
+  frameOfRay = grown(frameOfRay, n);
+  rayOrder = grown(rayOrder, n);
+  frameStart = grown(frameStart, history.frames + 1);
+  frameStart.fill(0);
+  for (let i = 0; i < n; i++) {
+    const f = frameBefore(history, times[i]);
+    frameOfRay[i] = f;
+    frameStart[f + 1]++;
+  }
+  for (let f = 1; f <= history.frames; f++) frameStart[f] += frameStart[f - 1];
+  for (let i = 0; i < n; i++) rayOrder[frameStart[frameOfRay[i]]++] = i;
+  return rayOrder;
 }
 
 /**
@@ -247,17 +273,20 @@ export function prepareHitboxRayBatch(hits: HitboxRayHits, store: HitboxStore, r
 /**
  * @internal Casts rays [from, to) of a prepared batch (prepareHitboxRayBatch) into `hits`; returns
  * how many hit. Every ray writes only its own entries, so ranges may run on different threads
- * (each with its own `grid` object over the shared cells: the stamps are per thread).
+ * (each with its own `grid` object over the shared cells: the stamps are per thread). With
+ * `history`, ray i is cast at times[i] (validated), the rays taken in `order` (entries [from, to)
+ * of it), and `grid` must be the calling thread's history cursor's.
  */
 export function castHitboxRange(
   hits: HitboxRayHits, store: HitboxStore, grid: CharacterRayGrid, rays: RayBatch, from: number, to: number,
-  history?: HitboxHistory, times?: ArrayLike<number>,
+  history?: HitboxHistory, times?: ArrayLike<number>, order?: Int32Array,
 ): number {
   const { origin, direction, limit, ignoreCharacter } = rays;
   const { character: characterOf, characterEntity, bone, group } = store;
   const past = history === undefined ? undefined : pastCursor;
   let count = 0;
-  for (let i = from; i < to; i++) {
+  for (let j = from; j < to; j++) {
+    const i = order === undefined ? j : order[j];
     const o = 3 * i;
     const ox = origin[o], oy = origin[o + 1], oz = origin[o + 2], dx = direction[o], dy = direction[o + 1], dz = direction[o + 2];
     if (past !== undefined) locateTime(past, history!, times![i], 'castHitboxRange');
