@@ -10,6 +10,7 @@ export { narrowPhase } from './narrowPhase';
 export { touching, contactsOf } from './touching';
 export { shiftWorldOrigin, worldOrigin } from './worldOrigin';
 export { raycastColliders, raycastCharactersBatch, createColliderRayHit, type ColliderRayHit } from './raycastColliders';
+export { raycastCharactersAt, raycastCharactersBatchAt, characterHitboxesAt } from './characterHistory';
 export { updateCharacterColliders } from './updateCharacterColliders';
 export { addMeshCollider } from './meshCollider';
 export { addKdopCollider } from './kdopCollider';
@@ -34,6 +35,7 @@ export {
   COLLISION_PIPELINE,
   type CollisionPipeline,
   type CollisionPipelineOptions,
+  type CharactersOption,
   type CollisionWorkers,
   type PairEvents,
   type PipelineTimings,

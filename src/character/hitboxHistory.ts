@@ -43,9 +43,10 @@ interface HistoryFrame {
 
 /**
  * The last `frames` frames of a hitbox store's world boxes (createHitboxHistory), written by
- * recordHitboxHistory after each update. Memory per kept frame: 60 bytes per hitbox (its world
- * box), 48 per cluster of HITBOXES_PER_CLUSTER hitboxes and about 80 per character (bounds, ray
- * grid cells): about 3.8 KB for a 55-hitbox humanoid.
+ * recordHitboxHistory after each update. Memory per character per kept frame: 76 bytes per
+ * hitbox (its world box and bounding sphere), 48 per cluster of HITBOXES_PER_CLUSTER hitboxes
+ * and about 60 for the character (its bounds and its share of the frame's ray grid): about
+ * 4.6 KB for a 55-hitbox humanoid, so 64 frames of 1,000 of them take about 300 MB.
  */
 export interface HitboxHistory {
   /** Frames kept (K). */
@@ -144,17 +145,17 @@ export function recordHitboxHistory(history: HitboxHistory, store: HitboxStore, 
   const frame = history.slots[slot];
   const previous = history.count > 0 ? history.slots[history.newest] : undefined;
   const n = store.characterCount, hitboxes = store.count, clusters = store.clusterCount;
-  frame.world = grown(frame.world, OBB_STRIDE * hitboxes);
+  frame.world = sized(frame.world, OBB_STRIDE * hitboxes);
   frame.world.set(store.world.subarray(0, OBB_STRIDE * hitboxes));
-  frame.sphere = grown(frame.sphere, SPHERE_STRIDE * hitboxes);
+  frame.sphere = sized(frame.sphere, SPHERE_STRIDE * hitboxes);
   frame.sphere.set(store.sphere.subarray(0, SPHERE_STRIDE * hitboxes));
-  frame.absent = grown(frame.absent, n);
-  frame.characterAabb = grown(frame.characterAabb, 6 * n);
+  frame.absent = sized(frame.absent, n);
+  frame.characterAabb = sized(frame.characterAabb, 6 * n);
   frame.characterAabb.set(store.characterAabb.subarray(0, 6 * n));
-  frame.clusterAabb = grown(frame.clusterAabb, 6 * clusters);
+  frame.clusterAabb = sized(frame.clusterAabb, 6 * clusters);
   frame.clusterAabb.set(store.clusterAabb.subarray(0, 6 * clusters));
-  frame.sweptCharacterAabb = grown(frame.sweptCharacterAabb, 6 * n);
-  frame.sweptClusterAabb = grown(frame.sweptClusterAabb, 6 * clusters);
+  frame.sweptCharacterAabb = sized(frame.sweptCharacterAabb, 6 * n);
+  frame.sweptClusterAabb = sized(frame.sweptClusterAabb, 6 * clusters);
   gridInput.characterAabb = grown(gridInput.characterAabb, 6 * n);
   gridInput.retired = grown(gridInput.retired, n);
   for (let c = 0; c < n; c++) {
@@ -179,6 +180,14 @@ export function recordHitboxHistory(history: HitboxHistory, store: HitboxStore, 
   history.count = Math.min(history.count + 1, k);
   history.newestTime = time;
   history.oldestTime = history.time[(slot - history.count + 1 + k) % k];
+}
+
+/**
+ * `array` if it holds `length` numbers, else a new one of exactly that length: the frames are most
+ * of the history's memory, and doubling (as the stores grow) would leave up to half of it unused.
+ */
+function sized<T extends Float32Array | Uint8Array>(array: T, length: number): T {
+  return array.length >= length ? array : (new (array.constructor as new (n: number) => T)(length));
 }
 
 function invert(aabb: Float32Array, o: number): void {
