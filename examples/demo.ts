@@ -3,20 +3,33 @@
  * capsules over a static mesh floor, four procedural humanoids and the Fox walking through them,
  * and rays shot at the characters every frame. Prints, per simulated second (60 frames): the
  * pairs that began and ended touching, which bones of the characters touch bodies now, the rays
- * that hit which character and bone, and the time per system.
+ * that hit which character and bone, the time per system, and a few shots checked 100 ms in the
+ * past (lag compensation: what they hit then against what they hit now).
  */
 import { HIT_GROUP_NAMES } from '../src/character/hitGroups';
 import { createDemoScene } from '../scenes/demo';
 import { loadFoxNode } from '../scenes/loadFoxNode';
+import { createHitboxHistory, hitboxesAt, recordHitboxHistory } from '../src/character/hitboxHistory';
+import { createHitboxRayHit, raycastHitboxes, raycastHitboxesAt } from '../src/character/hitboxRaycast';
+import { createRayQuery, setRay } from '../src/query/rayQuery';
 
 const SECONDS = 5;
 const FRAMES_PER_SECOND = 60;
 const EXAMPLES = 6;
+/** How far in the past the rewound shots are fired, seconds; the history keeps 64 frames (about a second). */
+const LATENCY = 0.1;
+const REWOUND_SHOTS = 3;
 
 const scene = createDemoScene({ seed: 7, extraCharacters: [await loadFoxNode()] });
 const { pipeline, rays } = scene;
 const list = (items: string[]) => `${items.slice(0, EXAMPLES).join(', ')}${items.length > EXAMPLES ? ', ...' : ''}`;
 const pair = (a: number, b: number) => `${scene.label(a)}-${scene.label(b)}`;
+
+// Lag compensation: the last 64 frames of the characters' hitboxes, each at its frame's time.
+const history = createHitboxHistory(64);
+const pastBoxes = new Float64Array(15 * scene.hitboxes.count);
+const rewoundShot = createRayQuery(), rewoundHit = createHitboxRayHit(), nowHit = createHitboxRayHit();
+const hitName = (hit: typeof nowHit) => `${scene.characterName[hit.character]} ${hit.boneName} (${hit.groupName})`;
 
 console.log(`${scene.bodies.count} bodies, characters: ${scene.characterName.join(', ')} (${scene.hitboxes.count} hitboxes), ${rays.origin.length / 3} rays per frame`);
 for (let second = 1; second <= SECONDS; second++) {
@@ -26,6 +39,7 @@ for (let second = 1; second <= SECONDS; second++) {
   let shot = 0;
   for (let frame = 0; frame < FRAMES_PER_SECOND; frame++) {
     scene.step();
+    recordHitboxHistory(history, scene.hitboxes, scene.frame / FRAMES_PER_SECOND);
     const { begin, end } = pipeline.events;
     for (let k = 0; k < begin.count; k++) began.push(pair(begin.a[k], begin.b[k]));
     for (let k = 0; k < end.count; k++) ended.push(pair(end.a[k], end.b[k]));
@@ -58,4 +72,18 @@ for (let second = 1; second <= SECONDS; second++) {
     `  ms/frame: refit ${perFrame(ms.refitVolumes)}, bone hitboxes ${perFrame(ms.boneHitboxes)}, broad ${perFrame(ms.broadPhase)}, ` +
       `narrow ${perFrame(ms.narrowPhase)}, rays ${perFrame(ms.rays)}`,
   );
+  // Shots fired LATENCY ago from this frame's ray origins at a hitbox centre as it was then.
+  const firedAt = history.newestTime - LATENCY;
+  hitboxesAt(pastBoxes, history, scene.hitboxes, firedAt);
+  const rewound: string[] = [];
+  for (let k = 0; k < REWOUND_SHOTS; k++) {
+    const h = (second * 7919 + k * 104729) % scene.hitboxes.count;
+    const o = rays.origin;
+    setRay(rewoundShot, o[3 * k], o[3 * k + 1], o[3 * k + 2], pastBoxes[15 * h] - o[3 * k], pastBoxes[15 * h + 1] - o[3 * k + 1], pastBoxes[15 * h + 2] - o[3 * k + 2]);
+    rewoundShot.maxDistance = 2 * Math.hypot(rewoundShot.direction[0], rewoundShot.direction[1], rewoundShot.direction[2]);
+    const then = raycastHitboxesAt(rewoundHit, history, scene.hitboxes, rewoundShot, firedAt) ? hitName(rewoundHit) : 'nothing';
+    const now = raycastHitboxes(nowHit, scene.hitboxes, scene.rayGrid, rewoundShot) ? hitName(nowHit) : 'nothing';
+    rewound.push(`at ${scene.characterName[scene.hitboxes.character[h]]} ${scene.hitboxes.boneName[h]}: ${then} then, ${now} now`);
+  }
+  console.log(`  shots fired ${LATENCY * 1000} ms ago, checked at that time: ${rewound.join('; ')}`);
 }

@@ -364,7 +364,8 @@ function castHitboxes(
     grid.rayId = 0;
   }
   const ray = ++grid.rayId;
-  const { sphere, world, firstHitbox, hitboxCount, firstCluster } = store;
+  const { world, firstHitbox, hitboxCount, firstCluster } = store;
+  const sphere = past === undefined ? store.sphere : past.sphere;
   const characterAabb = past === undefined ? store.characterAabb : past.characterAabb;
   const clusterAabb = past === undefined ? store.clusterAabb : past.clusterAabb;
   if (ignoreCharacter >= 0 && ignoreCharacter < store.characterCount) stamp[ignoreCharacter] = ray;
@@ -388,22 +389,9 @@ function castHitboxes(
           // Bounding-sphere pre-test: most boxes of a cluster the ray passes are missed here, and
           // boxes behind the best hit too (sphere entry t = (−b − √(b² − dd·c2))/dd > bestT, without
           // the root). The sphere's margin keeps its entry strictly before the box's, far above rounding.
-          // At a past time: the box's centre there, and the larger radius of its two frames (its
-          // half-extents are interpolated linearly, so their norm never exceeds the larger one's).
-          let mx: number, my: number, mz: number, r: number;
-          let box: Float32Array | Float64Array = world, bo = 15 * h;
-          if (past === undefined) {
-            const so = 4 * h;
-            mx = ox - sphere[so]; my = oy - sphere[so + 1]; mz = oz - sphere[so + 2];
-            r = sphere[so + 3];
-          } else {
-            // Sphere centres are the box centres as stored: the same blend as interpolateObb's centre.
-            const a = past.sphereA, b = past.sphereB, s = past.s, so = 4 * h;
-            mx = ox - (a[so] + s * (b[so] - a[so]));
-            my = oy - (a[so + 1] + s * (b[so + 1] - a[so + 1]));
-            mz = oz - (a[so + 2] + s * (b[so + 2] - a[so + 2]));
-            r = a[so + 3] > b[so + 3] ? a[so + 3] : b[so + 3];
-          }
+          const so = 4 * h;
+          const mx = ox - sphere[so], my = oy - sphere[so + 1], mz = oz - sphere[so + 2];
+          const r = sphere[so + 3];
           const b = mx * dx + my * dy + mz * dz;
           const c2 = mx * mx + my * my + mz * mz - r * r;
           if (c2 > 0) {
@@ -411,6 +399,7 @@ function castHitboxes(
             const e = -b - dd * bestT;
             if (b > 0 || disc < 0 || (e > 0 && e * e > disc)) continue;
           }
+          let box: Float32Array | Float64Array = world, bo = 15 * h;
           if (past !== undefined) {
             // The stored box at a frame's own time (so the numbers are the present-time cast's), else interpolated.
             if (past.s === 0) {
