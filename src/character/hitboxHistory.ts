@@ -213,12 +213,12 @@ function invert(aabb: Float32Array, o: number): void {
  * storage like updateHitboxes' bounds.
  */
 function sweptBounds(frame: HistoryFrame, before: Float32Array, store: HitboxStore, c: number): void {
-  const after = frame.world, cluster = frame.sweptClusterAabb, character = frame.sweptCharacterAabb, sphere = frame.sphere;
+  const after = frame.world, sphere = frame.sphere;
   const rounding = HITBOX_ROUNDING_MARGIN_RELATIVE, perCluster = HITBOXES_PER_CLUSTER;
-  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  empty(characterBounds);
   const end = store.firstHitbox[c] + store.hitboxCount[c];
   for (let h0 = store.firstHitbox[c], a = 6 * store.firstCluster[c]; h0 < end; h0 += perCluster, a += 6) {
-    let cMinX = Infinity, cMinY = Infinity, cMinZ = Infinity, cMaxX = -Infinity, cMaxY = -Infinity, cMaxZ = -Infinity;
+    empty(clusterBounds);
     const clusterEnd = end < h0 + perCluster ? end : h0 + perCluster;
     for (let h = h0; h < clusterEnd; h++) {
       const o = 15 * h;
@@ -232,42 +232,48 @@ function sweptBounds(frame: HistoryFrame, before: Float32Array, store: HitboxSto
       // Math.hypot is several times slower than the square root of the sum (55,000 boxes a frame).
       const dh0 = hb0 - ha0, dh1 = hb1 - ha1, dh2 = hb2 - ha2;
       const e = hMax * (1 - cosHalf) + 0.5 * Math.sqrt(dh0 * dh0 + dh1 * dh1 + dh2 * dh2);
+      includeBox(clusterBounds, before, o, e);
+      includeBox(clusterBounds, after, o, e);
       // The sphere about the two centres' midpoint: the box's centre stays within half their
       // distance of it, its corners within |H|max of the centre; widened for its Float32 centre.
       const mx = 0.5 * (before[o] + after[o]), my = 0.5 * (before[o + 1] + after[o + 1]), mz = 0.5 * (before[o + 2] + after[o + 2]);
+      const dx = after[o] - before[o], dy = after[o + 1] - before[o + 1], dz = after[o + 2] - before[o + 2];
       const so = 4 * h;
       sphere[so] = mx; sphere[so + 1] = my; sphere[so + 2] = mz;
-      const dx = after[o] - before[o], dy = after[o + 1] - before[o + 1], dz = after[o + 2] - before[o + 2];
       sphere[so + 3] = (hMax + 0.5 * Math.sqrt(dx * dx + dy * dy + dz * dz)) * (1 + rounding)
         + rounding * (Math.abs(mx) + Math.abs(my) + Math.abs(mz));
-      for (let k = 0; k < 2; k++) {
-        const w = k === 0 ? before : after;
-        const h0x = w[o + 12], h1x = w[o + 13], h2x = w[o + 14];
-        // Arvo: the box's AABB half-size per axis, Σ_k H_k |e_k|.
-        const rx = h0x * Math.abs(w[o + 3]) + h1x * Math.abs(w[o + 6]) + h2x * Math.abs(w[o + 9]) + e;
-        const ry = h0x * Math.abs(w[o + 4]) + h1x * Math.abs(w[o + 7]) + h2x * Math.abs(w[o + 10]) + e;
-        const rz = h0x * Math.abs(w[o + 5]) + h1x * Math.abs(w[o + 8]) + h2x * Math.abs(w[o + 11]) + e;
-        const x = w[o], y = w[o + 1], z = w[o + 2];
-        if (x - rx < cMinX) cMinX = x - rx;
-        if (y - ry < cMinY) cMinY = y - ry;
-        if (z - rz < cMinZ) cMinZ = z - rz;
-        if (x + rx > cMaxX) cMaxX = x + rx;
-        if (y + ry > cMaxY) cMaxY = y + ry;
-        if (z + rz > cMaxZ) cMaxZ = z + rz;
-      }
     }
-    const size = Math.max(cMaxX - cMinX, cMaxY - cMinY, cMaxZ - cMinZ);
-    const mx = rounding * (Math.max(-cMinX, cMaxX) + size);
-    const my = rounding * (Math.max(-cMinY, cMaxY) + size);
-    const mz = rounding * (Math.max(-cMinZ, cMaxZ) + size);
-    cluster[a] = cMinX - mx; cluster[a + 1] = cMinY - my; cluster[a + 2] = cMinZ - mz;
-    cluster[a + 3] = cMaxX + mx; cluster[a + 4] = cMaxY + my; cluster[a + 5] = cMaxZ + mz;
-    minX = Math.min(minX, cluster[a]); minY = Math.min(minY, cluster[a + 1]); minZ = Math.min(minZ, cluster[a + 2]);
-    maxX = Math.max(maxX, cluster[a + 3]); maxY = Math.max(maxY, cluster[a + 4]); maxZ = Math.max(maxZ, cluster[a + 5]);
+    // Per axis: a stored corner coordinate moves with that coordinate of the centre and with the box size.
+    const b = clusterBounds, cluster = frame.sweptClusterAabb;
+    const size = Math.max(b[3] - b[0], b[4] - b[1], b[5] - b[2]);
+    for (let k = 0; k < 3; k++) {
+      const margin = rounding * (Math.max(-b[k], b[3 + k]) + size);
+      cluster[a + k] = b[k] - margin;
+      cluster[a + 3 + k] = b[3 + k] + margin;
+      characterBounds[k] = Math.min(characterBounds[k], cluster[a + k]);
+      characterBounds[3 + k] = Math.max(characterBounds[3 + k], cluster[a + 3 + k]);
+    }
   }
-  const o = 6 * c;
-  character[o] = minX; character[o + 1] = minY; character[o + 2] = minZ;
-  character[o + 3] = maxX; character[o + 4] = maxY; character[o + 5] = maxZ;
+  frame.sweptCharacterAabb.set(characterBounds, 6 * c);
+}
+
+// Scratch of sweptBounds: min-max bounds of a cluster and of its character, in doubles.
+const clusterBounds = new Float64Array(6);
+const characterBounds = new Float64Array(6);
+
+function empty(bounds: Float64Array): void {
+  bounds[0] = bounds[1] = bounds[2] = Infinity;
+  bounds[3] = bounds[4] = bounds[5] = -Infinity;
+}
+
+/** Grows `bounds` over the AABB of the box at w[o] (Arvo: half-size Σ_k H_k |e_k| per axis), widened by e. */
+function includeBox(bounds: Float64Array, w: Float32Array, o: number, e: number): void {
+  const h0 = w[o + 12], h1 = w[o + 13], h2 = w[o + 14];
+  for (let k = 0; k < 3; k++) {
+    const reach = h0 * Math.abs(w[o + 3 + k]) + h1 * Math.abs(w[o + 6 + k]) + h2 * Math.abs(w[o + 9 + k]) + e;
+    bounds[k] = Math.min(bounds[k], w[o + k] - reach);
+    bounds[3 + k] = Math.max(bounds[3 + k], w[o + k] + reach);
+  }
 }
 
 /**

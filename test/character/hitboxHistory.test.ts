@@ -9,7 +9,7 @@ import {
 } from '../../src/character/hitboxRaycast';
 import { createHitboxHistory, hitboxesAt, recordHitboxHistory } from '../../src/character/hitboxHistory';
 import type { HitboxStore } from '../../src/character/hitboxLayout';
-import { CollideInputError } from '../../src/errors';
+import { refusal } from '../support/refusal';
 import { raycastObb } from '../../src/query/raycast';
 import { createRayQuery, setRay, type RayBatch } from '../../src/query/rayQuery';
 import { interpolateObb } from '../../src/volumes/obb';
@@ -249,16 +249,6 @@ describe('hitbox history: characters added and removed', () => {
 });
 
 describe('hitbox history: bad input', () => {
-  const refusal = (fn: () => unknown): string => {
-    try {
-      fn();
-    } catch (error) {
-      expect(error).toBeInstanceOf(CollideInputError);
-      return (error as Error).message;
-    }
-    return 'no error';
-  };
-
   it('refuses frames < 2 or not an integer', () => {
     expect(refusal(() => createHitboxHistory(1))).toMatch(/frames must be an integer >= 2, got 1/);
     expect(refusal(() => createHitboxHistory(2.5))).toMatch(/got 2\.5/);

@@ -5,7 +5,7 @@
  */
 import { addEntity, createWorld, removeEntity } from 'bitecs';
 import { describe, expect, it } from 'vitest';
-import { CollideInputError } from '../../src/errors';
+import { refusal } from '../support/refusal';
 import { createHitboxRayHit, createHitboxRayHits, raycastHitboxes } from '../../src/character/hitboxRaycast';
 import { createHitboxHistory } from '../../src/character/hitboxHistory';
 import { createRayBatch, createRayQuery } from '../../src/query/rayQuery';
@@ -17,15 +17,6 @@ import { def, fitted } from '../support/hitboxRays';
 
 const asset = { skeleton: def, hitboxes: fitted };
 
-function refusal(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(CollideInputError);
-    return (error as Error).message;
-  }
-  return 'no error';
-}
 
 /** A character walking along x and turning, stepped at 20 Hz from time 100; a shot along z through its path. */
 function walker(frames: number, steps: number) {
