@@ -113,5 +113,5 @@ export { updateHitboxes } from './character/hitboxUpdate';
 export { createCharacterRayGrid, buildCharacterRayGrid, type CharacterRayGrid } from './character/rayGrid';
 export { createHitboxRayHit, createHitboxRayHits, raycastHitboxes, raycastHitboxesBatch, type HitboxRayHit, type HitboxRayHits } from './character/hitboxRaycast';
 export { raycastHitboxesAt, raycastHitboxesBatchAt } from './character/hitboxRaycast';
-export { createHitboxHistory, recordHitboxHistory, hitboxesAt, type HitboxHistory } from './character/hitboxHistory';
+export { createHitboxHistory, recordHitboxHistory, clearHitboxHistory, hitboxesAt, type HitboxHistory } from './character/hitboxHistory';
 export { createRayBatch, createRayQuery, setRay, type RayBatch, type RayQuery, type RayQueryInit } from './query/rayQuery';

@@ -21,6 +21,7 @@ const noHitboxes = createHitboxStore();
 function historyOf(target: World | CollisionPipeline, caller: string): { history: HitboxHistory; store: HitboxStore } {
   const p = pipelineOf(target, caller);
   const history = p.hitboxHistory;
+  if (history === undefined && p.historyFrames > 0) throw new CollideInputError(`${caller}: the hitbox history holds no frame yet (no character collider was added)`);
   if (history === undefined) {
     throw new CollideInputError(`${caller}: the pipeline keeps no hitbox history (createCollisionPipeline(world, { characters: { history: { frames: 64 } } }))`);
   }

@@ -11,6 +11,7 @@ import { addCharacter, createSkeletonStore } from '../src/character/skeleton';
 import type { BoneHitboxes } from '../src/character/hitboxFit';
 import { addCharacterHitboxes, createHitboxStore } from '../src/character/hitboxStore';
 import { createCharacterRayGrid } from '../src/character/rayGrid';
+import { createHitboxHistory } from '../src/character/hitboxHistory';
 import { SHAPE_CHARACTER } from '../components/collider';
 import { COLLIDER_OPTION_KEYS, attachCollider, checkColliderOptions, type ColliderBits, type ColliderOptions } from './colliderApi';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
@@ -43,6 +44,7 @@ function characterStores(p: CollisionPipeline): BoneHitboxState {
   // Shared with the pipeline's worker threads, which split the hitbox update and ray batches.
   const shared = p.parallel !== undefined;
   p.characters ??= { skeletons: createSkeletonStore(shared), hitboxes: createHitboxStore(shared), rayGrid: createCharacterRayGrid(1, shared) };
+  if (p.historyFrames > 0) p.hitboxHistory ??= createHitboxHistory(p.historyFrames);
   p.characterKind = CHARACTER_KIND;
   return p.characters;
 }

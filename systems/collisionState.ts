@@ -256,9 +256,12 @@ export interface CollisionPipeline {
   readonly hitboxPairs: HitboxPairStore;
   /**
    * With the characters' `history` option: the hitbox history the character stage records into at
-   * every step (its oldestTime and newestTime give the window a past time must fall in); else undefined.
+   * every step (its oldestTime and newestTime give the window a past time must fall in), from the
+   * first character collider on (or the history given); else undefined.
    */
-  readonly hitboxHistory: HitboxHistory | undefined;
+  hitboxHistory: HitboxHistory | undefined;
+  /** @internal Frames of the characters' `history` option (0 without it). */
+  readonly historyFrames: number;
   /**
    * The time of the current step, in your units (e.g. the server's tick time in seconds): set by
    * `step(world, time)`; with custom system orders, write it before updateCharacterColliders.

@@ -32,7 +32,7 @@ import { createPoseSource } from './poseSource';
 import { createTouchingTag } from './touchingTag';
 import type { BoneHitboxState } from './updateBoneHitboxes';
 import { retireCharacter } from '../src/character/hitboxStore';
-import { createHitboxHistory, type HitboxHistory } from '../src/character/hitboxHistory';
+import type { HitboxHistory } from '../src/character/hitboxHistory';
 
 /** Every option `createCollisionPipeline` accepts. */
 const PIPELINE_OPTIONS = ['broadPhase', 'aabbMargin', 'kdopK', 'characters', 'timings', 'transform', 'tags', 'workers'] as const;
@@ -63,18 +63,19 @@ function resolveCharacters(option: CollisionPipelineOptions['characters']): Bone
   return option as BoneHitboxState;
 }
 
-/** The characters' `history` option: a history made here from `{ frames }`, or one given. */
-function resolveHistory(option: CollisionPipelineOptions['characters']): HitboxHistory | undefined {
-  if (option === null || typeof option !== 'object' || !('history' in option) || option.history === undefined) return undefined;
+/**
+ * The characters' `history` option: a history given, or `{ frames }`, whose history the first
+ * character collider makes (so a program without characters does not bundle its code).
+ */
+function resolveHistory(option: CollisionPipelineOptions['characters']): HitboxHistory | number {
+  if (option === null || typeof option !== 'object' || !('history' in option) || option.history === undefined) return 0;
   const history = option.history;
   if (history === null || typeof history !== 'object') throw new CollideInputError(`createCollisionPipeline: characters.history must be { frames } (an integer >= 2), got ${String(history)}`);
   if ('slots' in history) return history;
   assertKnownKeys(history, ['frames'], 'createCollisionPipeline: characters.history');
-  try {
-    return createHitboxHistory(history.frames);
-  } catch {
-    throw new CollideInputError(`createCollisionPipeline: characters.history.frames must be an integer >= 2, got ${history.frames}`);
-  }
+  const frames = history.frames;
+  if (!(Number.isInteger(frames) && frames >= 2)) throw new CollideInputError(`createCollisionPipeline: characters.history.frames must be an integer >= 2, got ${frames}`);
+  return frames;
 }
 
 /** The time of a step: finite and, once a time was given, later than the last one. */
@@ -129,7 +130,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
   if (options.tags !== undefined && typeof options.tags !== 'boolean') throw new CollideInputError(`createCollisionPipeline: tags must be a boolean, got ${options.tags}`);
   const touchingTag = options.tags ? createTouchingTag() : undefined;
   const characters = resolveCharacters(options.characters);
-  const hitboxHistory = resolveHistory(options.characters);
+  const history = resolveHistory(options.characters);
   const poseSource = options.transform === undefined ? undefined : createPoseSource(options.transform, 'createCollisionPipeline: transform');
   const broadPhaseInstance = resolveBroadPhaseOption(options.broadPhase);
   const pool = checkWorkers(options.workers);
@@ -150,12 +151,13 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     aabbMargin,
     characters,
     hitboxPairs: createHitboxPairStore(),
-    hitboxHistory,
+    hitboxHistory: typeof history === 'number' ? undefined : history,
+    historyFrames: typeof history === 'number' ? history : history.frames,
     time: NaN,
     systems,
     step(w: World, time?: number): World {
       if (w !== world) throw new CollideInputError('step: this pipeline belongs to another world');
-      if (time !== undefined || hitboxHistory !== undefined) pipeline.time = stepTime(pipeline, time);
+      if (time !== undefined || pipeline.historyFrames > 0) pipeline.time = stepTime(pipeline, time);
       w = timed(pipeline, 'refitVolumes', refitVolumes, w, measure);
       if (pipeline.characterKind !== undefined) w = timed(pipeline, 'boneHitboxes', updateCharacterColliders, w, measure);
       w = timed(pipeline, 'broadPhase', broadPhase, w, measure);

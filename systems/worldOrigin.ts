@@ -11,6 +11,7 @@ import { CollideInputError, assertCoordinate, isCoordinate } from '../src/errors
 import { MAX_COORDINATE } from '../src/tolerances';
 import { markChanged } from '../components/transform';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
+import { clearHitboxHistory } from '../src/character/hitboxHistory';
 
 /**
  * Moves the world origin by (dx, dy, dz) world units. Positions in the Transform store and the
@@ -21,8 +22,10 @@ import { pipelineOf, type CollisionPipeline } from './collisionState';
  * `worldOrigin`), and every position the pipeline reports (contact points, AABBs, ray hits) is
  * relative to it too. With the pipeline's `transform` option the positions are your components:
  * subtract the shift from them yourself (before the next step); this call then records the new
- * origin and refits every collider. Throws CollideInputError for a shift that is not finite or would move a
- * stored position outside ±MAX_COORDINATE, before changing anything. O(entities).
+ * origin and refits every collider. The characters' hitbox history is cleared (its frames are at
+ * the old origin): rewinds are refused until the next step records a frame. Throws
+ * CollideInputError for a shift that is not finite or would move a stored position outside
+ * ±MAX_COORDINATE, before changing anything. O(entities).
  */
 export function shiftWorldOrigin(target: World | CollisionPipeline, dx: number, dy: number, dz: number): void {
   const p = pipelineOf(target, 'shiftWorldOrigin');
@@ -35,9 +38,7 @@ export function shiftWorldOrigin(target: World | CollisionPipeline, dx: number, 
     // The positions are the user's components: the caller moves them; here the origin moves
     // and every collider is refit from them at the next step.
     for (let i = 0; i < p.collider.count; i++) markChanged(t, p.collider.ids[i]);
-    p.origin[0] += dx;
-    p.origin[1] += dy;
-    p.origin[2] += dz;
+    moveOrigin(p, dx, dy, dz);
     return;
   }
   for (let e = 0; e < t.capacity; e++) {
@@ -59,9 +60,15 @@ export function shiftWorldOrigin(target: World | CollisionPipeline, dx: number, 
     m[o + 1] -= dy;
     m[o + 2] -= dz;
   }
+  moveOrigin(p, dx, dy, dz);
+}
+
+/** Records the new origin; the hitbox history, at the old one, is emptied. */
+function moveOrigin(p: CollisionPipeline, dx: number, dy: number, dz: number): void {
   p.origin[0] += dx;
   p.origin[1] += dy;
   p.origin[2] += dz;
+  if (p.hitboxHistory !== undefined) clearHitboxHistory(p.hitboxHistory);
 }
 
 /** Throws unless the point at v[o] stays within ±MAX_COORDINATE after the shift. */

@@ -129,6 +129,17 @@ export function createHitboxHistory(frames: number): HitboxHistory {
   };
 }
 
+/**
+ * Empties the history: times before the next recorded frame can no longer be rewound to, and the
+ * next frame may have any time. For a discontinuity (a new map, a moved world origin), after
+ * which the frames held no longer describe the world.
+ */
+export function clearHitboxHistory(history: HitboxHistory): void {
+  history.count = 0;
+  history.newest = -1;
+  history.oldestTime = history.newestTime = NaN;
+}
+
 // Scratch of the grid build: per character the bounds the grid places it by, and whether it is left out.
 const gridInput: Pick<HitboxStore, 'characterAabb' | 'characterCount' | 'hitboxCount' | 'retired'> = { characterAabb: new Float32Array(0), characterCount: 0, hitboxCount: new Int32Array(0), retired: new Uint8Array(0) };
 

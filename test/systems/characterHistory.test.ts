@@ -12,6 +12,7 @@ import { createRayBatch, createRayQuery } from '../../src/query/rayQuery';
 import { setPosition, setRotation } from '../../systems/colliderApi';
 import { addCharacterCollider } from '../../systems/characters';
 import { createCollisionPipeline } from '../../systems/pipeline';
+import { shiftWorldOrigin } from '../../systems/worldOrigin';
 import { characterHitboxesAt, raycastCharactersAt, raycastCharactersBatchAt } from '../../systems/characterHistory';
 import { def, fitted } from '../support/hitboxRays';
 
@@ -106,6 +107,23 @@ describe('pipeline hitbox history', () => {
     p.step(world, 2);
     expect(p.hitboxHistory).toBe(history);
     expect(history.count).toBe(1);
+  });
+
+  it('a history option makes the history with the first character; a world origin shift empties it', () => {
+    const world = createWorld();
+    const p = createCollisionPipeline(world, { characters: { history: { frames: 4 } } });
+    p.step(world, 1);
+    expect(p.hitboxHistory).toBeUndefined();
+    expect(refusal(() => raycastCharactersAt(world, createHitboxRayHit(), createRayQuery(), 1))).toMatch(/raycastCharactersAt: the hitbox history holds no frame yet/);
+    addCharacterCollider(world, addEntity(world), asset);
+    p.step(world, 2);
+    p.step(world, 3);
+    expect(p.hitboxHistory!.count).toBe(2);
+    shiftWorldOrigin(world, 10, 0, 0);
+    expect(p.hitboxHistory!.count).toBe(0);
+    expect(refusal(() => raycastCharactersAt(world, createHitboxRayHit(), createRayQuery(), 3))).toMatch(/holds no frame yet/);
+    p.step(world, 4);
+    expect([p.hitboxHistory!.count, p.hitboxHistory!.oldestTime]).toEqual([1, 4]);
   });
 
   it('refuses a bad time, a missing history and a bad option', () => {
