@@ -94,7 +94,10 @@ export interface CharactersOption {
    * the character (about 4.6 KB for a 55-hitbox humanoid: 64 frames of 1,000 take about 300 MB).
    * A history you made (createHitboxHistory) is recorded into as it is.
    */
-  history?: { frames: number } | HitboxHistory;
+  history?: {
+    /** Frames kept: an integer >= 2. */
+    frames: number;
+  } | HitboxHistory;
 }
 
 /** Worker threads for a pipeline (its `workers` option); made by createWorkerPool. */
