@@ -147,7 +147,8 @@ const gridInput: Pick<HitboxStore, 'characterAabb' | 'characterCount' | 'hitboxC
  * Records the store's current world boxes as the frame at `time` (your clock, e.g. the server's
  * tick time), replacing the oldest frame once `frames` are held. Characters retired (or without
  * hitboxes) are recorded as absent. Throws CollideInputError unless `time` is finite and later
- * than the newest frame's. Allocation-free once the frames have grown to the store.
+ * than the newest frame's. Once the frames have grown to the store, it allocates only the three
+ * typed-array views it copies the store through.
  */
 export function recordHitboxHistory(history: HitboxHistory, store: HitboxStore, time: number): void {
   if (!Number.isFinite(time)) throw new CollideInputError(`recordHitboxHistory: time must be a finite number, got ${time}`);
@@ -180,13 +181,14 @@ export function recordHitboxHistory(history: HitboxHistory, store: HitboxStore, 
       sweptBounds(frame, previous.world, store, c);
     } else {
       invert(frame.sweptCharacterAabb, 6 * c);
-      const from = SPHERE_STRIDE * store.firstHitbox[c], to = from + SPHERE_STRIDE * store.hitboxCount[c];
-      frame.sphere.set(store.sphere.subarray(from, to), from);
+      // Seen at this frame alone: its spheres at this frame.
+      const end = SPHERE_STRIDE * (store.firstHitbox[c] + store.hitboxCount[c]);
+      for (let i = SPHERE_STRIDE * store.firstHitbox[c]; absent === 0 && i < end; i++) frame.sphere[i] = store.sphere[i];
     }
     // The grid holds every box a ray may test: between both frames, or at the one frame it was seen.
     const bounds = seenBefore && absent === 0 ? frame.sweptCharacterAabb : absent === 0 ? frame.characterAabb : seenBefore ? previous.characterAabb : undefined;
     gridInput.retired[c] = bounds === undefined ? 1 : 0;
-    if (bounds !== undefined) gridInput.characterAabb.set(bounds.subarray(6 * c, 6 * c + 6), 6 * c);
+    for (let k = 0; bounds !== undefined && k < 6; k++) gridInput.characterAabb[6 * c + k] = bounds[6 * c + k];
   }
   gridInput.characterCount = n;
   gridInput.hitboxCount = store.hitboxCount;
