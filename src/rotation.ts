@@ -23,12 +23,13 @@ export function quaternionToMat3(out: Floats, oo: number, q: ReadonlyFloats): Fl
  * Unit quaternion (x, y, z, w) of the column-major rotation matrix at m[mo .. mo + 9), written to
  * out[oo .. oo + 4), w >= 0. Shepperd's method: it divides by the largest of the four diagonal
  * combinations, so it stays accurate near 180-degree turns. The matrix must be a proper rotation
- * (determinant +1).
+ * (determinant +1) once its third column is multiplied by `thirdSign` (−1 reads a left-handed
+ * frame as the rotation with that column negated, without copying it).
  */
-export function mat3ToQuaternion(out: Floats, oo: number, m: ReadonlyFloats, mo: number): Floats {
+export function mat3ToQuaternion(out: Floats, oo: number, m: ReadonlyFloats, mo: number, thirdSign = 1): Floats {
   const m00 = m[mo], m10 = m[mo + 1], m20 = m[mo + 2];
   const m01 = m[mo + 3], m11 = m[mo + 4], m21 = m[mo + 5];
-  const m02 = m[mo + 6], m12 = m[mo + 7], m22 = m[mo + 8];
+  const m02 = thirdSign * m[mo + 6], m12 = thirdSign * m[mo + 7], m22 = thirdSign * m[mo + 8];
   const trace = m00 + m11 + m22;
   let x: number, y: number, z: number, w: number;
   if (trace >= m00 && trace >= m11 && trace >= m22) {

@@ -63,6 +63,8 @@ export interface HitboxHistory {
   newestTime: number;
   /** @internal Ring slot of the newest frame (−1 before the first). */
   newest: number;
+  /** @internal Bumped by every record and clear, so a cursor knows its frames may have changed. */
+  version: number;
   /** @internal Time of each ring slot. */
   readonly time: Float64Array;
   /** @internal The ring's frames. */
@@ -89,12 +91,16 @@ export interface HistoryCursor {
   clusterAabb: Float32Array;
   /** The grid to walk: the frame's cells with this cursor's own stamps. */
   readonly grid: CharacterRayGrid;
+  /** The history, ring slot of `a` and history version the cursor was last pointed at (locateFrame). */
+  history: HitboxHistory | undefined;
+  slotA: number;
+  version: number;
 }
 
 /** A cursor for `locateTime` (each caller keeps its own: the grid's stamps are per walk). */
 export function createHistoryCursor(): HistoryCursor {
   const empty = new Float32Array(0);
-  return { a: empty, b: empty, sphere: empty, s: 0, absentA: new Uint8Array(0), absentB: new Uint8Array(0), characterCount: 0, characterAabb: empty, clusterAabb: empty, grid: createCharacterRayGrid() };
+  return { a: empty, b: empty, sphere: empty, s: 0, absentA: new Uint8Array(0), absentB: new Uint8Array(0), characterCount: 0, characterAabb: empty, clusterAabb: empty, grid: createCharacterRayGrid(), history: undefined, slotA: -1, version: -1 };
 }
 
 function createFrame(): HistoryFrame {
@@ -124,6 +130,7 @@ export function createHitboxHistory(frames: number): HitboxHistory {
     oldestTime: NaN,
     newestTime: NaN,
     newest: -1,
+    version: 0,
     time: new Float64Array(frames),
     slots: Array.from({ length: frames }, createFrame),
   };
@@ -137,6 +144,7 @@ export function createHitboxHistory(frames: number): HitboxHistory {
 export function clearHitboxHistory(history: HitboxHistory): void {
   history.count = 0;
   history.newest = -1;
+  history.version++;
   history.oldestTime = history.newestTime = NaN;
 }
 
@@ -197,6 +205,7 @@ export function recordHitboxHistory(history: HitboxHistory, store: HitboxStore, 
   frame.hitboxCount = hitboxes;
   history.time[slot] = time;
   history.newest = slot;
+  history.version++;
   history.count = Math.min(history.count + 1, k);
   history.newestTime = time;
   history.oldestTime = history.time[(slot - history.count + 1 + k) % k];
@@ -324,12 +333,28 @@ export function frameBefore(history: HitboxHistory, time: number): number {
  */
 export function locateTime(cursor: HistoryCursor, history: HitboxHistory, time: number, caller: string): void {
   assertTimeInWindow(history, time, caller);
-  const lo = frameBefore(history, time);
+  locateFrame(cursor, history, frameBefore(history, time), time);
+}
+
+/**
+ * Points `cursor` at `time`, a time inside the window whose frame before it is `lo` (frameBefore).
+ * A cursor already at frame `lo` of the same history only takes the new fraction: a batch sorted
+ * by frame points it at each frame once.
+ */
+export function locateFrame(cursor: HistoryCursor, history: HitboxHistory, lo: number, time: number): void {
   const slotA = slotOf(history, lo);
+  const tA = history.time[slotA];
+  if (tA !== time && cursor.history === history && cursor.slotA === slotA && cursor.version === history.version && cursor.s !== 0) {
+    cursor.s = (time - tA) / (history.time[slotOf(history, lo + 1)] - tA);
+    return;
+  }
+  cursor.history = history;
+  cursor.slotA = slotA;
+  cursor.version = history.version;
   const frameA = history.slots[slotA];
   const grid = cursor.grid;
   let cells: CharacterRayGrid;
-  if (history.time[slotA] === time) {
+  if (tA === time) {
     // At a frame's own time: its boxes and bounds as stored, the present-time cast's numbers.
     cursor.a = cursor.b = frameA.world;
     cursor.sphere = frameA.sphere;
@@ -342,7 +367,6 @@ export function locateTime(cursor: HistoryCursor, history: HitboxHistory, time: 
   } else {
     const slotB = slotOf(history, lo + 1);
     const frameB = history.slots[slotB];
-    const tA = history.time[slotA];
     cursor.a = frameA.world;
     cursor.b = frameB.world;
     cursor.sphere = frameB.sphere;

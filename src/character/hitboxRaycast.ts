@@ -1,4 +1,4 @@
-import { RAY_GRID_BOUNDARY_SLACK } from '../tolerances';
+import { HITBOX_ROUNDING_MARGIN_RELATIVE, RAY_GRID_BOUNDARY_SLACK } from '../tolerances';
 import { raycastObb } from '../query/raycast';
 import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { cellOf, type CharacterRayGrid } from './rayGrid';
@@ -8,7 +8,7 @@ import { CollideInputError } from '../errors';
 import { allocate } from '../sharedMemory';
 import { grown } from '../broadphase/growable';
 import { interpolateObb } from '../volumes/obb';
-import { assertTimeInWindow, createHistoryCursor, frameBefore, locateTime, type HistoryCursor, type HitboxHistory } from './hitboxHistory';
+import { assertTimeInWindow, createHistoryCursor, frameBefore, locateFrame, locateTime, type HistoryCursor, type HitboxHistory } from './hitboxHistory';
 
 /**
  * Ray casts against character hitboxes: the nearest hit over every character, walking the ray
@@ -230,7 +230,7 @@ export function castBatchAt(hits: HitboxRayHits, history: HitboxHistory, store: 
   prepareHitboxRayBatch(hits, store, rays, caller);
   assertBatchLength(times, rays.count, `${caller}: times`);
   for (let i = 0; i < rays.count; i++) assertTimeInWindow(history, times[i], caller, i);
-  return castHitboxRange(hits, store, pastCursor.grid, rays, 0, rays.count, history, times, orderByFrame(history, times, rays.count));
+  return castHitboxRange(hits, store, pastCursor.grid, rays, 0, rays.count, history, times, orderByFrame(history, times, rays.count), frameOfRay);
 }
 
 // Scratch of orderByFrame, grown to the largest batch.
@@ -274,12 +274,13 @@ export function prepareHitboxRayBatch(hits: HitboxRayHits, store: HitboxStore, r
  * @internal Casts rays [from, to) of a prepared batch (prepareHitboxRayBatch) into `hits`; returns
  * how many hit. Every ray writes only its own entries, so ranges may run on different threads
  * (each with its own `grid` object over the shared cells: the stamps are per thread). With
- * `history`, ray i is cast at times[i] (validated), the rays taken in `order` (entries [from, to)
- * of it), and `grid` must be the calling thread's history cursor's.
+ * `history`, ray i is cast at times[i] (validated), whose frame before it is frameOf[i]
+ * (frameBefore), the rays taken in `order` (entries [from, to) of it), and `grid` must be the
+ * calling thread's history cursor's.
  */
 export function castHitboxRange(
   hits: HitboxRayHits, store: HitboxStore, grid: CharacterRayGrid, rays: RayBatch, from: number, to: number,
-  history?: HitboxHistory, times?: ArrayLike<number>, order?: Int32Array,
+  history?: HitboxHistory, times?: ArrayLike<number>, order?: Int32Array, frameOf?: Int32Array,
 ): number {
   const { origin, direction, limit, ignoreCharacter } = rays;
   const { character: characterOf, characterEntity, bone, group } = store;
@@ -289,7 +290,7 @@ export function castHitboxRange(
     const i = order === undefined ? j : order[j];
     const o = 3 * i;
     const ox = origin[o], oy = origin[o + 1], oz = origin[o + 2], dx = direction[o], dy = direction[o + 1], dz = direction[o + 2];
-    if (past !== undefined) locateTime(past, history!, times![i], 'castHitboxRange');
+    if (past !== undefined) locateFrame(past, history!, frameOf![i], times![i]);
     const h = castHitboxes(nearest, store, grid, ox, oy, oz, dx, dy, dz, limit[i], ignoreCharacter[i], past);
     hits.hitbox[i] = h;
     if (h < 0) {
@@ -312,6 +313,19 @@ export function castHitboxRange(
 }
 
 const rewound = new Float64Array(15); // scratch: a box at a past time, in doubles
+
+/**
+ * Whether the ray o + t·d, t <= bestT, may meet the ball of radius r about o − m: false when it
+ * misses it or enters it after bestT (entry t = (−b − √(b² − dd·c2))/dd > bestT, tested without the root).
+ */
+function rayMeetsBall(mx: number, my: number, mz: number, r: number, dx: number, dy: number, dz: number, dd: number, bestT: number): boolean {
+  const b = mx * dx + my * dy + mz * dz;
+  const c2 = mx * mx + my * my + mz * mz - r * r;
+  if (c2 <= 0) return true;
+  const disc = b * b - dd * c2;
+  const e = -b - dd * bestT;
+  return !(b > 0 || disc < 0 || (e > 0 && e * e > disc));
+}
 
 /**
  * raycastHitboxes on validated numbers: the nearest hitbox on the ray o + t·d, t in [0, maxT],
@@ -374,7 +388,7 @@ function castHitboxes(
   // Everything stays in locals of this one function: module-level doubles would be boxed on every write.
   // Strides are literals (AABB_STRIDE 6, SPHERE_STRIDE 4, OBB_STRIDE 15) and the cluster size a
   // local, as in updateHitboxes: imported bindings are live, reloaded and checked at every use (8%).
-  const perCluster = HITBOXES_PER_CLUSTER;
+  const perCluster = HITBOXES_PER_CLUSTER, rounding = HITBOX_ROUNDING_MARGIN_RELATIVE;
   for (let k = (iz * ny + iy) * nx + ix; ;) {
     for (let i = cellStart[k], e = cellStart[k + 1]; i < e; i++) {
       const c = cellItems[i];
@@ -387,25 +401,25 @@ function castHitboxes(
         const clusterEnd = end < h0 + perCluster ? end : h0 + perCluster;
         for (let h = h0; h < clusterEnd; h++) {
           // Bounding-sphere pre-test: most boxes of a cluster the ray passes are missed here, and
-          // boxes behind the best hit too (sphere entry t = (−b − √(b² − dd·c2))/dd > bestT, without
-          // the root). The sphere's margin keeps its entry strictly before the box's, far above rounding.
+          // boxes behind the best hit too. The sphere's margin keeps its entry strictly before the
+          // box's, far above rounding.
           const so = 4 * h;
-          const mx = ox - sphere[so], my = oy - sphere[so + 1], mz = oz - sphere[so + 2];
-          const r = sphere[so + 3];
-          const b = mx * dx + my * dy + mz * dz;
-          const c2 = mx * mx + my * my + mz * mz - r * r;
-          if (c2 > 0) {
-            const disc = b * b - dd * c2;
-            const e = -b - dd * bestT;
-            if (b > 0 || disc < 0 || (e > 0 && e * e > disc)) continue;
-          }
+          if (!rayMeetsBall(ox - sphere[so], oy - sphere[so + 1], oz - sphere[so + 2], sphere[so + 3], dx, dy, dz, dd, bestT)) continue;
           let box: Float32Array | Float64Array = world, bo = 15 * h;
           if (past !== undefined) {
+            // The sphere above holds the box over a whole frame interval; at the cursor's time it
+            // lies within |H(s)| of its centre (both linear in s, as interpolateObb makes them):
+            // a far tighter ball, tested before paying for the interpolated axes.
+            const a = past.a, z = past.b, s = past.s;
+            const cx = a[bo] + s * (z[bo] - a[bo]), cy = a[bo + 1] + s * (z[bo + 1] - a[bo + 1]), cz = a[bo + 2] + s * (z[bo + 2] - a[bo + 2]);
+            const h0 = a[bo + 12] + s * (z[bo + 12] - a[bo + 12]), h1 = a[bo + 13] + s * (z[bo + 13] - a[bo + 13]), h2 = a[bo + 14] + s * (z[bo + 14] - a[bo + 14]);
+            const reach = Math.sqrt(h0 * h0 + h1 * h1 + h2 * h2) * (1 + rounding) + rounding * (Math.abs(cx) + Math.abs(cy) + Math.abs(cz));
+            if (!rayMeetsBall(ox - cx, oy - cy, oz - cz, reach, dx, dy, dz, dd, bestT)) continue;
             // The stored box at a frame's own time (so the numbers are the present-time cast's), else interpolated.
-            if (past.s === 0) {
-              box = past.a;
+            if (s === 0) {
+              box = a;
             } else {
-              interpolateObb(rewound, 0, past.a, bo, past.b, bo, past.s);
+              interpolateObb(rewound, 0, a, bo, z, bo, s);
               box = rewound;
               bo = 0;
             }

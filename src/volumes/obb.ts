@@ -6,7 +6,7 @@ import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyF
  * half-extents). Everything here is allocation-free; math in doubles, storage as given.
  */
 
-const rotation = new Float64Array(9); // scratch: obbTransform's matrix, interpolateObb's proper axes
+const rotation = new Float64Array(9); // scratch: obbTransform's matrix
 const turn = new Float64Array(8); // scratch: interpolateObb's two quaternions
 
 /**
@@ -169,13 +169,9 @@ export function obbFromAabb(out: Floats, o: number, aabb: ReadonlyFloats, ao = 0
  */
 function boxRotation(b: ReadonlyFloats, bo: number, to: number): void {
   const a = bo + OBB_AXES;
-  for (let k = 0; k < 9; k++) rotation[k] = b[a + k];
-  const det =
-    rotation[0] * (rotation[4] * rotation[8] - rotation[5] * rotation[7]) -
-    rotation[3] * (rotation[1] * rotation[8] - rotation[2] * rotation[7]) +
-    rotation[6] * (rotation[1] * rotation[5] - rotation[2] * rotation[4]);
-  if (det < 0) for (let k = 6; k < 9; k++) rotation[k] = -rotation[k];
-  mat3ToQuaternion(turn, to, rotation, 0);
+  const u0 = b[a], u1 = b[a + 1], u2 = b[a + 2], v0 = b[a + 3], v1 = b[a + 4], v2 = b[a + 5];
+  const det = b[a + 6] * (u1 * v2 - u2 * v1) + b[a + 7] * (u2 * v0 - u0 * v2) + b[a + 8] * (u0 * v1 - u1 * v0);
+  mat3ToQuaternion(turn, to, b, a, det < 0 ? -1 : 1);
 }
 
 /**

@@ -7,7 +7,7 @@ import { addCharacter, computeWorldMatrices, createSkeletonStore } from '../../s
 import {
   createHitboxRayHit, createHitboxRayHits, raycastHitboxes, raycastHitboxesAt, raycastHitboxesBatchAt, type HitboxRayHits,
 } from '../../src/character/hitboxRaycast';
-import { createHitboxHistory, hitboxesAt, recordHitboxHistory } from '../../src/character/hitboxHistory';
+import { createHitboxHistory, hitboxesAt, recordHitboxHistory, type HitboxHistory } from '../../src/character/hitboxHistory';
 import type { HitboxStore } from '../../src/character/hitboxLayout';
 import { refusal } from '../support/refusal';
 import { raycastObb } from '../../src/query/raycast';
@@ -26,9 +26,14 @@ interface KeptFrame {
 /**
  * A crowd walking, turning and animating for `steps` frames, recorded into a history of `frames`
  * frames at irregular times. Characters are added during the run (at step `addAt`) and one is
- * retired (at `retireAt`), so frames differ in who is there. `atFrame` runs after each record.
+ * retired (at `retireAt`), so frames differ in who is there; with `addEvery`, one is also added
+ * every that many steps. `atFrame` runs after each record.
  */
-function walkingCrowd(seed: number, crowd: number, side: number, frames: number, steps: number, atFrame: (store: HitboxStore, grid: ReturnType<typeof createCharacterRayGrid>, time: number) => void = () => {}) {
+function walkingCrowd(
+  seed: number, crowd: number, side: number, frames: number, steps: number,
+  atFrame: (store: HitboxStore, grid: ReturnType<typeof createCharacterRayGrid>, time: number, kept: KeptFrame[], history: HitboxHistory) => void = () => {},
+  addEvery = 0,
+) {
   const rand = mulberry32(seed);
   const skeletons = createSkeletonStore();
   const store = createHitboxStore();
@@ -47,7 +52,7 @@ function walkingCrowd(seed: number, crowd: number, side: number, frames: number,
   const addAt = Math.floor(steps / 3), retireAt = Math.floor(steps / 2);
   let time = rand() * 100 - 50;
   for (let step = 0; step < steps; step++) {
-    if (step === addAt) add();
+    if (step === addAt || (addEvery > 0 && step % addEvery === 0)) add();
     if (step === retireAt && store.characterCount > 1) retireCharacter(store, 0);
     for (let c = 0; c < store.characterCount; c++) {
       const [x, z, vx, vz, heading, turn, phase] = motion[c];
@@ -63,7 +68,7 @@ function walkingCrowd(seed: number, crowd: number, side: number, frames: number,
     time += 0.005 + rand() * 0.05;
     recordHitboxHistory(history, store, time);
     kept.push({ time, world: store.world.slice(0, 15 * store.count), seen: Array.from({ length: store.characterCount }, (_, c) => store.retired[c] === 0) });
-    atFrame(store, grid, time);
+    atFrame(store, grid, time, kept, history);
   }
   return { store, grid, history, kept: kept.slice(-frames), rand };
 }
@@ -146,6 +151,30 @@ describe('hitbox history: rays at a past time', () => {
       hitsSeen += found;
     }), { numRuns: 30 });
     expect(hitsSeen).toBeGreaterThan(300);
+  });
+
+  it('casts batches while the ring is rewritten and the crowd grows, each against the frames held then', () => {
+    // Two frames, a batch after every second record, times strictly between the frames: each
+    // batch reads the ring slots the one before read, both rewritten since (into grown arrays, as
+    // characters are added), so a batch must not reuse what the one before pointed at.
+    let hitsSeen = 0;
+    const normal = new Float64Array(3);
+    const rand = mulberry32(12);
+    walkingCrowd(11, 6, 10, 2, 16, (store, _grid, time, kept, history) => {
+      if (kept.length % 2 === 1) return;
+      const held = kept.slice(-2);
+      const rays = sceneRays(store, rand, 150, 10);
+      const times = Float64Array.from({ length: rays.count }, () => held[0].time + (0.05 + 0.9 * rand()) * (held[1].time - held[0].time));
+      const hits = createHitboxRayHits(rays.count);
+      raycastHitboxesBatchAt(hits, history, store, rays, times);
+      for (let i = 0; i < rays.count; i++) {
+        const [h, t] = bruteForce(held, store, rays, i, times[i], normal);
+        expect(hits.hitbox[i], `ray ${i} at ${times[i]}, frame time ${time}`).toBe(h);
+        if (h >= 0) expect(hits.t[i]).toBe(t);
+        if (h >= 0) hitsSeen++;
+      }
+    }, 2);
+    expect(hitsSeen).toBeGreaterThan(100);
   });
 
   it("at a frame's own time gives the present-time hit of that frame, bit for bit", () => {
