@@ -220,6 +220,8 @@ export interface KdopKind {
   refit(c: ColliderStore, eid: number, rotation: Floats, translation: Floats, scale: number, tight: Float64Array): void;
   /** The conservative k-DOP test of a pair with at least one k-DOP. */
   pairOverlap(c: ColliderStore, a: number, b: number): boolean;
+  /** The same test of k-DOP collider `e` against a shape of collider kind `kind` (sphere, AABB, OBB, capsule) at shape[so]. */
+  shapeOverlap(c: ColliderStore, e: number, kind: number, shape: ArrayLike<number>, so: number): boolean;
 }
 
 /** @internal Character colliders' per-step update and exact tests, installed by addCharacterCollider. */
