@@ -18,8 +18,8 @@ import { overlapTreeCapsule, overlapTreeObb, overlapTreeSphere } from '../src/tr
 import { aabbOverlap } from '../src/volumes/aabb';
 import { obbFromAabb } from '../src/volumes/obb';
 import { sphereOverlap } from '../src/volumes/sphere';
-import { obbAabbOverlap, obbOverlap, obbSphereOverlap } from '../src/query/sat';
-import { CLOSEST_SEGMENTS_STRIDE, closestPtPointAabb, closestPtPointSegment, closestPtSegmentSegment } from '../src/query/closestPoints';
+import { aabbSphereOverlap, obbAabbOverlap, obbOverlap, obbSphereOverlap } from '../src/query/sat';
+import { CLOSEST_SEGMENTS_STRIDE, closestPtSegmentSegment } from '../src/query/closestPoints';
 import { CONTACT_STRIDE } from '../src/contacts/manifold';
 import { contactCapsuleObb } from '../src/contacts/capsuleBox';
 import { QUERY_CAPSULE, QUERY_OBB, QUERY_SPHERE, assertShapeQuery, shapeQueryBounds, type ShapeQuery } from '../src/query/shapeQuery';
@@ -47,6 +47,7 @@ const found = new IdList();
 const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
 const manifold = new Float64Array(CONTACT_STRIDE);
 const boxAsObb = new Float64Array(OBB_STRIDE);
+const pointSegment = new Float64Array(6);
 const treeResult = new TreeQueryResult();
 const pose = new Float64Array(POSE_STRIDE);
 
@@ -58,7 +59,7 @@ function gatherCandidates(p: CollisionPipeline): IdList {
   const c = p.collider, b = p.broadPhase, s = p.scratch;
   candidates.count = 0;
   if (isBoxQueryable(b)) {
-    b.queryBox(c.aabb, bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5], candidates);
+    b.queryBox(c.aabb, bounds, 0, candidates);
     return candidates;
   }
   if (s.queryGridRun !== s.broadPhaseRuns) {
@@ -68,7 +69,7 @@ function gatherCandidates(p: CollisionPipeline): IdList {
     s.queryGrid.build(input.boxes, input.ids, input.count);
     s.queryGridRun = s.broadPhaseRuns;
   }
-  s.queryGrid!.queryBox(c.aabb, bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5], candidates);
+  s.queryGrid!.queryBox(c.aabb, bounds, 0, candidates);
   return candidates;
 }
 
@@ -80,7 +81,7 @@ function rank(kind: number): number {
 /**
  * Whether primitive a (kind ka: sphere, AABB, OBB or capsule, collider layouts, at a[ao]) touches
  * primitive b: the narrow phase's boolean kernels (capsule against a box by its contact kernel,
- * as the narrow phase decides it). Touching counts.
+ * as the narrow phase decides it), each reading its shapes from arrays. Touching counts.
  */
 export function primitivesTouch(ka: number, a: ArrayLike<number>, ao: number, kb: number, b: ArrayLike<number>, bo: number): boolean {
   if (rank(kb) < rank(ka)) return primitivesTouch(kb, b, bo, ka, a, ao);
@@ -91,15 +92,17 @@ export function primitivesTouch(ka: number, a: ArrayLike<number>, ao: number, kb
         return closestPtSegmentSegment(closest, 0, a, ao, b, bo) <= r * r;
       }
       if (kb === SHAPE_SPHERE) {
+        // The centre as a zero-length segment: the segment kernel reads it from an array.
+        for (let k = 0; k < 3; k++) pointSegment[k] = pointSegment[3 + k] = b[bo + k];
         const r = a[ao + 6] + b[bo + 3];
-        return closestPtPointSegment(closest, 0, b[bo], b[bo + 1], b[bo + 2], a, ao) <= r * r;
+        return closestPtSegmentSegment(closest, 0, a, ao, pointSegment, 0) <= r * r;
       }
       if (kb === SHAPE_AABB) return contactCapsuleObb(manifold, 0, a, ao, obbFromAabb(boxAsObb, 0, b, bo), 0) > 0;
       return contactCapsuleObb(manifold, 0, a, ao, b, bo) > 0;
     }
     case SHAPE_SPHERE:
       if (kb === SHAPE_SPHERE) return sphereOverlap(a, ao, b, bo);
-      if (kb === SHAPE_AABB) return closestPtPointAabb(closest, 0, a[ao], a[ao + 1], a[ao + 2], b, bo) <= a[ao + 3] * a[ao + 3];
+      if (kb === SHAPE_AABB) return aabbSphereOverlap(b, bo, a, ao);
       return obbSphereOverlap(b, bo, a, ao);
     case SHAPE_AABB:
       return kb === SHAPE_AABB ? aabbOverlap(a, ao, b, bo) : obbAabbOverlap(b, bo, a, ao);

@@ -21,10 +21,10 @@ export class IdList {
 export interface BoxQueryable {
   /**
    * Appends to `out` the ids of the proxies of the last `findPairs` whose closed box in `boxes`
-   * (the boxes array of that frame's input, read now) meets [x0, x1] × [y0, y1] × [z0, z1], each
+   * (the boxes array of that frame's input, read now) meets the box at query[qo] (min-max), each
    * once, in any order. Proxies moved since that frame may be missed or reported for their old place.
    */
-  queryBox(boxes: ArrayLike<number>, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, out: IdList): void;
+  queryBox(boxes: ArrayLike<number>, query: ArrayLike<number>, qo: number, out: IdList): void;
 }
 
 /** Whether the broad phase answers box queries. */

@@ -519,12 +519,13 @@ export class ColumnGrid {
   }
 
   /**
-   * Appends to `out` the ids of the boxes meeting the closed box [x0, x1] × [y0, y1] × [z0, z1],
-   * each once: on each level in use, the columns the box covers there, by the lower-corner rule of
+   * Appends to `out` the ids of the boxes meeting the closed box at query[qo] (min-max), each once: on each level in use, the columns the box covers there, by the lower-corner rule of
    * the pair scans (see entryFirst), or the level's boxes directly where the box covers more
    * columns than the level has boxes; then the oversize boxes directly.
    */
-  boxesMeeting(boxes: ArrayLike<number>, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, out: IdList): void {
+  boxesMeeting(boxes: ArrayLike<number>, query: ArrayLike<number>, qo: number, out: IdList): void {
+    // The box comes as an array, not six numbers: doubles passed to a call are boxed on the heap.
+    const x0 = query[qo], y0 = query[qo + 1], z0 = query[qo + 2], x1 = query[qo + 3], y1 = query[qo + 4], z1 = query[qo + 5];
     const columns = this.entryColumn, first = this.entryFirst, levels = this.entryLevel, bucketIds = this.entryId, ends = this.bucketStart, lowerX = this.entryLowerX;
     const slotMask = this.slots - 1;
     for (let level = this.bottom; level <= this.top; level++) {
@@ -535,7 +536,7 @@ export class ColumnGrid {
       const cy1 = Math.floor(y1 * li), cz1 = Math.floor(z1 * li);
       const inRange = cy0 >= -MAX_CELL_COORD && cz0 >= -MAX_CELL_COORD && cy1 <= MAX_CELL_COORD && cz1 <= MAX_CELL_COORD;
       if (!inRange || (cy1 - cy0 + 1) * (cz1 - cz0 + 1) > count) {
-        this.levelBoxesMeeting(boxes, level, x0, y0, z0, x1, y1, z1, out);
+        this.levelBoxesMeeting(boxes, level, query, qo, out);
         continue;
       }
       const reach = this.levelWidthX[level];
@@ -560,7 +561,8 @@ export class ColumnGrid {
   }
 
   /** The boxes of level `level` meeting the query box, each tested directly. */
-  private levelBoxesMeeting(boxes: ArrayLike<number>, level: number, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, out: IdList): void {
+  private levelBoxesMeeting(boxes: ArrayLike<number>, level: number, query: ArrayLike<number>, qo: number, out: IdList): void {
+    const x0 = query[qo], y0 = query[qo + 1], z0 = query[qo + 2], x1 = query[qo + 3], y1 = query[qo + 4], z1 = query[qo + 5];
     const sortedIds = this.byLowerX.order, columnN = this.columnN, boxLevel = this.boxLevel;
     for (let r = 0; r < this.count; r++) {
       if (columnN[r * 2] < 0 || boxLevel[r] !== level) continue;
@@ -729,9 +731,9 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
       }
       out.sort();
     },
-    queryBox(boxes: ArrayLike<number>, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, out: IdList): void {
-      if (staticsQueryable) staticGrid.boxesMeeting(boxes, x0, y0, z0, x1, y1, z1, out);
-      if (dynamicsQueryable) dynamicGrid.boxesMeeting(boxes, x0, y0, z0, x1, y1, z1, out);
+    queryBox(boxes: ArrayLike<number>, query: ArrayLike<number>, qo: number, out: IdList): void {
+      if (staticsQueryable) staticGrid.boxesMeeting(boxes, query, qo, out);
+      if (dynamicsQueryable) dynamicGrid.boxesMeeting(boxes, query, qo, out);
     },
     clear(): void {
       // The dynamic grid is rebuilt every frame; the static one when its boxes change.
@@ -762,7 +764,7 @@ export class QueryGrid implements BoxQueryable {
     this.grid.build(boxes, ids, count, inv, DEFAULT_MAX_CELLS);
   }
 
-  queryBox(boxes: ArrayLike<number>, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, out: IdList): void {
-    if (this.grid.count > 0) this.grid.boxesMeeting(boxes, x0, y0, z0, x1, y1, z1, out);
+  queryBox(boxes: ArrayLike<number>, query: ArrayLike<number>, qo: number, out: IdList): void {
+    if (this.grid.count > 0) this.grid.boxesMeeting(boxes, query, qo, out);
   }
 }

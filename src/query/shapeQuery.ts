@@ -163,16 +163,19 @@ function setKind(q: ShapeQuery, kind: number): ShapeQuery {
   return q;
 }
 
-function refuseCoordinate(caller: string, field: string, v: number): void {
-  if (!isCoordinate(v)) throw new CollideInputError(`${caller}: query.${field} ${coordinateRefusal(v)}`);
+/** Throws unless v is a coordinate; the field is `field` or `field[index]` (index >= 0): strings are made only to throw. */
+function checkCoordinate(v: number, caller: string, field: string, index: number): void {
+  if (!isCoordinate(v)) throw new CollideInputError(`${caller}: query.${field}${index < 0 ? '' : `[${index}]`} ${coordinateRefusal(v)}`);
 }
 
 function checkPoint(d: Float64Array, o: number, caller: string, field: string): void {
-  for (let k = 0; k < 3; k++) refuseCoordinate(caller, `${field}[${k}]`, d[o + k]);
+  for (let k = 0; k < 3; k++) checkCoordinate(d[o + k], caller, field, k);
 }
 
-function checkLength(v: number, caller: string, field: string): void {
-  if (!(v >= 0 && v <= MAX_COORDINATE)) throw new CollideInputError(`${caller}: query.${field} must be in [0, ${MAX_COORDINATE.toExponential()}], got ${v}`);
+function checkLength(v: number, caller: string, field: string, index: number): void {
+  if (!(v >= 0 && v <= MAX_COORDINATE)) {
+    throw new CollideInputError(`${caller}: query.${field}${index < 0 ? '' : `[${index}]`} must be in [0, ${MAX_COORDINATE.toExponential()}], got ${v}`);
+  }
 }
 
 /**
@@ -188,17 +191,17 @@ export function assertShapeQuery(q: ShapeQuery, caller: string, cast: boolean): 
   switch (q.kind) {
     case QUERY_SPHERE:
       checkPoint(d, 0, caller, 'center');
-      checkLength(d[3], caller, 'radius');
+      checkLength(d[3], caller, 'radius', -1);
       break;
     case QUERY_CAPSULE:
       checkPoint(d, 0, caller, 'p0');
       checkPoint(d, 3, caller, 'p1');
-      checkLength(d[6], caller, 'radius');
+      checkLength(d[6], caller, 'radius', -1);
       break;
     case QUERY_OBB:
       checkPoint(d, OBB_CENTER, caller, 'center');
-      for (let k = 0; k < 3; k++) checkLength(d[OBB_HALF + k], caller, `halfExtents[${k}]`);
-      for (let k = 0; k < 9; k++) refuseCoordinate(caller, `axes[${k}]`, d[OBB_AXES + k]);
+      for (let k = 0; k < 3; k++) checkLength(d[OBB_HALF + k], caller, 'halfExtents', k);
+      for (let k = 0; k < 9; k++) checkCoordinate(d[OBB_AXES + k], caller, 'axes', k);
       for (let i = 0; i < 3; i++) {
         for (let j = i; j < 3; j++) {
           const a = OBB_AXES + 3 * i, b = OBB_AXES + 3 * j;
