@@ -18,5 +18,6 @@ export function broadPhase(world: World): World {
   input.layer = c.layer;
   input.mask = c.mask;
   p.broadPhase.findPairs(input, p.candidates);
+  p.scratch.broadPhaseRuns++;
   return world;
 }

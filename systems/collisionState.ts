@@ -8,6 +8,7 @@ import type { HitboxJobs } from './parallel/hitboxJobs';
 import type { World } from 'bitecs';
 import type { BroadPhase, BroadPhaseInput } from '../src/broadphase/broadPhase';
 import type { PairList } from '../src/broadphase/pairList';
+import type { QueryGrid } from '../src/broadphase/spatialHash';
 import type { Floats, KdopK } from '../src/layout';
 import { CollideInputError } from '../src/errors';
 import type { ColliderStore } from '../components/collider';
@@ -197,6 +198,11 @@ export interface PipelineScratch {
   /** Contacts as (b, contact index), sorted, for `contactsOf`; built lazily once per frame. */
   reversedContacts: PairList;
   reversedContactsFrame: number;
+  /** Broad phases run (the broadPhase system counts them): what the query grid was built for. */
+  broadPhaseRuns: number;
+  /** Box queries for overlap queries and casts when the broad phase answers none, built on the first query after a broad phase. */
+  queryGrid: QueryGrid | undefined;
+  queryGridRun: number;
 }
 
 /**
@@ -220,6 +226,8 @@ export interface KdopKind {
   refit(c: ColliderStore, eid: number, rotation: Floats, translation: Floats, scale: number, tight: Float64Array): void;
   /** The conservative k-DOP test of a pair with at least one k-DOP. */
   pairOverlap(c: ColliderStore, a: number, b: number): boolean;
+  /** The same test of k-DOP collider `e` against a shape of collider kind `kind` (sphere, AABB, OBB, capsule) at shape[so]. */
+  shapeOverlap(c: ColliderStore, e: number, kind: number, shape: ArrayLike<number>, so: number): boolean;
 }
 
 /** @internal Character colliders' per-step update and exact tests, installed by addCharacterCollider. */

@@ -24,12 +24,12 @@ for (const k of [6, 14, 18, 26] as KdopK[]) {
   DIRECTION_LENGTHS[k] = new Float64Array(k >> 1).map((_, i) => Math.hypot(d[3 * i], d[3 * i + 1], d[3 * i + 2]));
 }
 
-/** Exact k-DOP of a non-k-DOP collider's world shape, into `otherKdop`. */
-function shapeKdop(c: ColliderStore, e: number): Float64Array {
-  const k = c.kdopK;
-  const w = c.world;
-  const o = SHAPE_STRIDE * e;
-  switch (c.kind[e]) {
+/**
+ * Exact k-DOP (the pipeline's k) of a shape of kind `kind` (sphere, AABB, OBB or capsule, a mesh
+ * as its root box) in its world layout at w[o], into `otherKdop`.
+ */
+function shapeKdop(k: KdopK, kind: number, w: ArrayLike<number>, o: number): Float64Array {
+  switch (kind) {
     case SHAPE_AABB:
       return kdopFromAabb(otherKdop, 0, k, w, o) as Float64Array;
     case SHAPE_OBB:
@@ -37,7 +37,7 @@ function shapeKdop(c: ColliderStore, e: number): Float64Array {
       return kdopFromObb(otherKdop, 0, k, w, o) as Float64Array;
     default: {
       // Sphere (one centre) or capsule (two endpoints): the points' slabs widened by r·|d_i|.
-      const capsule = c.kind[e] === SHAPE_CAPSULE;
+      const capsule = kind === SHAPE_CAPSULE;
       const r = w[o + (capsule ? 6 : 3)];
       kdopRefit(otherKdop, 0, k, w, capsule ? 2 : 1, IDENTITY_ROTATION, ORIGIN, 1, o);
       const half = k >> 1;
@@ -55,8 +55,13 @@ function shapeKdop(c: ColliderStore, e: number): Float64Array {
 function kdopPairOverlap(c: ColliderStore, a: number, b: number): boolean {
   const k = c.kdopK;
   if (c.kind[a] === SHAPE_KDOP && c.kind[b] === SHAPE_KDOP) return kdopOverlap(c.kdop, k * a, c.kdop, k * b, k);
-  const solid = c.kind[a] === SHAPE_KDOP ? a : b;
-  return kdopOverlap(shapeKdop(c, solid === a ? b : a), 0, c.kdop, k * solid, k);
+  const solid = c.kind[a] === SHAPE_KDOP ? a : b, other = solid === a ? b : a;
+  return kdopOverlap(shapeKdop(k, c.kind[other], c.world, SHAPE_STRIDE * other), 0, c.kdop, k * solid, k);
+}
+
+/** k-DOP test of k-DOP collider `e` against a shape of kind `kind` at shape[so] (a query's). */
+function kdopShapeOverlap(c: ColliderStore, e: number, kind: number, shape: ArrayLike<number>, so: number): boolean {
+  return kdopOverlap(shapeKdop(c.kdopK, kind, shape, so), 0, c.kdop, c.kdopK * e, c.kdopK);
 }
 
 /** World k-DOP of collider `eid` from its local points, and its box (the axis slabs) into `tight`. */
@@ -73,7 +78,7 @@ function refitKdop(c: ColliderStore, eid: number, rotation: Floats, translation:
 }
 
 /** What the first k-DOP collider installs into its pipeline (worker threads import it too). */
-export const KDOP_KIND: KdopKind = { refit: refitKdop, pairOverlap: kdopPairOverlap };
+export const KDOP_KIND: KdopKind = { refit: refitKdop, pairOverlap: kdopPairOverlap, shapeOverlap: kdopShapeOverlap };
 
 /**
  * Gives entity `eid` a k-DOP collider (or makes its collider one) with the pipeline's kdopK

@@ -189,6 +189,9 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
       reversedFrame: -1,
       reversedContacts: new PairList(),
       reversedContactsFrame: -1,
+      broadPhaseRuns: 0,
+      queryGrid: undefined,
+      queryGridRun: -1,
     },
     destroy(): void {
       unobserve();

@@ -36,6 +36,7 @@ import { selectByKey } from './sortByKey';
 import { StaticSplit } from './staticSplit';
 import { HASH_WINDOW_SLACK } from '../tolerances';
 import { allocate } from '../sharedMemory';
+import type { BoxQueryable, IdList } from './boxQuery';
 
 /** Options of `createSpatialHash`. */
 export interface SpatialHashOptions {
@@ -76,8 +77,8 @@ export interface ScanSplitter {
   scan(grid: ColumnGrid, input: BroadPhaseInput, out: PairList): number;
 }
 
-/** A spatial-hash broad phase, with the work counters of its last frame. */
-export interface SpatialHash extends BroadPhase {
+/** A spatial-hash broad phase, with the work counters of its last frame; box queries read its grids. */
+export interface SpatialHash extends BroadPhase, BoxQueryable {
   /** Work counters of the last `findPairs`, for tests and tuning. */
   readonly statistics: SpatialHashStatistics;
   /**
@@ -97,6 +98,8 @@ const LEVELS = 21;
 const SLOTS_PER_ENTRY = 1;
 /** Boxes sampled for the median box size that sets the cell edge (the adaptive factor absorbs the estimate's error). */
 const CELL_SIZE_SAMPLES = 63;
+/** Default of `maxCellsPerBox`. */
+const DEFAULT_MAX_CELLS = 64;
 /** Starting cell factor, and the static grid's. */
 const DEFAULT_CELL_FACTOR = 2;
 /** Limits and step of the adaptive cell factor. */
@@ -515,6 +518,58 @@ export class ColumnGrid {
     return passed;
   }
 
+  /**
+   * Appends to `out` the ids of the boxes meeting the closed box at query[qo] (min-max), each once: on each level in use, the columns the box covers there, by the lower-corner rule of
+   * the pair scans (see entryFirst), or the level's boxes directly where the box covers more
+   * columns than the level has boxes; then the oversize boxes directly.
+   */
+  boxesMeeting(boxes: ArrayLike<number>, query: ArrayLike<number>, qo: number, out: IdList): void {
+    // The box comes as an array, not six numbers: doubles passed to a call are boxed on the heap.
+    const x0 = query[qo], y0 = query[qo + 1], z0 = query[qo + 2], x1 = query[qo + 3], y1 = query[qo + 4], z1 = query[qo + 5];
+    const columns = this.entryColumn, first = this.entryFirst, levels = this.entryLevel, bucketIds = this.entryId, ends = this.bucketStart, lowerX = this.entryLowerX;
+    const slotMask = this.slots - 1;
+    for (let level = this.bottom; level <= this.top; level++) {
+      const count = this.levelBoxes[level];
+      if (count === 0) continue;
+      const li = this.levelInv[level];
+      const cy0 = Math.floor(y0 * li), cz0 = Math.floor(z0 * li);
+      const cy1 = Math.floor(y1 * li), cz1 = Math.floor(z1 * li);
+      const inRange = cy0 >= -MAX_CELL_COORD && cz0 >= -MAX_CELL_COORD && cy1 <= MAX_CELL_COORD && cz1 <= MAX_CELL_COORD;
+      if (!inRange || (cy1 - cy0 + 1) * (cz1 - cz0 + 1) > count) {
+        this.levelBoxesMeeting(boxes, level, query, qo, out);
+        continue;
+      }
+      const reach = this.levelWidthX[level];
+      const windowStart = x0 - reach - (Math.abs(x0) + reach) * HASH_WINDOW_SLACK;
+      for (let y = cy0; y <= cy1; y++) {
+        for (let z = cz0; z <= cz1; z++) {
+          const firstQ = (y === cy0 ? 1 : 0) | (z === cz0 ? 2 : 0);
+          const h = columnHash(y, z, level, slotMask);
+          const end = ends[h];
+          for (let e = this.firstEntryFrom(h > 0 ? ends[h - 1] : 0, end, windowStart); e < end; e++) {
+            if (lowerX[e] > x1) break;
+            if ((+((firstQ | first[e]) === 3) & +(levels[e] === level) & +(columns[e * 2] === y) & +(columns[e * 2 + 1] === z) &
+              boxesMeet(boxes, bucketIds[e] * 6, x0, y0, z0, x1, y1, z1)) !== 0) out.push(bucketIds[e]);
+          }
+        }
+      }
+    }
+    const oversize = this.oversize;
+    for (let s = 0; s < this.oversizeCount; s++) {
+      if (boxesMeet(boxes, oversize[s] * 6, x0, y0, z0, x1, y1, z1) !== 0) out.push(oversize[s]);
+    }
+  }
+
+  /** The boxes of level `level` meeting the query box, each tested directly. */
+  private levelBoxesMeeting(boxes: ArrayLike<number>, level: number, query: ArrayLike<number>, qo: number, out: IdList): void {
+    const x0 = query[qo], y0 = query[qo + 1], z0 = query[qo + 2], x1 = query[qo + 3], y1 = query[qo + 4], z1 = query[qo + 5];
+    const sortedIds = this.byLowerX.order, columnN = this.columnN, boxLevel = this.boxLevel;
+    for (let r = 0; r < this.count; r++) {
+      if (columnN[r * 2] < 0 || boxLevel[r] !== level) continue;
+      if (boxesMeet(boxes, sortedIds[r] * 6, x0, y0, z0, x1, y1, z1) !== 0) out.push(sortedIds[r]);
+    }
+  }
+
   /** Pairs of box `a` with every box of level `level` (every box but the oversize ones for ANY_LEVEL), each tested directly. */
   pairsWithAll(input: BroadPhaseInput, out: PairList, a: number, level: number): void {
     const boxes = input.boxes, o = a * 6;
@@ -550,7 +605,7 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
   const adaptiveFactor = options.cellSizeFactor === undefined;
   let cellFactor = options.cellSizeFactor ?? DEFAULT_CELL_FACTOR;
   const staticFactor = cellFactor;
-  const maxCells = options.maxCellsPerBox ?? 64;
+  const maxCells = options.maxCellsPerBox ?? DEFAULT_MAX_CELLS;
   if (fixedCell !== undefined && !(fixedCell > 0 && Number.isFinite(fixedCell))) {
     throw new RangeError(`spatialHash: cellSize must be positive and finite, got ${fixedCell}`);
   }
@@ -560,6 +615,9 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
   let dynamicGrid = new ColumnGrid();
   let splitter: ScanSplitter | undefined;
   const staticGrid = new ColumnGrid();
+  /** Whether each grid holds the boxes of the last frame (a frame without dynamics leaves the dynamic grid stale). */
+  let dynamicsQueryable = false;
+  let staticsQueryable = false;
   const split = new StaticSplit();
   const sides = new Float64Array(CELL_SIZE_SAMPLES);
   const sideTags = new Int32Array(CELL_SIZE_SAMPLES);
@@ -642,6 +700,7 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
       out.clear();
       statistics.boxTests = 0;
       statistics.staticRebuilt = false;
+      dynamicsQueryable = staticsQueryable = false;
       if (input.count === 0) return;
       const boxes = input.boxes;
       const staticsChanged = split.update(input);
@@ -653,6 +712,8 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
         statistics.staticRebuilt = true;
       }
       const dynamics = split.dynamicCount;
+      staticsQueryable = split.staticCount > 0;
+      dynamicsQueryable = dynamics > 0;
       if (dynamics > 0) {
         const inv = 1 / (fixedCell ?? derivedCellSize(boxes, dynamicIds, dynamics, cellFactor, sides, sideTags));
         let scanned: number;
@@ -670,9 +731,14 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
       }
       out.sort();
     },
+    queryBox(boxes: ArrayLike<number>, query: ArrayLike<number>, qo: number, out: IdList): void {
+      if (staticsQueryable) staticGrid.boxesMeeting(boxes, query, qo, out);
+      if (dynamicsQueryable) dynamicGrid.boxesMeeting(boxes, query, qo, out);
+    },
     clear(): void {
       // The dynamic grid is rebuilt every frame; the static one when its boxes change.
       split.reset();
+      dynamicsQueryable = staticsQueryable = false;
     },
     splitScans(next: ScanSplitter | undefined): void {
       splitter = next;
@@ -680,4 +746,25 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
       dynamicGrid = new ColumnGrid(next !== undefined);
     },
   };
+}
+
+/**
+ * A column grid over every proxy of a frame, for the box queries of broad phases that keep no
+ * grid of their own (sweep and prune, trees, brute force): built on demand, at most once per frame
+ * by its owner, with the spatial hash's starting cell factor.
+ */
+export class QueryGrid implements BoxQueryable {
+  private readonly grid = new ColumnGrid();
+  private readonly sides = new Float64Array(CELL_SIZE_SAMPLES);
+  private readonly sideTags = new Int32Array(CELL_SIZE_SAMPLES);
+
+  /** Builds the grid over the `count` boxes of `ids`. */
+  build(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number): void {
+    const inv = count === 0 ? 1 : 1 / derivedCellSize(boxes, ids, count, DEFAULT_CELL_FACTOR, this.sides, this.sideTags);
+    this.grid.build(boxes, ids, count, inv, DEFAULT_MAX_CELLS);
+  }
+
+  queryBox(boxes: ArrayLike<number>, query: ArrayLike<number>, qo: number, out: IdList): void {
+    if (this.grid.count > 0) this.grid.boxesMeeting(boxes, query, qo, out);
+  }
 }

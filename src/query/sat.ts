@@ -267,6 +267,21 @@ export function obbSphereOverlap(box: ReadonlyFloats, bo: number, sphere: Readon
   return closestPtPointObb(closestPoint, 0, sphere[so], sphere[so + 1], sphere[so + 2], box, bo) <= r * r;
 }
 
+/**
+ * Whether a closed min-max AABB (`aabb` at `ao`) and a closed sphere ([c, r] at `so`) overlap:
+ * the squared distance from the centre to the box, by clamping, against r². Reads both from their
+ * arrays (no numbers passed to a call, which V8 would box).
+ */
+export function aabbSphereOverlap(aabb: ReadonlyFloats, ao: number, sphere: ReadonlyFloats, so: number): boolean {
+  let d2 = 0;
+  for (let k = 0; k < 3; k++) {
+    const c = sphere[so + k], lo = aabb[ao + k], hi = aabb[ao + 3 + k];
+    const e = c < lo ? lo - c : c > hi ? c - hi : 0;
+    d2 += e * e;
+  }
+  return d2 <= sphere[so + 3] * sphere[so + 3];
+}
+
 /** The AABB of `obbAabbOverlap` as an OBB with identity axes; only centre and half change. */
 const aabbAsObb = new Float64Array(OBB_STRIDE);
 aabbAsObb[OBB_AXES] = 1;
