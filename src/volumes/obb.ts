@@ -164,10 +164,11 @@ export function obbFromAabb(out: Floats, o: number, aabb: ReadonlyFloats, ao = 0
 }
 
 /**
- * Quaternion of box b's axes at turn[to]. A box with a left-handed frame is the same box with its
- * third axis negated, which makes the frame a rotation.
+ * Unit quaternion (x, y, z, w) of the axes of box b (at bo), written at out[oo..oo+3]: the turn
+ * interpolateObb slerps. A box with a left-handed frame is the same box with its third axis
+ * negated, which makes the frame a rotation. Allocation-free; returns out.
  */
-function boxRotation(b: ReadonlyFloats, bo: number, to: number): void {
+export function obbQuaternion(out: Floats, oo: number, b: ReadonlyFloats, bo: number): Floats {
   const a = bo + OBB_AXES;
   for (let k = 0; k < 9; k++) rotation[k] = b[a + k];
   const det =
@@ -175,7 +176,7 @@ function boxRotation(b: ReadonlyFloats, bo: number, to: number): void {
     rotation[3] * (rotation[1] * rotation[8] - rotation[2] * rotation[7]) +
     rotation[6] * (rotation[1] * rotation[5] - rotation[2] * rotation[4]);
   if (det < 0) for (let k = 6; k < 9; k++) rotation[k] = -rotation[k];
-  mat3ToQuaternion(turn, to, rotation, 0);
+  return mat3ToQuaternion(out, oo, rotation, 0);
 }
 
 /**
@@ -188,8 +189,8 @@ function boxRotation(b: ReadonlyFloats, bo: number, to: number): void {
  * Allocation-free; out may alias a or b.
  */
 export function interpolateObb(out: Floats, oo: number, a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, s: number): Floats {
-  boxRotation(a, ao, 0);
-  boxRotation(b, bo, 4);
+  obbQuaternion(turn, 0, a, ao);
+  obbQuaternion(turn, 4, b, bo);
   slerpQuaternion(turn, 0, turn, 0, turn, 4, s);
   for (let k = 0; k < 3; k++) {
     const ca = a[ao + OBB_CENTER + k], ha = a[ao + OBB_HALF + k];
