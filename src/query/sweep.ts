@@ -55,6 +55,8 @@ const quaternion = new Float64Array(4);
 const direction = new Float64Array(4); // the deciding axis n (A towards B)
 const closest = new Float64Array(6); // alternating projections: point on A (3), point on B (3)
 const radius = new Float64Array(2); // both shapes' radii at the current time
+/** Whether the prepared shape A is a capsule's segment (a box with one non-zero half-extent). */
+let segmentA = false;
 
 /**
  * Below this gap (as a fraction of the shapes' sizes) the sweep also tries the direction between
@@ -226,6 +228,53 @@ function project(rounds: number): number {
   return Math.sqrt(d2);
 }
 
+/** Golden-section steps of `projectSegment`: the parameter to 0.618^40 ≈ 4e-9 of the segment. */
+const GOLDEN_STEPS = 40;
+const GOLDEN = (Math.sqrt(5) - 1) / 2;
+
+/** Distance from the point at parameter u of A's segment (its first axis) to box B; the points go to `closest`. */
+function segmentPointDistance(u: number): number {
+  const b = boxes;
+  const w = (2 * u - 1) * b[12];
+  closest[0] = b[0] + w * b[3]; closest[1] = b[1] + w * b[4]; closest[2] = b[2] + w * b[5];
+  return Math.sqrt(closestPtPointObb(closest, 3, closest[0], closest[1], closest[2], boxes, 15));
+}
+
+/**
+ * For a capsule's segment (A): its closest points to box B, by golden-section search of the
+ * point-box distance along it (a convex function of the parameter), into `closest`. Returns
+ * their distance. Alternating projections converge slowly for a segment nearly parallel to a
+ * face, and a capsule needs the true distance: its radius is subtracted from it.
+ */
+function projectSegment(): number {
+  let lo = 0, hi = 1;
+  let u1 = hi - GOLDEN * (hi - lo), u2 = lo + GOLDEN * (hi - lo);
+  let f1 = segmentPointDistance(u1), f2 = segmentPointDistance(u2);
+  for (let i = 0; i < GOLDEN_STEPS; i++) {
+    if (f1 <= f2) {
+      hi = u2; u2 = u1; f2 = f1;
+      u1 = hi - GOLDEN * (hi - lo);
+      f1 = segmentPointDistance(u1);
+    } else {
+      lo = u1; u1 = u2; f1 = f2;
+      u2 = lo + GOLDEN * (hi - lo);
+      f2 = segmentPointDistance(u2);
+    }
+  }
+  // The ends are where the minimum often is (a point-box distance along a segment is flat there).
+  let best = 0.5 * (lo + hi), f = segmentPointDistance(best);
+  for (let u = 0; u <= 1; u++) {
+    const g = segmentPointDistance(u);
+    if (g < f) { f = g; best = u; }
+  }
+  return segmentPointDistance(best);
+}
+
+/** Closest points of the current shapes into `closest` (`rounds` alternating projections for two boxes); their distance. */
+function closestPoints(rounds: number): number {
+  return segmentA ? projectSegment() : project(rounds);
+}
+
 /** Upper bound of how fast the gap along the fixed unit `direction` can shrink over the motion. */
 function closingRate(): number {
   const M = motions, B = MOTION_STRIDE;
@@ -254,8 +303,10 @@ function advance(out: Floats, oo: number, tMax: number): number {
     radius[1] = poseAt(1, t, boxes, 15);
     const radii = radius[0] + radius[1];
     let d = satGap() - radii;
-    if (d > tolerance && d < near) {
-      const gap = project(PROJECTIONS_PER_STEP);
+    // Near contact (and before reporting one) the closest points' direction, which the 15
+    // axes can understate (corner against corner; a capsule's radius on top of that).
+    if (d > -radii && d < near) {
+      const gap = closestPoints(PROJECTIONS_PER_STEP);
       if (gap === 0) {
         d = -radii;
       } else {
@@ -281,7 +332,7 @@ function advance(out: Floats, oo: number, tMax: number): number {
 
 /** Fills the hit at time t (the boxes are posed there, `direction` is the deciding axis). */
 function contactAt(out: Floats, oo: number, t: number): void {
-  project(PROJECTIONS_FOR_POINT);
+  closestPoints(PROJECTIONS_FOR_POINT);
   out[oo] = t;
   for (let k = 0; k < 3; k++) {
     out[oo + 1 + k] = closest[3 + k];
@@ -303,7 +354,7 @@ export function obbSweep(
   b0: ReadonlyFloats, bo0: number, b1: ReadonlyFloats, bo1: number,
   tMax = 1,
 ): number {
-  prepareMotion(0, a0, ao0, a1, ao1, 0, 0);
+  prepareObbSweep(a0, ao0, a1, ao1);
   prepareMotion(1, b0, bo0, b1, bo1, 0, 0);
   return advance(out, oo, tMax);
 }
@@ -326,6 +377,7 @@ export function capsuleObbSweep(
 
 /** @internal Prepares the moving shape A of later `sweepPrepared` calls: a box from a0 to a1. */
 export function prepareObbSweep(a0: ReadonlyFloats, ao0: number, a1: ReadonlyFloats, ao1: number): void {
+  segmentA = false;
   prepareMotion(0, a0, ao0, a1, ao1, 0, 0);
 }
 
@@ -368,6 +420,7 @@ export function prepareCapsuleSweep(c0: ReadonlyFloats, co0: number, c1: Readonl
     s[21] = rx; s[22] = ry; s[23] = rz;
     s[24] = dy * rz - dz * ry; s[25] = dz * rx - dx * rz; s[26] = dx * ry - dy * rx;
   }
+  segmentA = true;
   prepareMotion(0, s, 0, s, OBB_STRIDE, c0[co0 + 6], c1[co1 + 6]);
 }
 
