@@ -3,7 +3,7 @@ import { CAPSULE_STRIDE, OBB_STRIDE } from '../layout';
 import { SWEEP_AXES_ORTHONORMAL, SWEEP_CONTACT_TOLERANCE } from '../tolerances';
 import { SWEEP_HIT_STRIDE, prepareCapsuleSweep, prepareObbSweep, preparedSweptAabb, sweepPrepared } from '../query/sweep';
 import type { HitboxStore } from './hitboxLayout';
-import { nameHitbox, type HitboxHit } from './hitboxHit';
+import { createHitboxHit, nameHitbox, type HitboxHit } from './hitboxHit';
 import { MOTION_BOUNDS_STRIDE, type HitboxMotion } from './hitboxMotion';
 
 /**
@@ -216,7 +216,7 @@ export function sweepFirst(hit: HitboxHit, store: HitboxStore, motion: HitboxMot
 /** `capacity` reusable hit records for sweepHitboxesAll. */
 export function createHitboxSweepHits(capacity: number): HitboxHit[] {
   if (!(Number.isInteger(capacity) && capacity >= 0)) throw new CollideInputError(`createHitboxSweepHits: capacity must be a non-negative integer, got ${capacity}`);
-  return Array.from({ length: capacity }, () => ({ hitbox: -1, character: -1, entity: -1, bone: -1, group: -1, boneName: '', groupName: '', t: Infinity, point: new Float64Array(3), normal: new Float64Array(3) }));
+  return Array.from({ length: capacity }, createHitboxHit);
 }
 
 /**
