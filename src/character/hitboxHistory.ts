@@ -1,8 +1,8 @@
 import { grown } from '../broadphase/growable';
 import { CollideInputError } from '../errors';
-import { OBB_STRIDE, SPHERE_STRIDE, type Floats } from '../layout';
+import { OBB_STRIDE, SPHERE_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 import { HITBOX_ROUNDING_MARGIN_RELATIVE } from '../tolerances';
-import { interpolateObb } from '../volumes/obb';
+import { interpolateObb, interpolationReach } from '../volumes/obb';
 import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { buildCharacterRayGrid, createCharacterRayGrid, type CharacterRayGrid } from './rayGrid';
 
@@ -225,14 +225,9 @@ function invert(aabb: Float32Array, o: number): void {
 }
 
 /**
- * The swept bounds of character c between `before` and this frame's boxes. A box at a fraction s
- * (interpolateObb) has its centre on the segment between its two centres, half-extents H(s)
- * linear, and axes R(s) turning about one axis at a constant rate through the angle θ between
- * R_a and R_b. A corner c(s) + R(s)(H(s)∘σ) then lies within e of the same blend of the two
- * frames' corners, which the union of the two boxes' AABBs holds: e = |H|max·(1 − cos(θ/2)) (a
- * point on a circular arc strays at most that far from its chord, at s = ½) plus |H_b − H_a|/2
- * (the cross term s(1 − s)(R_a − R_b)(H_b − H_a), |R_a − R_b| <= 2). Widened for Float32
- * storage like updateHitboxes' bounds.
+ * The swept bounds of character c between `before` and this frame's boxes: each box's two AABBs
+ * widened by interpolationReach hold it at every time between (interpolateObb). Widened for
+ * Float32 storage like updateHitboxes' bounds.
  */
 function sweptBounds(frame: HistoryFrame, before: Float32Array, store: HitboxStore, c: number): void {
   const after = frame.world, sphere = frame.sphere;
@@ -244,16 +239,10 @@ function sweptBounds(frame: HistoryFrame, before: Float32Array, store: HitboxSto
     const clusterEnd = end < h0 + perCluster ? end : h0 + perCluster;
     for (let h = h0; h < clusterEnd; h++) {
       const o = 15 * h;
-      // cos θ from the trace of R_aᵀR_b = 1 + 2 cos θ; cos(θ/2) = √((1 + cos θ)/2), θ in [0, π] (slerp's shorter arc).
-      let trace = 0;
-      for (let k = 3; k < 12; k++) trace += before[o + k] * after[o + k];
-      const cosHalf = Math.sqrt(Math.min(1, Math.max(0, (trace + 1) / 4)));
+      const e = interpolationReach(before, o, after, o);
       const ha0 = before[o + 12], ha1 = before[o + 13], ha2 = before[o + 14];
       const hb0 = after[o + 12], hb1 = after[o + 13], hb2 = after[o + 14];
       const hMax = Math.sqrt(Math.max(ha0 * ha0 + ha1 * ha1 + ha2 * ha2, hb0 * hb0 + hb1 * hb1 + hb2 * hb2));
-      // Math.hypot is several times slower than the square root of the sum (55,000 boxes a frame).
-      const dh0 = hb0 - ha0, dh1 = hb1 - ha1, dh2 = hb2 - ha2;
-      const e = hMax * (1 - cosHalf) + 0.5 * Math.sqrt(dh0 * dh0 + dh1 * dh1 + dh2 * dh2);
       includeBox(clusterBounds, before, o, e);
       includeBox(clusterBounds, after, o, e);
       // The sphere about the two centres' midpoint: the box's centre stays within half their
@@ -289,7 +278,7 @@ function empty(bounds: Float64Array): void {
 }
 
 /** Grows `bounds` over the AABB of the box at w[o] (Arvo: half-size Σ_k H_k |e_k| per axis), widened by e. */
-function includeBox(bounds: Float64Array, w: Float32Array, o: number, e: number): void {
+export function includeBox(bounds: Floats, w: ReadonlyFloats, o: number, e: number): void {
   const h0 = w[o + 12], h1 = w[o + 13], h2 = w[o + 14];
   for (let k = 0; k < 3; k++) {
     const reach = h0 * Math.abs(w[o + 3 + k]) + h1 * Math.abs(w[o + 6 + k]) + h2 * Math.abs(w[o + 9 + k]) + e;

@@ -2,7 +2,7 @@ import { HITBOX_ROUNDING_MARGIN_RELATIVE, RAY_GRID_BOUNDARY_SLACK } from '../tol
 import { raycastObb } from '../query/raycast';
 import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { cellOf, type CharacterRayGrid } from './rayGrid';
-import { HIT_GROUP_NAMES } from './hitGroups';
+import { nameHitbox, type HitboxHit } from './hitboxHit';
 import { assertBatchLength, rayBatchLimits, rayLimit, type RayBatch, type RayQuery } from '../query/rayQuery';
 import { CollideInputError } from '../errors';
 import { allocate } from '../sharedMemory';
@@ -32,30 +32,14 @@ function clipAxis(o: number, d: number, a: number, b: number): boolean {
   return clip[0] <= clip[1];
 }
 
-/** Nearest hit of `raycastHitboxes`, filled in place (create once with `createHitboxRayHit`). */
-export interface HitboxRayHit {
-  /** Hitbox hit (index into the HitboxStore). */
-  hitbox: number;
-  /** Its character. */
-  character: number;
-  /** The character's entity. */
-  entity: number;
-  /** Global bone index in the skeleton store. */
-  bone: number;
-  /** Hit group of the hitbox (HIT_GROUP_*). */
-  group: number;
-  /** The bone's name ('' when the skeleton had none). */
-  boneName: string;
-  /** The hit group's name (HIT_GROUP_NAMES[group]: 'head', 'torso', ...). */
-  groupName: string;
-  /** Ray parameter of the hit (units of |d|). */
-  t: number;
+/**
+ * Nearest hit of `raycastHitboxes`, filled in place (create once with `createHitboxRayHit`): a
+ * HitboxHit (t is the ray parameter, in units of |d|; the normal is the outward normal of the box
+ * face hit, −d/|d| when the origin is inside the box) and the distance along the ray.
+ */
+export interface HitboxRayHit extends HitboxHit {
   /** t·|d|: the distance along the ray. */
   distance: number;
-  /** World point of the hit. */
-  point: Float64Array;
-  /** Unit outward normal of the box face hit (−d/|d| when the origin is inside the box). */
-  normal: Float64Array;
 }
 
 /** A reusable hit record. */
@@ -179,14 +163,7 @@ export function castAt(hit: HitboxRayHit, history: HitboxHistory, store: HitboxS
 function nearestHit(hit: HitboxRayHit, store: HitboxStore, query: RayQuery, h: number): boolean {
   if (h < 0) return false;
   const o = query.origin, d = query.direction;
-  const c = store.character[h];
-  hit.hitbox = h;
-  hit.character = c;
-  hit.entity = store.characterEntity[c];
-  hit.bone = store.bone[h];
-  hit.group = store.group[h];
-  hit.boneName = store.boneName[h];
-  hit.groupName = HIT_GROUP_NAMES[hit.group];
+  nameHitbox(hit, store, h);
   const t = nearest[0];
   hit.t = t;
   hit.distance = t * Math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);

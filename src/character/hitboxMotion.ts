@@ -1,0 +1,131 @@
+import { grown } from '../broadphase/growable';
+import { OBB_STRIDE } from '../layout';
+import { SWEEP_CONTACT_TOLERANCE } from '../tolerances';
+import { interpolationReach } from '../volumes/obb';
+import type { HitboxStore } from './hitboxLayout';
+import { boxAt, createHistoryCursor, includeBox, locateTime, seenAt, type HitboxHistory } from './hitboxHistory';
+
+/**
+ * The motion of every hitbox over one frame, for melee sweeps (hitboxSweep.ts): each hitbox's box
+ * at the start of the frame and at its end, and bounds that hold each box, and each character,
+ * at every time in between (the boxes move as interpolateObb moves them).
+ */
+
+/** Numbers per hitbox in `HitboxMotion.hitboxBounds`: its swept AABB (6), then its size (largest half-diagonal). */
+export const MOTION_BOUNDS_STRIDE = 7;
+
+/**
+ * Start and end boxes of every hitbox over a frame (createHitboxMotion): the start written by
+ * beginHitboxMotion (the store before its update) or beginHitboxMotionAt (a time of a hitbox
+ * history), the end taken by finishHitboxMotion (the store after its update). Arrays are replaced
+ * when they grow.
+ */
+export interface HitboxMotion {
+  /** Characters covered: those of the store at finishHitboxMotion. */
+  characterCount: number;
+  /** Per hitbox: its world box at the start (OBB layout, by hitbox index, as HitboxStore.world). */
+  start: Float64Array;
+  /** Per hitbox: its world box at the end: the store's `world` array at finishHitboxMotion. */
+  end: ArrayLike<number>;
+  /** Per character: 1 when it was present (not retired, with hitboxes) at both ends; the others are never hit. */
+  seen: Uint8Array;
+  /** Per character: an AABB holding its hitboxes over the motion, widened by the sweep's contact tolerance (6 numbers). */
+  characterAabb: Float64Array;
+  /** Per hitbox: the same for its box alone, then the box's size (MOTION_BOUNDS_STRIDE numbers). */
+  hitboxBounds: Float64Array;
+  /** @internal Characters when the start was written. */
+  startCount: number;
+}
+
+/** An empty motion (no character). */
+export function createHitboxMotion(): HitboxMotion {
+  return { characterCount: 0, start: new Float64Array(0), end: new Float32Array(0), seen: new Uint8Array(0), characterAabb: new Float64Array(0), hitboxBounds: new Float64Array(0), startCount: 0 };
+}
+
+/** Whether character c of the store takes part in queries (not retired, has hitboxes). */
+function present(store: HitboxStore, c: number): boolean {
+  return store.retired[c] === 0 && store.hitboxCount[c] > 0;
+}
+
+/** Sizes the start arrays to the store. */
+function beginFor(motion: HitboxMotion, store: HitboxStore): void {
+  motion.start = grown(motion.start, OBB_STRIDE * store.count);
+  motion.seen = grown(motion.seen, store.characterCount);
+  motion.startCount = store.characterCount;
+}
+
+/**
+ * Takes the store's current world boxes as the start of the motion: call it before the frame's
+ * hitbox update (the pipeline's `characters: { sweeps: true }` option does). Allocation-free once
+ * grown.
+ */
+export function beginHitboxMotion(motion: HitboxMotion, store: HitboxStore): void {
+  beginFor(motion, store);
+  motion.start.set(store.world.subarray(0, OBB_STRIDE * store.count));
+  for (let c = 0; c < store.characterCount; c++) motion.seen[c] = present(store, c) ? 1 : 0;
+}
+
+const cursor = createHistoryCursor();
+
+/**
+ * Takes the boxes at `time` of a hitbox history of `store` (e.g. the frame before the newest) as
+ * the start of the motion: at a frame's time its stored boxes, between frames interpolateObb of
+ * the two. A character not seen then (added later, or retired) is left out of the motion. Throws
+ * CollideInputError for a time outside the history's window.
+ */
+export function beginHitboxMotionAt(motion: HitboxMotion, history: HitboxHistory, store: HitboxStore, time: number, caller = 'beginHitboxMotionAt'): void {
+  locateTime(cursor, history, time, caller);
+  beginFor(motion, store);
+  for (let c = 0; c < store.characterCount; c++) {
+    const seen = seenAt(cursor, c);
+    motion.seen[c] = seen ? 1 : 0;
+    if (!seen) continue;
+    for (let h = store.firstHitbox[c], end = h + store.hitboxCount[c]; h < end; h++) boxAt(motion.start, OBB_STRIDE * h, cursor, h);
+  }
+}
+
+// Scratch: one character's and one hitbox's swept bounds, in doubles.
+const bounds = new Float64Array(6);
+const box = new Float64Array(6);
+
+function empty(b: Float64Array): void {
+  b[0] = b[1] = b[2] = Infinity;
+  b[3] = b[4] = b[5] = -Infinity;
+}
+
+/**
+ * Ends the motion at the store's current world boxes (after the frame's hitbox update) and
+ * computes the swept bounds of every hitbox and character present at both ends, each widened by
+ * the sweep's contact tolerance of its size (a pair within the tolerance is never culled).
+ * Allocation-free once grown.
+ */
+export function finishHitboxMotion(motion: HitboxMotion, store: HitboxStore): void {
+  const n = Math.min(motion.startCount, store.characterCount);
+  const start = motion.start, end = store.world;
+  motion.end = end;
+  motion.characterCount = n;
+  motion.characterAabb = grown(motion.characterAabb, 6 * n);
+  motion.hitboxBounds = grown(motion.hitboxBounds, MOTION_BOUNDS_STRIDE * store.count);
+  const hb = motion.hitboxBounds, ca = motion.characterAabb;
+  for (let c = 0; c < n; c++) {
+    if (motion.seen[c] === 1 && !present(store, c)) motion.seen[c] = 0;
+    if (motion.seen[c] === 0) continue;
+    empty(bounds);
+    for (let h = store.firstHitbox[c], last = h + store.hitboxCount[c]; h < last; h++) {
+      const o = OBB_STRIDE * h, b = MOTION_BOUNDS_STRIDE * h;
+      const size = Math.max(Math.hypot(start[o + 12], start[o + 13], start[o + 14]), Math.hypot(end[o + 12], end[o + 13], end[o + 14]));
+      const e = interpolationReach(start, o, end, o) + SWEEP_CONTACT_TOLERANCE * size;
+      empty(box);
+      includeBox(box, start, o, e);
+      includeBox(box, end, o, e);
+      for (let k = 0; k < 3; k++) {
+        hb[b + k] = box[k];
+        hb[b + 3 + k] = box[3 + k];
+        bounds[k] = Math.min(bounds[k], box[k]);
+        bounds[3 + k] = Math.max(bounds[3 + k], box[3 + k]);
+      }
+      hb[b + 6] = size;
+    }
+    ca.set(bounds, 6 * c);
+  }
+}

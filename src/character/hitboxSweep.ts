@@ -1,0 +1,257 @@
+import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate } from '../errors';
+import { CAPSULE_STRIDE, OBB_STRIDE } from '../layout';
+import { SWEEP_AXES_ORTHONORMAL, SWEEP_CONTACT_TOLERANCE } from '../tolerances';
+import { SWEEP_HIT_STRIDE, prepareCapsuleSweep, prepareObbSweep, preparedSweptAabb, sweepPrepared } from '../query/sweep';
+import type { HitboxStore } from './hitboxLayout';
+import { createHitboxHit, nameHitbox, type HitboxHit } from './hitboxHit';
+import { MOTION_BOUNDS_STRIDE, type HitboxMotion } from './hitboxMotion';
+
+/**
+ * Melee sweeps: a weapon (a box or a capsule) moving and turning from one pose to another over a
+ * frame, against every character's hitboxes moving over the same frame (a HitboxMotion): the
+ * first contact, or the first contact per character. Culling: the weapon's swept AABB against
+ * each character's swept AABB, then each hitbox's; then the swept-contact kernel (query/sweep.ts).
+ */
+
+/** The weapon of a sweep: a box (OBB layout) or a capsule (p0, p1, radius). */
+export type SweepWeaponKind = 'obb' | 'capsule';
+
+/**
+ * A melee sweep query, made once (createSweepQuery) and reused: the weapon's kind and its pose at
+ * the start and at the end of the frame (setSweepObb, setSweepCapsule), the hit groups it can
+ * hit and an entity it passes through (its wielder).
+ */
+export interface SweepQuery {
+  /** 'obb': start and end are boxes (15 numbers, OBB layout); 'capsule': capsules (7 numbers: p0, p1, radius). */
+  kind: SweepWeaponKind;
+  /** The weapon's pose at the start of the frame. */
+  readonly start: Float64Array;
+  /** Its pose at the end. */
+  readonly end: Float64Array;
+  /** Hit groups it can hit: bit HIT_GROUP_* set (default all). */
+  groups: number;
+  /** An entity whose character it passes through, e.g. the wielder (default -1: none). */
+  ignore: number;
+}
+
+/** Initial values of a sweep query; every field is optional. */
+export interface SweepQueryInit {
+  /** Weapon kind (default 'obb'). */
+  kind?: SweepWeaponKind;
+  /** Start pose: 15 numbers for a box, 7 for a capsule (default a point at the origin). */
+  start?: ArrayLike<number>;
+  /** End pose (default the start pose). */
+  end?: ArrayLike<number>;
+  /** Hit-group bit mask (default all). */
+  groups?: number;
+  /** Entity to pass through (default -1). */
+  ignore?: number;
+}
+
+const POINT_BOX = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0];
+
+/** A reusable sweep query; throws CollideInputError for an unknown field or a bad value. */
+export function createSweepQuery(init: SweepQueryInit = {}): SweepQuery {
+  if (init === null || typeof init !== 'object') throw new CollideInputError('createSweepQuery: init must be an object');
+  assertKnownKeys(init, ['kind', 'start', 'end', 'groups', 'ignore'], 'createSweepQuery');
+  const q: SweepQuery = { kind: init.kind ?? 'obb', start: new Float64Array(OBB_STRIDE), end: new Float64Array(OBB_STRIDE), groups: init.groups ?? 0xffffffff, ignore: init.ignore ?? -1 };
+  const n = q.kind === 'capsule' ? CAPSULE_STRIDE : OBB_STRIDE;
+  const start = init.start ?? POINT_BOX, end = init.end ?? start;
+  for (const [name, pose] of [['start', start], ['end', end]] as const) {
+    if (pose.length < n) throw new CollideInputError(`createSweepQuery: ${name} must hold ${n} numbers for a ${q.kind}, got ${pose.length}`);
+  }
+  for (let k = 0; k < n; k++) {
+    q.start[k] = start[k];
+    q.end[k] = end[k];
+  }
+  checkSweepQuery(q, 'createSweepQuery');
+  return q;
+}
+
+/** Makes the query's weapon a box moving from start (15 numbers at so) to end (at eo); returns the query. Allocation-free. */
+export function setSweepObb(q: SweepQuery, start: ArrayLike<number>, so: number, end: ArrayLike<number>, eo: number): SweepQuery {
+  q.kind = 'obb';
+  for (let k = 0; k < OBB_STRIDE; k++) {
+    q.start[k] = start[so + k];
+    q.end[k] = end[eo + k];
+  }
+  return q;
+}
+
+/** Makes the query's weapon a capsule moving from start (p0, p1, radius at so) to end (at eo); returns the query. Allocation-free. */
+export function setSweepCapsule(q: SweepQuery, start: ArrayLike<number>, so: number, end: ArrayLike<number>, eo: number): SweepQuery {
+  q.kind = 'capsule';
+  for (let k = 0; k < CAPSULE_STRIDE; k++) {
+    q.start[k] = start[so + k];
+    q.end[k] = end[eo + k];
+  }
+  return q;
+}
+
+/**
+ * Throws CollideInputError, naming `caller`, the field and its value, for a query a sweep cannot
+ * use: an unknown kind, a pose number that is not finite (or beyond ±MAX_COORDINATE), a negative
+ * half-extent or radius, box axes that are not orthonormal (to SWEEP_AXES_ORTHONORMAL), a groups
+ * mask outside uint32 or an ignore that is not an entity id or -1.
+ */
+export function checkSweepQuery(q: SweepQuery, caller: string): void {
+  if (q === null || typeof q !== 'object' || !(q.start instanceof Float64Array) || !(q.end instanceof Float64Array)) {
+    throw new CollideInputError(`${caller}: the query must come from createSweepQuery`);
+  }
+  if (q.kind !== 'obb' && q.kind !== 'capsule') throw new CollideInputError(`${caller}: query.kind must be 'obb' or 'capsule', got ${String(q.kind)}`);
+  for (const name of ['start', 'end'] as const) {
+    const p = q[name];
+    const n = q.kind === 'capsule' ? CAPSULE_STRIDE : OBB_STRIDE;
+    for (let k = 0; k < n; k++) {
+      if (!isCoordinate(p[k])) throw new CollideInputError(`${caller}: query.${name}[${k}] ${coordinateRefusal(p[k])}`);
+    }
+    if (q.kind === 'capsule') {
+      if (p[6] < 0) throw new CollideInputError(`${caller}: query.${name}[6] (radius) must be >= 0, got ${p[6]}`);
+      continue;
+    }
+    for (let k = 12; k < 15; k++) {
+      if (p[k] < 0) throw new CollideInputError(`${caller}: query.${name}[${k}] (half-extent) must be >= 0, got ${p[k]}`);
+    }
+    for (let i = 0; i < 3; i++) {
+      for (let j = i; j < 3; j++) {
+        const d = p[3 + 3 * i] * p[3 + 3 * j] + p[4 + 3 * i] * p[4 + 3 * j] + p[5 + 3 * i] * p[5 + 3 * j];
+        if (!(Math.abs(d - (i === j ? 1 : 0)) <= SWEEP_AXES_ORTHONORMAL)) {
+          throw new CollideInputError(`${caller}: query.${name} axes (numbers 3..11) must be orthonormal, got u${i}·u${j} = ${d}`);
+        }
+      }
+    }
+  }
+  if (!Number.isInteger(q.groups) || q.groups < 0 || q.groups > 0xffffffff) throw new CollideInputError(`${caller}: query.groups must be a uint32, got ${q.groups}`);
+  if (!Number.isInteger(q.ignore) || q.ignore < -1) throw new CollideInputError(`${caller}: query.ignore must be an entity id or -1, got ${q.ignore}`);
+}
+
+const weapon = new Float64Array(6); // the weapon's swept AABB
+const contact = new Float64Array(SWEEP_HIT_STRIDE); // the kernel's answer for one hitbox
+const best = new Float64Array(SWEEP_HIT_STRIDE); // the first contact of the character in hand
+
+/** Validates, prepares the weapon's motion and its swept AABB; returns the ignored character (or −1). */
+function prepare(store: HitboxStore, motion: HitboxMotion, q: SweepQuery, caller: string): number {
+  checkSweepQuery(q, caller);
+  if (!(motion.characterCount <= store.characterCount)) {
+    throw new CollideInputError(`${caller}: the motion covers ${motion.characterCount} characters, the store has ${store.characterCount} (finish it on this store)`);
+  }
+  if (q.kind === 'obb') prepareObbSweep(q.start, 0, q.end, 0);
+  else prepareCapsuleSweep(q.start, 0, q.end, 0);
+  const size = preparedSweptAabb(weapon, 0, 0);
+  const margin = SWEEP_CONTACT_TOLERANCE * size;
+  for (let k = 0; k < 3; k++) {
+    weapon[k] -= margin;
+    weapon[3 + k] += margin;
+  }
+  return q.ignore >= 0 ? store.characterOfEntity.get(q.ignore) ?? -1 : -1;
+}
+
+function meetsWeapon(aabb: Float64Array, o: number): boolean {
+  return aabb[o] <= weapon[3] && aabb[o + 3] >= weapon[0] && aabb[o + 1] <= weapon[4] && aabb[o + 4] >= weapon[1] &&
+    aabb[o + 2] <= weapon[5] && aabb[o + 5] >= weapon[2];
+}
+
+/**
+ * The first contact of the prepared weapon with character c's hitboxes (of the query's groups)
+ * at a time <= tMax: its hitbox (the lowest index among equal times), with t, point and normal in
+ * `best`; −1 for none.
+ */
+function sweepCharacter(store: HitboxStore, motion: HitboxMotion, c: number, groups: number, tMax: number): number {
+  if (!meetsWeapon(motion.characterAabb, 6 * c)) return -1;
+  const { start, end, hitboxBounds } = motion;
+  const group = store.group;
+  let found = -1, limit = tMax;
+  for (let h = store.firstHitbox[c], last = h + store.hitboxCount[c]; h < last; h++) {
+    if (((groups >>> group[h]) & 1) === 0 || !meetsWeapon(hitboxBounds, MOTION_BOUNDS_STRIDE * h)) continue;
+    const t = sweepPrepared(contact, 0, start, OBB_STRIDE * h, end, OBB_STRIDE * h, limit);
+    // Hitboxes come in index order: a later one wins only strictly earlier.
+    if (t < 0 || (found >= 0 && !(t < limit))) continue;
+    found = h;
+    limit = t;
+    best.set(contact);
+  }
+  return found;
+}
+
+/** Fills `hit` from hitbox h and `best`. */
+function fill(hit: HitboxHit, store: HitboxStore, h: number): void {
+  nameHitbox(hit, store, h);
+  hit.t = best[0];
+  for (let k = 0; k < 3; k++) {
+    hit.point[k] = best[1 + k];
+    hit.normal[k] = best[4 + k];
+  }
+}
+
+/**
+ * The first contact of the query's weapon, moving from its start pose to its end pose over the
+ * frame, with any character hitbox moving over the same frame (`motion`): over every character
+ * present at both ends of the motion, except the ignored entity's, and hitboxes of the query's
+ * groups. Fills `hit` (t in [0, 1]: the fraction of the frame; point: a point of the hitbox
+ * nearest the weapon then; normal: out of the hitbox towards the weapon) and returns true, or
+ * returns false (hit untouched). Among contacts at the same t the lowest hitbox index wins.
+ * t = 0 when the weapon touches a hitbox at its start pose, moving or not. The contact is found
+ * within SWEEP_CONTACT_TOLERANCE of the sizes and never later than the true one (query/sweep.ts).
+ * Allocation-free. Throws CollideInputError for a bad query (naming the field and value).
+ */
+export function sweepHitboxes(hit: HitboxHit, store: HitboxStore, motion: HitboxMotion, query: SweepQuery): boolean {
+  return sweepFirst(hit, store, motion, query, 'sweepHitboxes');
+}
+
+/** @internal sweepHitboxes, its errors naming `caller`. */
+export function sweepFirst(hit: HitboxHit, store: HitboxStore, motion: HitboxMotion, query: SweepQuery, caller: string): boolean {
+  const ignored = prepare(store, motion, query, caller);
+  let first = -1, t = 1;
+  for (let c = 0; c < motion.characterCount; c++) {
+    if (motion.seen[c] === 0 || c === ignored) continue;
+    const h = sweepCharacter(store, motion, c, query.groups, t);
+    if (h < 0 || (first >= 0 && !(best[0] < t))) continue;
+    first = h;
+    t = best[0];
+    fill(hit, store, h);
+  }
+  return first >= 0;
+}
+
+/** `capacity` reusable hit records for sweepHitboxesAll. */
+export function createHitboxSweepHits(capacity: number): HitboxHit[] {
+  if (!(Number.isInteger(capacity) && capacity >= 0)) throw new CollideInputError(`createHitboxSweepHits: capacity must be a non-negative integer, got ${capacity}`);
+  return Array.from({ length: capacity }, createHitboxHit);
+}
+
+/**
+ * The first contact with each character (a brawler's swing can hit several): sweepHitboxes per
+ * character, written to hits[0..count) in order of t (then hitbox index), where count, returned,
+ * is the number of characters hit up to hits.length (the earliest are kept). The records are
+ * reordered in the array, never replaced. Allocation-free. Throws as sweepHitboxes does.
+ */
+export function sweepHitboxesAll(hits: HitboxHit[], store: HitboxStore, motion: HitboxMotion, query: SweepQuery): number {
+  return sweepAll(hits, store, motion, query, 'sweepHitboxesAll');
+}
+
+/** @internal sweepHitboxesAll, its errors naming `caller`. */
+export function sweepAll(hits: HitboxHit[], store: HitboxStore, motion: HitboxMotion, query: SweepQuery, caller: string): number {
+  if (!Array.isArray(hits)) throw new CollideInputError(`${caller}: hits must be an array of hit records (createHitboxSweepHits)`);
+  const ignored = prepare(store, motion, query, caller);
+  const capacity = hits.length;
+  let count = 0;
+  for (let c = 0; c < motion.characterCount && capacity > 0; c++) {
+    if (motion.seen[c] === 0 || c === ignored) continue;
+    // Once full, only a character hit before the last kept one can enter.
+    const h = sweepCharacter(store, motion, c, query.groups, count === capacity ? hits[capacity - 1].t : 1);
+    if (h < 0) continue;
+    const t = best[0];
+    // Insertion by (t, hitbox): characters come in index order, so equal times keep it.
+    let i = count < capacity ? count : capacity - 1;
+    if (count === capacity && !(t < hits[i].t)) continue;
+    const record = hits[i];
+    while (i > 0 && t < hits[i - 1].t) {
+      hits[i] = hits[i - 1];
+      i--;
+    }
+    hits[i] = record;
+    fill(record, store, h);
+    if (count < capacity) count++;
+  }
+  return count;
+}

@@ -1,0 +1,491 @@
+import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
+import { obbQuaternion } from '../volumes/obb';
+import { quaternionToMat3 } from '../rotation';
+import { closestPtPointObb } from './closestPoints';
+import {
+  SLERP_LINEAR_GAP,
+  SWEEP_ANTIPARALLEL_GAP,
+  SWEEP_CONTACT_TOLERANCE,
+  SWEEP_MAX_STEPS,
+  TOI_PARALLEL_SINE,
+} from '../tolerances';
+
+/**
+ * Swept contact of shapes that move AND turn during a frame (a sword swung through a limb that
+ * also moves): the first time t in [0, 1] at which they touch, by conservative advancement.
+ *
+ * Motion model: each shape moves rigidly from its start pose to its end pose as interpolateObb
+ * moves a box (centre and half-extents linear in t, axes by shortest-path quaternion slerp at a
+ * constant angular speed). A capsule moves the same way: its centre linearly, its direction along
+ * the great circle from the start direction to the end one, its half-length and radius linearly
+ * (not its endpoints linearly, which would shrink a swung blade through its own hilt).
+ *
+ * Conservative advancement: at time t, d is a lower bound of the distance, the largest gap of
+ * the shapes' projections over the 15 box-box separating axes and, near contact, over the
+ * direction between approximate closest points (alternating projections), each gap computed
+ * exactly from the shapes' supports. Along that fixed world direction n the gap cannot shrink
+ * faster than
+ *   (Δc_A − Δc_B)·n + Σ θ·|H|max·|n × ω| + |ΔH| + Δr
+ * (centre motion along n, each shape's turn θ about its world axis ω moving a point at most
+ * θ·|H| and only across n, and the growth of its half-extents and radius), so the shapes stay
+ * apart for d / rate longer. The sweep advances by that, and stops when d falls below
+ * SWEEP_CONTACT_TOLERANCE × (the shapes' half-diagonals plus radius): that t is never later than
+ * the true first contact, and the shapes are then within that tolerance of touching along every
+ * axis tested (their distance within √6 times it: the 15 axes span the normal cone of the
+ * closest features). A rate <= 0 means the gap along n never shrinks again: no contact.
+ *
+ * Allocation-free (module scratch); not re-entrant.
+ */
+
+/** Result of a sweep: t, the contact point (3), the unit normal (3). */
+export const SWEEP_HIT_STRIDE = 7;
+
+// One shape's motion, prepared once per sweep: start centre (3), centre displacement (3), start
+// half-extents (3), their change (3), start and end quaternions (4 + 4, same hemisphere), the
+// slerp half-angle φ (0: linear path) and 1/sin φ, the turn θ = 2φ, its world axis ω (3), the
+// largest half-diagonal, |ΔH|, start radius and its change.
+const M_C = 0, M_DC = 3, M_H = 6, M_DH = 9, M_Q0 = 12, M_Q1 = 16, M_PHI = 20, M_INV_SIN = 21, M_THETA = 22,
+  M_AXIS = 23, M_HMAX = 26, M_DH_LENGTH = 27, M_R = 28, M_DR = 29;
+const MOTION_STRIDE = 30;
+
+const motions = new Float64Array(2 * MOTION_STRIDE); // shape A at 0, B at MOTION_STRIDE
+const boxes = new Float64Array(2 * OBB_STRIDE); // both shapes at the current time: A at 0, B at 15
+const capsuleBoxes = new Float64Array(2 * OBB_STRIDE); // a capsule's segment as boxes, start and end
+const quaternion = new Float64Array(4);
+const direction = new Float64Array(4); // the deciding axis n (A towards B)
+const closest = new Float64Array(6); // alternating projections: point on A (3), point on B (3)
+const radius = new Float64Array(2); // both shapes' radii at the current time
+/** Whether the prepared shape A is a capsule's segment (a box with one non-zero half-extent). */
+let segmentA = false;
+
+/**
+ * Below this gap (as a fraction of the shapes' sizes) the sweep also tries the direction between
+ * approximate closest points: there the SAT axes can understate the distance (corner against
+ * corner) and slow the advance; farther away they decide quickly and the projections would cost
+ * more than they save.
+ */
+const NEAR_FRACTION = 0.25;
+/** Alternating projections per step near contact, and for the contact point. */
+const PROJECTIONS_PER_STEP = 3;
+const PROJECTIONS_FOR_POINT = 16;
+
+/** Prepares shape `slot`'s motion from box0 (at o0) to box1 (at o1), radius r0 to r1. */
+function prepareMotion(slot: number, box0: ReadonlyFloats, o0: number, box1: ReadonlyFloats, o1: number, r0: number, r1: number): void {
+  const m = slot * MOTION_STRIDE, M = motions;
+  let h0 = 0, h1 = 0, dh = 0;
+  for (let k = 0; k < 3; k++) {
+    const c = box0[o0 + OBB_CENTER + k], a = box0[o0 + OBB_HALF + k], b = box1[o1 + OBB_HALF + k];
+    M[m + M_C + k] = c;
+    M[m + M_DC + k] = box1[o1 + OBB_CENTER + k] - c;
+    M[m + M_H + k] = a;
+    M[m + M_DH + k] = b - a;
+    h0 += a * a;
+    h1 += b * b;
+    dh += (b - a) * (b - a);
+  }
+  obbQuaternion(M, m + M_Q0, box0, o0);
+  obbQuaternion(M, m + M_Q1, box1, o1);
+  let cos = 0;
+  for (let k = 0; k < 4; k++) cos += M[m + M_Q0 + k] * M[m + M_Q1 + k];
+  // q and −q are the same rotation: slerp takes the nearer one, as slerpQuaternion does.
+  if (cos < 0) {
+    cos = -cos;
+    for (let k = 0; k < 4; k++) M[m + M_Q1 + k] = -M[m + M_Q1 + k];
+  }
+  let chord = 0;
+  for (let k = 0; k < 4; k++) chord += (M[m + M_Q1 + k] - M[m + M_Q0 + k]) ** 2;
+  // The half-angle from the chord |q1 − q0| = 2 sin(φ/2): accurate for small turns, where acos is not.
+  const phi = 2 * Math.asin(Math.min(1, 0.5 * Math.sqrt(chord)));
+  const linear = !(cos < 1 - SLERP_LINEAR_GAP);
+  const angle = linear ? 0 : Math.acos(cos);
+  M[m + M_PHI] = angle;
+  M[m + M_INV_SIN] = linear ? 0 : 1 / Math.sin(angle);
+  M[m + M_THETA] = 2 * phi;
+  // World axis of the turn: the vector part of q1·q0⁻¹ (R(s) = Rot(ω, sθ)·R0).
+  const x0 = M[m + M_Q0], y0 = M[m + M_Q0 + 1], z0 = M[m + M_Q0 + 2], w0 = M[m + M_Q0 + 3];
+  const x1 = M[m + M_Q1], y1 = M[m + M_Q1 + 1], z1 = M[m + M_Q1 + 2], w1 = M[m + M_Q1 + 3];
+  let ax = w0 * x1 - w1 * x0 - (y1 * z0 - z1 * y0);
+  let ay = w0 * y1 - w1 * y0 - (z1 * x0 - x1 * z0);
+  let az = w0 * z1 - w1 * z0 - (x1 * y0 - y1 * x0);
+  const len = Math.sqrt(ax * ax + ay * ay + az * az);
+  if (len > 0) {
+    ax /= len; ay /= len; az /= len;
+  }
+  M[m + M_AXIS] = ax; M[m + M_AXIS + 1] = ay; M[m + M_AXIS + 2] = az;
+  M[m + M_HMAX] = Math.sqrt(Math.max(h0, h1));
+  M[m + M_DH_LENGTH] = Math.sqrt(dh);
+  M[m + M_R] = r0;
+  M[m + M_DR] = r1 - r0;
+}
+
+/** Writes shape `slot`'s box at time s into out[oo..oo+14] and returns its radius then. */
+function poseAt(slot: number, s: number, out: Floats, oo: number): number {
+  const m = slot * MOTION_STRIDE, M = motions;
+  const angle = M[m + M_PHI];
+  let sa = 1 - s, sb = s;
+  if (angle > 0) {
+    sa = Math.sin((1 - s) * angle) * M[m + M_INV_SIN];
+    sb = Math.sin(s * angle) * M[m + M_INV_SIN];
+  }
+  let n = 0;
+  for (let k = 0; k < 4; k++) {
+    const q = sa * M[m + M_Q0 + k] + sb * M[m + M_Q1 + k];
+    quaternion[k] = q;
+    n += q * q;
+  }
+  n = Math.sqrt(n);
+  for (let k = 0; k < 4; k++) quaternion[k] /= n;
+  quaternionToMat3(out, oo + OBB_AXES, quaternion);
+  for (let k = 0; k < 3; k++) {
+    out[oo + OBB_CENTER + k] = M[m + M_C + k] + s * M[m + M_DC + k];
+    out[oo + OBB_HALF + k] = M[m + M_H + k] + s * M[m + M_DH + k];
+  }
+  return M[m + M_R] + s * M[m + M_DR];
+}
+
+/** Projection radius of the box at boxes[o] along unit (nx, ny, nz). */
+function reach(o: number, nx: number, ny: number, nz: number): number {
+  const b = boxes;
+  return b[o + 12] * Math.abs(b[o + 3] * nx + b[o + 4] * ny + b[o + 5] * nz) +
+    b[o + 13] * Math.abs(b[o + 6] * nx + b[o + 7] * ny + b[o + 8] * nz) +
+    b[o + 14] * Math.abs(b[o + 9] * nx + b[o + 10] * ny + b[o + 11] * nz);
+}
+
+/** Gap of the current boxes' projections on unit n (A towards B): > 0 apart along n. */
+function gapAlong(nx: number, ny: number, nz: number): number {
+  const b = boxes;
+  const s = (b[15] - b[0]) * nx + (b[16] - b[1]) * ny + (b[17] - b[2]) * nz;
+  return s - reach(0, nx, ny, nz) - reach(15, nx, ny, nz);
+}
+
+/**
+ * Largest projection gap of the current boxes over the 15 separating axes (edge axes normalised,
+ * near-parallel ones skipped, which only lowers the bound); its unit axis, oriented from A
+ * towards B, goes to `direction`.
+ */
+function satGap(): number {
+  const b = boxes;
+  const dx = b[15] - b[0], dy = b[16] - b[1], dz = b[17] - b[2];
+  let best = -Infinity, kind = 0, bi = 0, bj = 0;
+  // R[i][j] = Ai·Bj, t_i = d·Ai (A's frame), u_j = d·Bj.
+  for (let i = 0; i < 3; i++) {
+    const ai = 3 + 3 * i;
+    const t = dx * b[ai] + dy * b[ai + 1] + dz * b[ai + 2];
+    const g = Math.abs(t) - b[12 + i] - reach(15, b[ai], b[ai + 1], b[ai + 2]);
+    if (g > best) { best = g; kind = 0; bi = i; }
+  }
+  for (let j = 0; j < 3; j++) {
+    const bj3 = 18 + 3 * j;
+    const u = dx * b[bj3] + dy * b[bj3 + 1] + dz * b[bj3 + 2];
+    const g = Math.abs(u) - b[27 + j] - reach(0, b[bj3], b[bj3 + 1], b[bj3 + 2]);
+    if (g > best) { best = g; kind = 1; bj = j; }
+  }
+  for (let i = 0; i < 3; i++) {
+    const ai = 3 + 3 * i;
+    for (let j = 0; j < 3; j++) {
+      const bj3 = 18 + 3 * j;
+      let lx = b[ai + 1] * b[bj3 + 2] - b[ai + 2] * b[bj3 + 1];
+      let ly = b[ai + 2] * b[bj3] - b[ai] * b[bj3 + 2];
+      let lz = b[ai] * b[bj3 + 1] - b[ai + 1] * b[bj3];
+      const len = Math.sqrt(lx * lx + ly * ly + lz * lz);
+      if (len <= TOI_PARALLEL_SINE) continue;
+      lx /= len; ly /= len; lz /= len;
+      const g = Math.abs(dx * lx + dy * ly + dz * lz) - reach(0, lx, ly, lz) - reach(15, lx, ly, lz);
+      if (g > best) { best = g; kind = 2; bi = i; bj = j; }
+    }
+  }
+  let nx: number, ny: number, nz: number;
+  if (kind === 0) {
+    nx = b[3 + 3 * bi]; ny = b[4 + 3 * bi]; nz = b[5 + 3 * bi];
+  } else if (kind === 1) {
+    nx = b[18 + 3 * bj]; ny = b[19 + 3 * bj]; nz = b[20 + 3 * bj];
+  } else {
+    const ai = 3 + 3 * bi, bj3 = 18 + 3 * bj;
+    nx = b[ai + 1] * b[bj3 + 2] - b[ai + 2] * b[bj3 + 1];
+    ny = b[ai + 2] * b[bj3] - b[ai] * b[bj3 + 2];
+    nz = b[ai] * b[bj3 + 1] - b[ai + 1] * b[bj3];
+    const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    nx /= len; ny /= len; nz /= len;
+  }
+  const sign = dx * nx + dy * ny + dz * nz < 0 ? -1 : 1;
+  direction[0] = sign * nx; direction[1] = sign * ny; direction[2] = sign * nz;
+  return best;
+}
+
+/**
+ * Alternating projections between the current boxes, `rounds` times from A's centre: `closest`
+ * gets a point of A and the point of B nearest it (converging to closest points, or to a common
+ * point when the boxes meet). Returns their distance.
+ */
+function project(rounds: number): number {
+  const c = closest;
+  c[0] = boxes[0]; c[1] = boxes[1]; c[2] = boxes[2];
+  for (let r = 0; r < rounds; r++) {
+    closestPtPointObb(c, 3, c[0], c[1], c[2], boxes, 15);
+    closestPtPointObb(c, 0, c[3], c[4], c[5], boxes, 0);
+  }
+  const d2 = closestPtPointObb(c, 3, c[0], c[1], c[2], boxes, 15);
+  return Math.sqrt(d2);
+}
+
+/** Golden-section steps of `projectSegment`: the parameter to 0.618^40 ≈ 4e-9 of the segment. */
+const GOLDEN_STEPS = 40;
+const GOLDEN = (Math.sqrt(5) - 1) / 2;
+
+/** Distance from the point at parameter u of A's segment (its first axis) to box B; the points go to `closest`. */
+function segmentPointDistance(u: number): number {
+  const b = boxes;
+  const w = (2 * u - 1) * b[12];
+  closest[0] = b[0] + w * b[3]; closest[1] = b[1] + w * b[4]; closest[2] = b[2] + w * b[5];
+  return Math.sqrt(closestPtPointObb(closest, 3, closest[0], closest[1], closest[2], boxes, 15));
+}
+
+/**
+ * For a capsule's segment (A): its closest points to box B, by golden-section search of the
+ * point-box distance along it (a convex function of the parameter), into `closest`. Returns
+ * their distance. Alternating projections converge slowly for a segment nearly parallel to a
+ * face, and a capsule needs the true distance: its radius is subtracted from it.
+ */
+function projectSegment(): number {
+  let lo = 0, hi = 1;
+  let u1 = hi - GOLDEN * (hi - lo), u2 = lo + GOLDEN * (hi - lo);
+  let f1 = segmentPointDistance(u1), f2 = segmentPointDistance(u2);
+  for (let i = 0; i < GOLDEN_STEPS; i++) {
+    if (f1 <= f2) {
+      hi = u2; u2 = u1; f2 = f1;
+      u1 = hi - GOLDEN * (hi - lo);
+      f1 = segmentPointDistance(u1);
+    } else {
+      lo = u1; u1 = u2; f1 = f2;
+      u2 = lo + GOLDEN * (hi - lo);
+      f2 = segmentPointDistance(u2);
+    }
+  }
+  // The ends are where the minimum often is (a point-box distance along a segment is flat there).
+  let best = 0.5 * (lo + hi), f = segmentPointDistance(best);
+  for (let u = 0; u <= 1; u++) {
+    const g = segmentPointDistance(u);
+    if (g < f) { f = g; best = u; }
+  }
+  return segmentPointDistance(best);
+}
+
+/** Closest points of the current shapes into `closest` (`rounds` alternating projections for two boxes); their distance. */
+function closestPoints(rounds: number): number {
+  return segmentA ? projectSegment() : project(rounds);
+}
+
+/** Upper bound of how fast the gap along the fixed unit `direction` can shrink over the motion. */
+function closingRate(): number {
+  const M = motions, B = MOTION_STRIDE;
+  const nx = direction[0], ny = direction[1], nz = direction[2];
+  let rate = (M[M_DC] - M[B + M_DC]) * nx + (M[M_DC + 1] - M[B + M_DC + 1]) * ny + (M[M_DC + 2] - M[B + M_DC + 2]) * nz;
+  for (let m = 0; m <= B; m += B) {
+    const w = M[m + M_AXIS] * nx + M[m + M_AXIS + 1] * ny + M[m + M_AXIS + 2] * nz;
+    rate += M[m + M_THETA] * M[m + M_HMAX] * Math.sqrt(Math.max(0, 1 - w * w)) + M[m + M_DH_LENGTH] + M[m + M_DR];
+  }
+  return rate;
+}
+
+/**
+ * The sweep of the two prepared motions (A at slot 0, B at slot 1): first contact time in
+ * [0, tMax], or −1. On contact, out[0] = t, out[1..3] a point of B nearest A then (or common to
+ * both), out[4..6] the unit normal from B towards A.
+ */
+function advance(out: Floats, oo: number, tMax: number): number {
+  const M = motions, B = MOTION_STRIDE;
+  const scale = M[M_HMAX] + M[B + M_HMAX] + Math.max(M[M_R], M[M_R] + M[M_DR]) + Math.max(M[B + M_R], M[B + M_R] + M[B + M_DR]);
+  const tolerance = SWEEP_CONTACT_TOLERANCE * scale;
+  const near = NEAR_FRACTION * scale;
+  let t = 0;
+  for (let step = 0; ; step++) {
+    radius[0] = poseAt(0, t, boxes, 0);
+    radius[1] = poseAt(1, t, boxes, 15);
+    const radii = radius[0] + radius[1];
+    let d = satGap() - radii;
+    // Near contact (and before reporting one) the closest points' direction, which the 15
+    // axes can understate (corner against corner; a capsule's radius on top of that).
+    if (d > -radii && d < near) {
+      const gap = closestPoints(PROJECTIONS_PER_STEP);
+      if (gap === 0) {
+        d = -radii;
+      } else {
+        const c = closest;
+        const nx = (c[3] - c[0]) / gap, ny = (c[4] - c[1]) / gap, nz = (c[5] - c[2]) / gap;
+        const g = gapAlong(nx, ny, nz) - radii;
+        if (g > d) {
+          d = g;
+          direction[0] = nx; direction[1] = ny; direction[2] = nz;
+        }
+      }
+    }
+    if (d <= tolerance || step === SWEEP_MAX_STEPS) {
+      contactAt(out, oo, t);
+      return t;
+    }
+    const rate = closingRate();
+    if (!(rate > 0)) return -1;
+    t += d / rate;
+    if (!(t <= tMax)) return -1;
+  }
+}
+
+/** Fills the hit at time t (the boxes are posed there, `direction` is the deciding axis). */
+function contactAt(out: Floats, oo: number, t: number): void {
+  closestPoints(PROJECTIONS_FOR_POINT);
+  out[oo] = t;
+  for (let k = 0; k < 3; k++) {
+    out[oo + 1 + k] = closest[3 + k];
+    out[oo + 4 + k] = -direction[k];
+  }
+}
+
+/**
+ * First time of contact, in [0, tMax] (tMax <= 1, default 1), of box A moving rigidly from a0 (at
+ * ao0) to a1 (at ao1) and box B from b0 to b1 (OBB layout; each box's axes orthonormal), by the
+ * motion of interpolateObb; −1 if they stay apart until tMax. 0 when they touch at the start.
+ * On contact writes out[oo] = t, out[oo+1..3] a point of B nearest A at t, out[oo+4..6] the unit
+ * normal from B towards A (the axis that decided: B's outward face normal for a face contact).
+ * Never later than the true first contact; see the module comment for the tolerance.
+ */
+export function obbSweep(
+  out: Floats, oo: number,
+  a0: ReadonlyFloats, ao0: number, a1: ReadonlyFloats, ao1: number,
+  b0: ReadonlyFloats, bo0: number, b1: ReadonlyFloats, bo1: number,
+  tMax = 1,
+): number {
+  prepareObbSweep(a0, ao0, a1, ao1);
+  prepareMotion(1, b0, bo0, b1, bo1, 0, 0);
+  return advance(out, oo, tMax);
+}
+
+/**
+ * obbSweep of a capsule (layout.ts capsule layout: p0, p1, radius) moving from c0 (at co0) to
+ * c1 (at co1) against box B moving from b0 to b1: the capsule moves rigidly (centre linear,
+ * direction along the great circle, length and radius linear). Same results layout.
+ */
+export function capsuleObbSweep(
+  out: Floats, oo: number,
+  c0: ReadonlyFloats, co0: number, c1: ReadonlyFloats, co1: number,
+  b0: ReadonlyFloats, bo0: number, b1: ReadonlyFloats, bo1: number,
+  tMax = 1,
+): number {
+  prepareCapsuleSweep(c0, co0, c1, co1);
+  prepareMotion(1, b0, bo0, b1, bo1, 0, 0);
+  return advance(out, oo, tMax);
+}
+
+/** @internal Prepares the moving shape A of later `sweepPrepared` calls: a box from a0 to a1. */
+export function prepareObbSweep(a0: ReadonlyFloats, ao0: number, a1: ReadonlyFloats, ao1: number): void {
+  segmentA = false;
+  prepareMotion(0, a0, ao0, a1, ao1, 0, 0);
+}
+
+/**
+ * @internal Prepares shape A as a capsule from c0 to c1: its segment as a box of half-extents
+ * (half-length, 0, 0), the end frame the start frame turned by the shortest arc from the start
+ * direction to the end one (so the slerp of the frames moves the direction along the great circle).
+ */
+export function prepareCapsuleSweep(c0: ReadonlyFloats, co0: number, c1: ReadonlyFloats, co1: number): void {
+  const s = capsuleBoxes;
+  const l0 = segmentBox(s, 0, c0, co0);
+  const l1 = segmentBox(s, OBB_STRIDE, c1, co1);
+  const ux = s[3], uy = s[4], uz = s[5];
+  const dx = s[18], dy = s[19], dz = s[20];
+  if (l0 === 0 || l1 === 0) {
+    // A point at one end has no direction to turn from or to: both ends take the other's frame.
+    if (l0 === 0) for (let k = 3; k < 12; k++) s[k] = s[OBB_STRIDE + k];
+    else for (let k = 3; k < 12; k++) s[OBB_STRIDE + k] = s[k];
+  } else {
+    const cos = ux * dx + uy * dy + uz * dz;
+    // Shortest-arc rotation from u to d applied to the start frame's second axis v:
+    // R v = cos·v + w × v + w (w·v) / (1 + cos), w = u × d.
+    const vx = s[6], vy = s[7], vz = s[8];
+    let rx: number, ry: number, rz: number;
+    if (1 + cos < SWEEP_ANTIPARALLEL_GAP) {
+      // Half a turn about v itself: v stays, u goes to −u = d.
+      rx = vx; ry = vy; rz = vz;
+    } else {
+      const wx = uy * dz - uz * dy, wy = uz * dx - ux * dz, wz = ux * dy - uy * dx;
+      const f = (wx * vx + wy * vy + wz * vz) / (1 + cos);
+      rx = cos * vx + (wy * vz - wz * vy) + f * wx;
+      ry = cos * vy + (wz * vx - wx * vz) + f * wy;
+      rz = cos * vz + (wx * vy - wy * vx) + f * wz;
+      // Back to unit length and exactly orthogonal to d, against rounding.
+      const along = rx * dx + ry * dy + rz * dz;
+      rx -= along * dx; ry -= along * dy; rz -= along * dz;
+      const len = Math.sqrt(rx * rx + ry * ry + rz * rz);
+      rx /= len; ry /= len; rz /= len;
+    }
+    s[21] = rx; s[22] = ry; s[23] = rz;
+    s[24] = dy * rz - dz * ry; s[25] = dz * rx - dx * rz; s[26] = dx * ry - dy * rx;
+  }
+  segmentA = true;
+  prepareMotion(0, s, 0, s, OBB_STRIDE, c0[co0 + 6], c1[co1 + 6]);
+}
+
+/**
+ * The segment p0→p1 of the capsule at c[co] as a box at s[so]: centre the midpoint, first axis
+ * along the segment (+x for a point), the other two completing a right-handed frame, half-extents
+ * (half-length, 0, 0). Returns the length.
+ */
+function segmentBox(s: Float64Array, so: number, c: ReadonlyFloats, co: number): number {
+  let ux = c[co + 3] - c[co], uy = c[co + 4] - c[co + 1], uz = c[co + 5] - c[co + 2];
+  const length = Math.sqrt(ux * ux + uy * uy + uz * uz);
+  for (let k = 0; k < 3; k++) s[so + k] = 0.5 * (c[co + k] + c[co + 3 + k]);
+  if (length > 0) {
+    ux /= length; uy /= length; uz /= length;
+  } else {
+    ux = 1; uy = 0; uz = 0;
+  }
+  // A second axis across the segment, from the world axis least aligned with it.
+  const ax = Math.abs(ux), ay = Math.abs(uy), az = Math.abs(uz);
+  let vx: number, vy: number, vz: number;
+  if (ax <= ay && ax <= az) {
+    vx = 0; vy = uz; vz = -uy;
+  } else if (ay <= az) {
+    vx = -uz; vy = 0; vz = ux;
+  } else {
+    vx = uy; vy = -ux; vz = 0;
+  }
+  const vl = Math.sqrt(vx * vx + vy * vy + vz * vz);
+  vx /= vl; vy /= vl; vz /= vl;
+  s[so + 3] = ux; s[so + 4] = uy; s[so + 5] = uz;
+  s[so + 6] = vx; s[so + 7] = vy; s[so + 8] = vz;
+  s[so + 9] = uy * vz - uz * vy; s[so + 10] = uz * vx - ux * vz; s[so + 11] = ux * vy - uy * vx;
+  s[so + 12] = 0.5 * length; s[so + 13] = 0; s[so + 14] = 0;
+  return length;
+}
+
+/**
+ * @internal Sweep of the prepared shape A against box B moving from b0 to b1: as obbSweep.
+ */
+export function sweepPrepared(out: Floats, oo: number, b0: ReadonlyFloats, bo0: number, b1: ReadonlyFloats, bo1: number, tMax: number): number {
+  prepareMotion(1, b0, bo0, b1, bo1, 0, 0);
+  return advance(out, oo, tMax);
+}
+
+/**
+ * @internal A min-max AABB holding the prepared shape A at every time of its motion, widened by
+ * `margin`: the union of its start and end boxes' AABBs widened by the chord bound of
+ * hitboxHistory's swept bounds (|H|max (1 − cos(θ/2)) + |ΔH|/2) and its largest radius.
+ * Returns A's size (largest half-diagonal plus largest radius), for the caller's tolerance.
+ */
+export function preparedSweptAabb(out: Floats, oo: number, margin: number): number {
+  const M = motions;
+  const r = Math.max(M[M_R], M[M_R] + M[M_DR]);
+  const e = M[M_HMAX] * (1 - Math.cos(0.5 * M[M_THETA])) + 0.5 * M[M_DH_LENGTH] + r + margin;
+  for (let k = 0; k < 3; k++) {
+    out[oo + k] = Infinity;
+    out[oo + 3 + k] = -Infinity;
+  }
+  for (let s = 0; s <= 1; s++) {
+    poseAt(0, s, boxes, 0);
+    for (let k = 0; k < 3; k++) {
+      const h = boxes[12] * Math.abs(boxes[3 + k]) + boxes[13] * Math.abs(boxes[6 + k]) + boxes[14] * Math.abs(boxes[9 + k]) + e;
+      out[oo + k] = Math.min(out[oo + k], boxes[k] - h);
+      out[oo + 3 + k] = Math.max(out[oo + 3 + k], boxes[k] + h);
+    }
+  }
+  return M[M_HMAX] + r;
+}
