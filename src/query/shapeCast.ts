@@ -1,0 +1,362 @@
+import { CollideInputError, coordinateRefusal, isCoordinate } from '../errors';
+import { CAPSULE_STRIDE, IDENTITY_AXES, OBB_AXES, OBB_HALF, type Floats, type KdopK, type ReadonlyFloats } from '../layout';
+import { CLOSEST_ON_TRIANGLE_STRIDE, closestPtPointTriangle } from './closestPoints';
+import { ballEntry, RAY_HIT_STRIDE, raycastCapsule, raycastTriangle } from './raycast';
+import { writeShapeHit } from './shapeCastHit';
+import { castSegmentKdop } from './shapeCastKdop';
+
+/**
+ * Shape casts of a sphere: the sphere (cx, cy, cz, r) translated by t·(dx, dy, dz), t in [0, maxT],
+ * against a static target read at an offset (layout.ts). Each kernel returns true on a hit at
+ * t <= maxT and writes SHAPE_CAST_HIT_STRIDE numbers at out[oo] (see shapeCastHit.ts); on a miss it
+ * leaves `out` alone. A zero displacement is a static overlap test (t = 0 or a miss).
+ *
+ * Exact: the moving sphere touches the target when its centre meets the target grown by r (the
+ * Minkowski sum, a rounded shape), so each cast is a ray against that rounded shape, built from
+ * the ray kernels of raycast.ts: a ball (sphere), a capsule (capsule), a box widened by r with
+ * capsules on the edges (AABB, OBB: Ericson, Real-Time Collision Detection 5.5.7), a triangle
+ * lifted by r plus its edge capsules (triangle). The k-DOP cast (shapeCastKdop.ts) is exact for
+ * k = 6 and conservative otherwise. Nothing here allocates.
+ */
+
+/**
+ * Throws CollideInputError unless a cast's displacement is finite, within ±MAX_COORDINATE and of
+ * non-zero length, maxT is in [0, 1] and the radius (0 for a box mover) finite and non-negative.
+ * `what` names the caller in the message. For the public query code: the kernels trust their input.
+ */
+export function assertShapeCast(what: string, dx: number, dy: number, dz: number, maxT = 1, radius = 0): void {
+  const d = [dx, dy, dz];
+  for (let k = 0; k < 3; k++) {
+    if (typeof d[k] !== 'number' || !isCoordinate(d[k])) throw new CollideInputError(`${what}: displacement.${'xyz'[k]} ${coordinateRefusal(d[k])}`);
+  }
+  if (dx === 0 && dy === 0 && dz === 0) throw new CollideInputError(`${what}: displacement (0, 0, 0) has zero length`);
+  if (!(maxT >= 0 && maxT <= 1)) throw new CollideInputError(`${what}: maxT must be in [0, 1], got ${maxT}`);
+  if (typeof radius !== 'number' || !isCoordinate(radius)) throw new CollideInputError(`${what}: radius ${coordinateRefusal(radius)}`);
+  if (radius < 0) throw new CollideInputError(`${what}: radius is negative (${radius})`);
+}
+
+const capsule = new Float64Array(CAPSULE_STRIDE);
+const rayHit = new Float64Array(RAY_HIT_STRIDE);
+const closest = new Float64Array(CLOSEST_ON_TRIANGLE_STRIDE);
+const lifted = new Float64Array(9);
+const boxHit = new Float64Array(7); // t, normal (3), point (3), in the box frame
+
+/** Sphere against a sphere [x, y, z, r] at sphere[so]: a ray against the ball of radius r + r_s. */
+export function castSphereSphere(
+  out: Floats, oo: number,
+  cx: number, cy: number, cz: number, r: number,
+  dx: number, dy: number, dz: number, maxT: number,
+  sphere: ReadonlyFloats, so: number,
+): boolean {
+  if (maxT < 0) return false;
+  const sx = sphere[so], sy = sphere[so + 1], sz = sphere[so + 2], rs = sphere[so + 3];
+  const mx = cx - sx, my = cy - sy, mz = cz - sz, reach = r + rs;
+  const m2 = mx * mx + my * my + mz * mz;
+  let t = 0;
+  if (m2 > reach * reach) {
+    t = ballEntry(mx, my, mz, dx, dy, dz, reach);
+    if (!(t <= maxT)) return false;
+  }
+  const hx = mx + t * dx, hy = my + t * dy, hz = mz + t * dz;
+  writeShapeHit(out, oo, t, hx, hy, hz, 0, 0, 0, dx, dy, dz);
+  // The point on the target's surface (at start overlap, the closest point of the solid ball).
+  const k = t > 0 ? rs : Math.min(rs, Math.sqrt(m2));
+  out[oo + 4] = sx + k * out[oo + 1];
+  out[oo + 5] = sy + k * out[oo + 2];
+  out[oo + 6] = sz + k * out[oo + 3];
+  return true;
+}
+
+/**
+ * Writes the hit of a sphere whose centre, at t, is h and whose contact normal is (from the ray
+ * kernel's rounded shape) unit n: the point is h − r·n.
+ */
+function writeRoundHit(
+  out: Floats, oo: number, t: number, hx: number, hy: number, hz: number,
+  nx: number, ny: number, nz: number, r: number, dx: number, dy: number, dz: number,
+): void {
+  writeShapeHit(out, oo, t, nx, ny, nz, 0, 0, 0, dx, dy, dz);
+  out[oo + 4] = hx - r * out[oo + 1];
+  out[oo + 5] = hy - r * out[oo + 2];
+  out[oo + 6] = hz - r * out[oo + 3];
+}
+
+/**
+ * Start-overlap hit of a sphere centred at c against a target whose closest point to c is q
+ * (c itself when c is inside): normal c − q (least penetration), point q.
+ */
+function writeStartHit(
+  out: Floats, oo: number, cx: number, cy: number, cz: number, qx: number, qy: number, qz: number,
+  dx: number, dy: number, dz: number,
+): void {
+  writeShapeHit(out, oo, 0, cx - qx, cy - qy, cz - qz, qx, qy, qz, dx, dy, dz);
+}
+
+/** Sphere against a capsule [p0, p1, r_c] at cap[co]: a ray against the capsule of radius r + r_c. */
+export function castSphereCapsule(
+  out: Floats, oo: number,
+  cx: number, cy: number, cz: number, r: number,
+  dx: number, dy: number, dz: number, maxT: number,
+  cap: ReadonlyFloats, co: number,
+): boolean {
+  if (maxT < 0) return false;
+  for (let i = 0; i < 6; i++) capsule[i] = cap[co + i];
+  const rc = cap[co + 6];
+  capsule[6] = r + rc;
+  // Closest point of the core segment, for the start-overlap test.
+  const ax = capsule[3] - capsule[0], ay = capsule[4] - capsule[1], az = capsule[5] - capsule[2];
+  const aa = ax * ax + ay * ay + az * az;
+  const mx = cx - capsule[0], my = cy - capsule[1], mz = cz - capsule[2];
+  const s = aa > 0 ? Math.min(1, Math.max(0, (mx * ax + my * ay + mz * az) / aa)) : 0;
+  const ex = mx - s * ax, ey = my - s * ay, ez = mz - s * az;
+  const e2 = ex * ex + ey * ey + ez * ez;
+  if (e2 <= capsule[6] * capsule[6]) {
+    // Closest point of the solid capsule to c: c itself when inside, else on its surface.
+    const e = Math.sqrt(e2), k = e > rc ? rc / e : 1;
+    const qx = capsule[0] + s * ax, qy = capsule[1] + s * ay, qz = capsule[2] + s * az;
+    writeShapeHit(out, oo, 0, ex, ey, ez, qx + k * ex, qy + k * ey, qz + k * ez, dx, dy, dz);
+    return true;
+  }
+  if (!raycastCapsule(rayHit, cx, cy, cz, dx, dy, dz, maxT, capsule, 0)) return false;
+  const t = rayHit[0];
+  writeRoundHit(out, oo, t, cx + t * dx, cy + t * dy, cz + t * dz, rayHit[1], rayHit[2], rayHit[3], r, dx, dy, dz);
+  return true;
+}
+
+/**
+ * Sphere (centre p relative to the box centre, motion v, both in the box frame) against the box of
+ * half-extents h: writes boxHit (t, normal, point, box frame) and returns whether it hits by maxT.
+ * The ray is clipped by the box widened by r; where it enters on a face of the widened box within
+ * that face of the box (at most one coordinate beyond the box), that is the hit. Otherwise it
+ * enters in an edge region (two coordinates beyond: the sphere can only meet that edge first, so
+ * the answer is the ray against the edge's capsule, or a miss) or a corner region (the three
+ * edges' capsules at that corner). Started inside the widened box but not touching the box, the
+ * centre is in such a region already (entry t = 0).
+ */
+function castSphereBoxFrame(
+  px: number, py: number, pz: number, vx: number, vy: number, vz: number,
+  h0: number, h1: number, h2: number, r: number, maxT: number,
+): boolean {
+  // Start overlap: the centre within r of the box.
+  const q0 = Math.max(-h0, Math.min(h0, px)), q1 = Math.max(-h1, Math.min(h1, py)), q2 = Math.max(-h2, Math.min(h2, pz));
+  const ex = px - q0, ey = py - q1, ez = pz - q2;
+  if (ex * ex + ey * ey + ez * ez <= r * r) {
+    boxHit[0] = 0;
+    boxHit[1] = ex;
+    boxHit[2] = ey;
+    boxHit[3] = ez;
+    if (ex === 0 && ey === 0 && ez === 0) {
+      // Centre inside the box: push out through the nearest face.
+      const g0 = h0 - Math.abs(px), g1 = h1 - Math.abs(py), g2 = h2 - Math.abs(pz);
+      const i = g0 <= g1 && g0 <= g2 ? 0 : g1 <= g2 ? 1 : 2;
+      boxHit[1 + i] = (i === 0 ? px : i === 1 ? py : pz) >= 0 ? 1 : -1;
+    }
+    boxHit[4] = q0;
+    boxHit[5] = q1;
+    boxHit[6] = q2;
+    return true;
+  }
+  // Widened slabs.
+  let enter = 0, exit = Infinity, axis = -1;
+  for (let i = 0; i < 3; i++) {
+    const p = i === 0 ? px : i === 1 ? py : pz, v = i === 0 ? vx : i === 1 ? vy : vz;
+    const w = (i === 0 ? h0 : i === 1 ? h1 : h2) + r;
+    if (v === 0) {
+      if (p < -w || p > w) return false;
+      continue;
+    }
+    let t0 = (-w - p) / v, t1 = (w - p) / v;
+    if (t0 > t1) { const x = t0; t0 = t1; t1 = x; }
+    if (t0 > enter) { enter = t0; axis = i; }
+    if (t1 < exit) exit = t1;
+    if (enter > exit) return false;
+  }
+  if (enter > maxT) return false;
+  const x = px + enter * vx, y = py + enter * vy, z = pz + enter * vz;
+  const o0 = x < -h0 ? -1 : x > h0 ? 1 : 0, o1 = y < -h1 ? -1 : y > h1 ? 1 : 0, o2 = z < -h2 ? -1 : z > h2 ? 1 : 0;
+  const outside = (o0 !== 0 ? 1 : 0) + (o1 !== 0 ? 1 : 0) + (o2 !== 0 ? 1 : 0);
+  if (outside <= 1 && axis >= 0) {
+    boxHit[0] = enter;
+    boxHit[1] = boxHit[2] = boxHit[3] = 0;
+    const c = axis === 0 ? x : axis === 1 ? y : z;
+    boxHit[1 + axis] = c >= 0 ? 1 : -1;
+    boxHit[4] = x - r * boxHit[1];
+    boxHit[5] = y - r * boxHit[2];
+    boxHit[6] = z - r * boxHit[3];
+    return true;
+  }
+  // Edge or corner region: the capsules of the edges through the region's edge or corner.
+  let best = Infinity;
+  for (let k = 0; k < 3; k++) {
+    const ok = k === 0 ? o0 : k === 1 ? o1 : o2;
+    // The edge along axis k runs through the region when the other two coordinates are outside.
+    if (outside === 2 && ok !== 0) continue;
+    capsule[0] = o0 * h0;
+    capsule[1] = o1 * h1;
+    capsule[2] = o2 * h2;
+    capsule[3] = capsule[0];
+    capsule[4] = capsule[1];
+    capsule[5] = capsule[2];
+    const hk = k === 0 ? h0 : k === 1 ? h1 : h2;
+    capsule[k] = -hk;
+    capsule[3 + k] = hk;
+    capsule[6] = r;
+    if (raycastCapsule(rayHit, px, py, pz, vx, vy, vz, Math.min(best, maxT), capsule, 0) && rayHit[0] < best) {
+      best = rayHit[0];
+      boxHit[0] = best;
+      boxHit[1] = rayHit[1];
+      boxHit[2] = rayHit[2];
+      boxHit[3] = rayHit[3];
+    }
+  }
+  if (best === Infinity) return false;
+  if (best === 0) {
+    // Touching at the start by the capsule's rounding, not by the test above: the same answer as there.
+    boxHit[1] = ex;
+    boxHit[2] = ey;
+    boxHit[3] = ez;
+    boxHit[4] = q0;
+    boxHit[5] = q1;
+    boxHit[6] = q2;
+    return true;
+  }
+  boxHit[4] = px + best * vx - r * boxHit[1];
+  boxHit[5] = py + best * vy - r * boxHit[2];
+  boxHit[6] = pz + best * vz - r * boxHit[3];
+  return true;
+}
+
+/** Sphere against a box given by centre, axes (columns at axes[ao]) and half-extents; shared by OBB and AABB. */
+function castSphereBox(
+  out: Floats, oo: number,
+  cx: number, cy: number, cz: number, r: number,
+  dx: number, dy: number, dz: number, maxT: number,
+  bx: number, by: number, bz: number, axes: ReadonlyFloats, ao: number, h0: number, h1: number, h2: number,
+): boolean {
+  if (maxT < 0) return false;
+  const mx = cx - bx, my = cy - by, mz = cz - bz;
+  const u0x = axes[ao], u0y = axes[ao + 1], u0z = axes[ao + 2];
+  const u1x = axes[ao + 3], u1y = axes[ao + 4], u1z = axes[ao + 5];
+  const u2x = axes[ao + 6], u2y = axes[ao + 7], u2z = axes[ao + 8];
+  const hit = castSphereBoxFrame(
+    u0x * mx + u0y * my + u0z * mz, u1x * mx + u1y * my + u1z * mz, u2x * mx + u2y * my + u2z * mz,
+    u0x * dx + u0y * dy + u0z * dz, u1x * dx + u1y * dy + u1z * dz, u2x * dx + u2y * dy + u2z * dz,
+    h0, h1, h2, r, maxT,
+  );
+  if (!hit) return false;
+  const n0 = boxHit[1], n1 = boxHit[2], n2 = boxHit[3], p0 = boxHit[4], p1 = boxHit[5], p2 = boxHit[6];
+  writeShapeHit(
+    out, oo, boxHit[0],
+    n0 * u0x + n1 * u1x + n2 * u2x, n0 * u0y + n1 * u1y + n2 * u2y, n0 * u0z + n1 * u1z + n2 * u2z,
+    bx + p0 * u0x + p1 * u1x + p2 * u2x, by + p0 * u0y + p1 * u1y + p2 * u2y, bz + p0 * u0z + p1 * u1z + p2 * u2z,
+    dx, dy, dz,
+  );
+  return true;
+}
+
+/** Sphere against an OBB (layout.ts) at box[bo]; exact (rounded box, see castSphereBoxFrame). */
+export function castSphereObb(
+  out: Floats, oo: number,
+  cx: number, cy: number, cz: number, r: number,
+  dx: number, dy: number, dz: number, maxT: number,
+  box: ReadonlyFloats, bo: number,
+): boolean {
+  return castSphereBox(
+    out, oo, cx, cy, cz, r, dx, dy, dz, maxT,
+    box[bo], box[bo + 1], box[bo + 2], box, bo + OBB_AXES, box[bo + OBB_HALF], box[bo + OBB_HALF + 1], box[bo + OBB_HALF + 2],
+  );
+}
+
+/** Sphere against a min-max AABB at box[bo]; exact. */
+export function castSphereAabb(
+  out: Floats, oo: number,
+  cx: number, cy: number, cz: number, r: number,
+  dx: number, dy: number, dz: number, maxT: number,
+  box: ReadonlyFloats, bo: number,
+): boolean {
+  const lx = box[bo], ly = box[bo + 1], lz = box[bo + 2], ux = box[bo + 3], uy = box[bo + 4], uz = box[bo + 5];
+  return castSphereBox(
+    out, oo, cx, cy, cz, r, dx, dy, dz, maxT,
+    0.5 * (lx + ux), 0.5 * (ly + uy), 0.5 * (lz + uz), IDENTITY_AXES, 0, 0.5 * (ux - lx), 0.5 * (uy - ly), 0.5 * (uz - lz),
+  );
+}
+
+/**
+ * Sphere against a triangle (9 numbers a, b, c at tri[to]), two-sided and closed. Exact: the
+ * triangle grown by r is the prism between the triangle lifted by ±r along its normal and the three
+ * edge capsules; the first entry into that union is the earliest of the ray against the lifted
+ * triangle on the centre's side and the rays against the capsules. A zero-area triangle has no
+ * lifted face (raycastTriangle refuses it): its edge capsules are the whole shape.
+ */
+export function castSphereTriangle(
+  out: Floats, oo: number,
+  cx: number, cy: number, cz: number, r: number,
+  dx: number, dy: number, dz: number, maxT: number,
+  tri: ReadonlyFloats, to: number,
+): boolean {
+  if (maxT < 0) return false;
+  const ax = tri[to], ay = tri[to + 1], az = tri[to + 2];
+  const e1x = tri[to + 3] - ax, e1y = tri[to + 4] - ay, e1z = tri[to + 5] - az;
+  const e2x = tri[to + 6] - ax, e2y = tri[to + 7] - ay, e2z = tri[to + 8] - az;
+  let nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+  const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  if (nl > 0) { nx /= nl; ny /= nl; nz /= nl; }
+  const side = (cx - ax) * nx + (cy - ay) * ny + (cz - az) * nz;
+  const d2 = closestPtPointTriangle(closest, 0, cx, cy, cz, tri, to);
+  if (d2 <= r * r) {
+    if (d2 === 0) {
+      // Centre on the triangle: either face is a least penetration; take the one against the motion.
+      const s = dx * nx + dy * ny + dz * nz > 0 ? -1 : 1;
+      writeShapeHit(out, oo, 0, s * nx, s * ny, s * nz, closest[0], closest[1], closest[2], dx, dy, dz);
+    } else {
+      writeStartHit(out, oo, cx, cy, cz, closest[0], closest[1], closest[2], dx, dy, dz);
+    }
+    return true;
+  }
+  let best = Infinity, bx = 0, by = 0, bz = 0;
+  const lift = side >= 0 ? r : -r;
+  for (let i = 0; i < 9; i += 3) {
+    lifted[i] = tri[to + i] + lift * nx;
+    lifted[i + 1] = tri[to + i + 1] + lift * ny;
+    lifted[i + 2] = tri[to + i + 2] + lift * nz;
+  }
+  if (raycastTriangle(rayHit, cx, cy, cz, dx, dy, dz, maxT, lifted, 0)) {
+    best = rayHit[0];
+    bx = rayHit[1]; by = rayHit[2]; bz = rayHit[3];
+  }
+  capsule[6] = r;
+  for (let e = 0; e < 3; e++) {
+    const p = to + 3 * e, q = to + 3 * ((e + 1) % 3);
+    for (let i = 0; i < 3; i++) {
+      capsule[i] = tri[p + i];
+      capsule[3 + i] = tri[q + i];
+    }
+    if (raycastCapsule(rayHit, cx, cy, cz, dx, dy, dz, Math.min(best, maxT), capsule, 0) && rayHit[0] < best) {
+      best = rayHit[0];
+      bx = rayHit[1]; by = rayHit[2]; bz = rayHit[3];
+    }
+  }
+  if (best === Infinity) return false;
+  if (best === 0) {
+    // Touching at the start by a capsule's rounding, not by the test above: the same answer as there.
+    writeStartHit(out, oo, cx, cy, cz, closest[0], closest[1], closest[2], dx, dy, dz);
+    return true;
+  }
+  writeRoundHit(out, oo, best, cx + best * dx, cy + best * dy, cz + best * dz, bx, by, bz, r, dx, dy, dz);
+  return true;
+}
+
+/**
+ * Sphere against a k-DOP (layout.ts) at kdop[ko]. k = 6 is an AABB (same layout) and exact.
+ * Otherwise conservative (castSegmentKdop): never later than the true contact, and at the time it
+ * reports, the sphere is within (KDOP_ROUNDING_FACTOR[k] − 1)·r of the k-DOP (exact for r = 0).
+ */
+export function castSphereKdop(
+  out: Floats, oo: number,
+  cx: number, cy: number, cz: number, r: number,
+  dx: number, dy: number, dz: number, maxT: number,
+  kdop: ReadonlyFloats, ko: number, k: KdopK,
+): boolean {
+  if (k === 6) return castSphereAabb(out, oo, cx, cy, cz, r, dx, dy, dz, maxT, kdop, ko);
+  return castSegmentKdop(out, oo, cx, cy, cz, 0, 0, 0, r, dx, dy, dz, maxT, kdop, ko, k);
+}

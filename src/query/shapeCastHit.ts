@@ -1,0 +1,65 @@
+import type { Floats } from '../layout';
+
+/**
+ * Result layout of the shape casts (shapeCast.ts, shapeCastCapsule.ts, shapeCastBox.ts,
+ * shapeCastKdop.ts, tree/shapecastTree.ts): a mover translated by t·(dx, dy, dz), t in [0, maxT],
+ * first touches a static target at t.
+ *
+ * - out[oo] = t, the fraction of the displacement at first contact;
+ * - out[oo+1..3] = unit normal on the target's surface at the contact, pointing from the target
+ *   towards the mover (normal·displacement <= 0 for a hit from outside);
+ * - out[oo+4..6] = the contact point at time t, on the target's surface (up to rounding, and up to
+ *   the documented bound of the conservative kernels).
+ *
+ * Start overlap (the shapes touch or overlap at t = 0): t = 0; the normal is the direction of least
+ * penetration (from the target's closest feature towards the mover's centre or core, or the SAT
+ * axis of least overlap for boxes); where that is undefined (a centre exactly on the target's core)
+ * it is −displacement/|displacement|, and (0, 0, 0) only for a zero displacement as well. The point
+ * is a point of the target inside or on the mover (the target's point closest to the mover's core,
+ * or the target's supporting point along the normal).
+ */
+export const SHAPE_CAST_HIT_STRIDE = 7;
+
+/**
+ * Writes a hit at out[oo]: t, the normal (nx, ny, nz) normalised (a zero vector falls back to
+ * −d/|d|, and to zero for a zero d), and the point.
+ * @internal
+ */
+export function writeShapeHit(
+  out: Floats, oo: number, t: number,
+  nx: number, ny: number, nz: number,
+  px: number, py: number, pz: number,
+  dx: number, dy: number, dz: number,
+): void {
+  let len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  if (!(len > 0)) {
+    nx = -dx;
+    ny = -dy;
+    nz = -dz;
+    len = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  }
+  const s = len > 0 ? 1 / len : 0;
+  out[oo] = t;
+  out[oo + 1] = nx * s;
+  out[oo + 2] = ny * s;
+  out[oo + 3] = nz * s;
+  out[oo + 4] = px;
+  out[oo + 5] = py;
+  out[oo + 6] = pz;
+}
+
+/**
+ * Rewrites a hit found with the roles swapped (the target moved by −d against the mover) as the
+ * mover's hit: same t; the normal reversed (it was on the mover's surface, pointing at the target);
+ * the point moved by t·d (found while the target was displaced by −t·d).
+ * @internal
+ */
+export function swapShapeHit(out: Floats, oo: number, dx: number, dy: number, dz: number): void {
+  const t = out[oo];
+  out[oo + 1] = -out[oo + 1];
+  out[oo + 2] = -out[oo + 2];
+  out[oo + 3] = -out[oo + 3];
+  out[oo + 4] += t * dx;
+  out[oo + 5] += t * dy;
+  out[oo + 6] += t * dz;
+}

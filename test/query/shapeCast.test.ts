@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { assertShapeCast, castSphereAabb, castSphereCapsule, castSphereSphere, castSphereTriangle } from '../../src/query/shapeCast';
+import { mulberry32 } from '../../scenes/random';
+import { refusal } from '../support/refusal';
+import { norm, sub, type V } from '../support/contactReference';
+import { SCENE_KINDS, placeMotion, randomTarget, referenceNormal, type SceneKind } from './shapeCastScenes';
+import { KDOP_FACTOR, OO, OFFSETS, SCALES, TARGETS, castSphere, checkCast, out, sceneTolerance, targetDistanceOf } from './shapeCastCheck';
+
+describe('sphere casts', () => {
+  it('match the sampled first contact on random and adversarial scenes (every target kind)', () => {
+    const seen = new Map<string, number>();
+    fc.assert(
+      fc.property(fc.integer(), fc.constantFrom(...TARGETS), fc.constantFrom(...SCENE_KINDS), fc.constantFrom(...SCALES), fc.constantFrom(...OFFSETS),
+        (seed, kind, scene: SceneKind, size, offset) => {
+          const rand = mulberry32(seed);
+          const centre: V = [offset + size * rand(), offset - size * rand(), offset * 0.5 + size * rand()];
+          const target = randomTarget(rand, kind, centre, size);
+          const targetDistance = targetDistanceOf(target);
+          const r = rand() < 0.1 ? 0 : size * (0.05 + rand());
+          const base: V = [centre[0], centre[1], centre[2]];
+          const gapAt = (shift: V, d: V, t: number) =>
+            targetDistance([base[0] + shift[0] + t * d[0], base[1] + shift[1] + t * d[1], base[2] + shift[2] + t * d[2]]) - r;
+          const { shift, d } = placeMotion(rand, scene, size, [0, 0, 0], gapAt,
+            (s) => referenceNormal(target.ref, [base[0] + s[0], base[1] + s[1], base[2] + s[2]], 1e-6 * size));
+          const c: V = [base[0] + shift[0], base[1] + shift[1], base[2] + shift[2]];
+          const maxT = rand() < 0.2 ? 0.5 : 1;
+          const hit = castSphere(target, c, r, d, maxT);
+          const isKdop = target.kind.startsWith('kdop');
+          const tol = sceneTolerance(target, offset, d, r);
+          const key = `${kind}/${hit}`;
+          seen.set(key, (seen.get(key) ?? 0) + 1);
+          checkCast(hit, out, OO, {
+            gap: (t) => gapAt(shift, d, t),
+            moverDistance: (p, t) => Math.max(0, norm(sub(p, [c[0] + t * d[0], c[1] + t * d[1], c[2] + t * d[2]])) - r),
+            targetDistance,
+            d, maxT, tol,
+            early: isKdop ? (KDOP_FACTOR[target.k] - 1) * r : 0,
+            exactNormal: !isKdop || target.k === 6,
+            steps: isKdop && target.k !== 6 ? 128 : 4096,
+          });
+        }),
+      { numRuns: 900 },
+    );
+    // Both outcomes happen for every target kind.
+    for (const kind of TARGETS) {
+      expect(seen.get(`${kind}/true`) ?? 0, `${kind} hits`).toBeGreaterThan(5);
+      expect(seen.get(`${kind}/false`) ?? 0, `${kind} misses`).toBeGreaterThan(2);
+    }
+  });
+
+  it('capsule targets of zero length and zero radius, and triangles of zero area, behave as their points and segments', () => {
+    const cap = new Float64Array([9, 1, 0, 0, 1, 0, 0, 0.5]);
+    expect(castSphereCapsule(out, 0, -2, 0, 0, 0.5, 4, 0, 0, 1, cap, 1)).toBe(true);
+    expect(out[0]).toBeCloseTo(0.5, 12); // the centre meets the ball of radius 1 around x = 1 at x = 0
+    expect([out[1], out[2], out[3]]).toEqual([-1, 0, 0]);
+    expect(out[4]).toBeCloseTo(0.5, 12);
+    const flat = new Float64Array([0, 0, 0, 2, 0, 0, 1, 0, 0]);
+    expect(castSphereTriangle(out, 0, 1, 2, 0, 0.5, 0, -4, 0, 1, flat, 0)).toBe(true);
+    expect(out[0]).toBeCloseTo(1.5 / 4, 12);
+    expect([out[1], out[2], out[3]].map((x) => x + 0)).toEqual([0, 1, 0]);
+  });
+
+  it('start overlap: t = 0, normal of least penetration, the target point nearest the centre', () => {
+    const box = new Float64Array([-1, -1, -1, 1, 1, 1]);
+    expect(castSphereAabb(out, 0, 0.9, 0.2, 0, 0.05, 0, 0, 5, 1, box, 0)).toBe(true);
+    expect(Array.from(out.subarray(0, 7))).toEqual([0, 1, 0, 0, 0.9, 0.2, 0]);
+    const sphere = new Float64Array([0, 0, 0, 1]);
+    // Centres coincide: the normal opposes the motion.
+    expect(castSphereSphere(out, 0, 0, 0, 0, 1, 0, 0, 3, 1, sphere, 0)).toBe(true);
+    expect(Array.from(out.subarray(0, 4), (x) => x + 0)).toEqual([0, 0, 0, -1]);
+    // Zero displacement: a static test.
+    expect(castSphereSphere(out, 0, 3, 0, 0, 1, 0, 0, 0, 1, sphere, 0)).toBe(false);
+    expect(castSphereSphere(out, 0, 2, 0, 0, 1, 0, 0, 0, 1, sphere, 0)).toBe(true);
+    expect(Array.from(out.subarray(0, 7))).toEqual([0, 1, 0, 0, 1, 0, 0]);
+  });
+
+  it('respects maxT and never writes on a miss', () => {
+    const sphere = new Float64Array([0, 0, 0, 1]);
+    out.fill(7);
+    expect(castSphereSphere(out, 0, -5, 0, 0, 1, 10, 0, 0, 0.29, sphere, 0)).toBe(false);
+    expect(castSphereSphere(out, 0, -5, 0, 0, 1, 10, 0, 0, -1, sphere, 0)).toBe(false);
+    expect(Array.from(out)).toEqual(new Array(out.length).fill(7));
+    expect(castSphereSphere(out, 0, -5, 0, 0, 1, 10, 0, 0, 0.3, sphere, 0)).toBe(true);
+    expect(out[0]).toBeCloseTo(0.3, 15);
+  });
+});
+
+describe('assertShapeCast', () => {
+  it('refuses zero, NaN and infinite displacements, bad maxT and bad radii, naming them', () => {
+    expect(refusal(() => assertShapeCast('castShape', 0, 0, 0))).toBe('castShape: displacement (0, 0, 0) has zero length');
+    expect(refusal(() => assertShapeCast('castShape', 1, NaN, 0))).toBe('castShape: displacement.y is not finite (NaN)');
+    expect(refusal(() => assertShapeCast('castShape', Infinity, 0, 0))).toBe('castShape: displacement.x is not finite (Infinity)');
+    expect(refusal(() => assertShapeCast('castShape', 1, 0, 0, 1.5))).toBe('castShape: maxT must be in [0, 1], got 1.5');
+    expect(refusal(() => assertShapeCast('castShape', 1, 0, 0, 1, -2))).toBe('castShape: radius is negative (-2)');
+    expect(refusal(() => assertShapeCast('castShape', 1, 0, 0, 1, NaN))).toBe('castShape: radius is not finite (NaN)');
+    expect(refusal(() => assertShapeCast('castShape', 0, 1e-30, 0, 0.5, 0))).toBe('no error');
+  });
+});
