@@ -113,15 +113,20 @@ export function raycastColliders(target: World | CollisionPipeline, hit: Collide
     hit.triangle = c.kind[e] === SHAPE_MESH ? part : -1;
   }
   if (hit.entity < 0) return false;
-  const hitboxes = p.characters?.hitboxes;
-  hit.boneName = hit.hitbox >= 0 ? hitboxes!.boneName[hit.hitbox] : '';
-  hit.group = hit.hitbox >= 0 ? hitboxes!.group[hit.hitbox] : -1;
-  hit.groupName = hit.hitbox >= 0 ? HIT_GROUP_NAMES[hit.group] : '';
+  nameHitbox(hit, p);
   hit.distance = hit.t * Math.hypot(dx, dy, dz);
   hit.point[0] = ox + hit.t * dx;
   hit.point[1] = oy + hit.t * dy;
   hit.point[2] = oz + hit.t * dz;
   return true;
+}
+
+/** Fills a hit's bone and hit-group fields from its `hitbox` (-1: not a character hit, blank fields). */
+export function nameHitbox(hit: Pick<ColliderRayHit, 'hitbox' | 'boneName' | 'group' | 'groupName'>, p: CollisionPipeline): void {
+  const h = hit.hitbox, hitboxes = p.characters?.hitboxes;
+  hit.boneName = h >= 0 ? hitboxes!.boneName[h] : '';
+  hit.group = h >= 0 ? hitboxes!.group[h] : -1;
+  hit.groupName = h >= 0 ? HIT_GROUP_NAMES[hit.group] : '';
 }
 
 /** castShape's miss; any other return is a hit (the hitbox or triangle index for characters and meshes, else 0). */

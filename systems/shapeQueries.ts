@@ -52,15 +52,15 @@ const treeResult = new TreeQueryResult();
 const pose = new Float64Array(POSE_STRIDE);
 
 /**
- * Fills `candidates` with the colliders whose broad-phase box meets the box at bounds[0..5]: the
- * broad phase's own box query, else the pipeline's query grid (built once per broad phase).
+ * Appends to `out` the colliders whose broad-phase box meets the box at box[0..5] (min-max): the
+ * broad phase's own box query, else the pipeline's query grid (built once per broad phase). Each
+ * collider the last broad phase saw comes once; those added since do not.
  */
-function gatherCandidates(p: CollisionPipeline): IdList {
+export function gatherCandidates(p: CollisionPipeline, box: Float64Array, out: IdList): void {
   const c = p.collider, b = p.broadPhase, s = p.scratch;
-  candidates.count = 0;
   if (isBoxQueryable(b)) {
-    b.queryBox(c.aabb, bounds, 0, candidates);
-    return candidates;
+    b.queryBox(c.aabb, box, 0, out);
+    return;
   }
   if (s.queryGridRun !== s.broadPhaseRuns) {
     s.queryGrid ??= new QueryGrid();
@@ -69,8 +69,7 @@ function gatherCandidates(p: CollisionPipeline): IdList {
     s.queryGrid.build(input.boxes, input.ids, input.count);
     s.queryGridRun = s.broadPhaseRuns;
   }
-  s.queryGrid!.queryBox(c.aabb, bounds, 0, candidates);
-  return candidates;
+  s.queryGrid!.queryBox(c.aabb, box, 0, out);
 }
 
 /** Rank of a primitive kind in the tests below (the order src/contacts/ takes its arguments in). */
@@ -179,7 +178,8 @@ export function overlapColliders(target: World | CollisionPipeline, out: Int32Ar
   const isArray = Array.isArray(out);
   if (!isArray && !(out instanceof Int32Array)) throw new CollideInputError(`overlapColliders: out must be an Int32Array or a number[], got ${String(out)}`);
   shapeQueryBounds(bounds, 0, query);
-  gatherCandidates(p);
+  candidates.count = 0;
+  gatherCandidates(p, bounds, candidates);
   const c = p.collider, kind = query.kind, data = query.data, mask = query.mask, ignore = query.ignore;
   const ids = candidates.ids;
   found.count = 0;

@@ -1,0 +1,276 @@
+/**
+ * castShapeColliders: the first collider a query shape (sphere, capsule, OBB, AABB) meets when
+ * moved by its displacement, for character movement, projectiles with a size, placement checks.
+ * It reads the volumes of the last `step`, as overlapColliders and raycastColliders do.
+ *
+ * Candidates come from the broad phase's structure (shapeQueries.ts gatherCandidates): the motion
+ * is cut into a few legs whose swept boxes are about the size of the shape's own box, visited in
+ * order; each leg's new candidates are sorted by when the moving shape's box enters their
+ * broad-phase box and cast exactly in that order, until the next entry comes after the best hit.
+ * The first leg ending after the best hit ends the search (docs/design/shape-queries.md).
+ */
+import type { World } from 'bitecs';
+import { OBB_STRIDE, SPHERE_STRIDE } from '../src/layout';
+import { SHAPE_CAST_HIT_STRIDE } from '../src/query/shapeCastHit';
+import { castSphereAabb, castSphereCapsule, castSphereKdop, castSphereObb, castSphereSphere } from '../src/query/shapeCast';
+import { QUERY_SPHERE, assertShapeQuery, shapeQueryBounds, type ShapeQuery } from '../src/query/shapeQuery';
+import { IdList } from '../src/broadphase/boxQuery';
+import { grown } from '../src/broadphase/growable';
+import { sortByKey } from '../src/broadphase/sortByKey';
+import { CollideInputError } from '../src/errors';
+import {
+  SHAPE_AABB,
+  SHAPE_CAPSULE,
+  SHAPE_CHARACTER,
+  SHAPE_KDOP,
+  SHAPE_MESH,
+  SHAPE_NONE,
+  SHAPE_OBB,
+  SHAPE_SPHERE,
+  SHAPE_STRIDE,
+  type ColliderStore,
+} from '../components/collider';
+import { pipelineOf, type CollisionPipeline } from './collisionState';
+import { gatherCandidates } from './shapeQueries';
+import { nameHitbox } from './raycastColliders';
+
+/** The first hit of `castShapeColliders` (written in place; entity -1 after a miss). */
+export interface ColliderShapeHit {
+  /** Entity hit, or -1. */
+  entity: number;
+  /** Fraction of the displacement, in [0, 1], at which the shape first touches it (0: touching at the start). */
+  t: number;
+  /** t·|displacement|: how far the shape travels before the contact, world units. */
+  distance: number;
+  /** Contact point on the collider's surface, with the shape moved by t·displacement. */
+  readonly point: Float64Array;
+  /** Unit normal at the contact, from the collider towards the shape (normal·displacement <= 0 for a hit from outside). */
+  readonly normal: Float64Array;
+  /** Character colliders: the hitbox hit (index into the hitbox store), else -1. */
+  hitbox: number;
+  /** Character colliders: the name of the hitbox's bone, else ''. */
+  boneName: string;
+  /** Character colliders: the hit group (HIT_GROUP_*), else -1. */
+  group: number;
+  /** Character colliders: the hit group's name ('head', 'torso', ...), else ''. */
+  groupName: string;
+  /** Mesh colliders: the mesh triangle hit, else -1. */
+  triangle: number;
+}
+
+/** A reusable hit record for `castShapeColliders`. */
+export function createColliderShapeHit(): ColliderShapeHit {
+  return { entity: -1, t: 0, distance: 0, point: new Float64Array(3), normal: new Float64Array(3), hitbox: -1, boneName: '', group: -1, groupName: '', triangle: -1 };
+}
+
+/** The shape's box at the start (min-max), then a leg's swept box. */
+const startBox = new Float64Array(6);
+const legBox = new Float64Array(6);
+const legCandidates = new IdList();
+/** A leg's candidates to cast, by entry time (keys) and id (tags). */
+let entryKeys = new Float64Array(64);
+let entryIds = new Int32Array(64);
+/** Per entity, the cast that last took it as a candidate: each is considered once over the legs. */
+let visited = new Uint32Array(0);
+let castNumber = 0;
+/** The last kernel's hit, the best hit so far, and the best hitbox's within a character. */
+const cast = new Float64Array(SHAPE_CAST_HIT_STRIDE);
+const bestCast = new Float64Array(SHAPE_CAST_HIT_STRIDE);
+const hitboxCast = new Float64Array(SHAPE_CAST_HIT_STRIDE);
+/** A hitbox's bounding sphere's box. */
+const sphereBox = new Float64Array(6);
+
+/** Most legs of a cast: beyond them a leg's swept box grows with the displacement instead. */
+const MAX_CAST_LEGS = 64;
+
+/** castAgainst's miss; any other return is a hit (the hitbox or triangle index for characters and meshes, else 0). */
+const NO_HIT = -2;
+
+/**
+ * When the box at box[0..5], moved by t·d for t in [0, 1], first meets the closed box at b[bo]
+ * (min-max): a slab test. Infinity when it never does.
+ */
+function boxEntry(box: Float64Array, d: Float64Array, b: ArrayLike<number>, bo: number): number {
+  let enter = 0, exit = 1;
+  for (let k = 0; k < 3; k++) {
+    const v = d[k], lo = box[k], hi = box[3 + k], blo = b[bo + k], bhi = b[bo + 3 + k];
+    if (v === 0) {
+      if (hi < blo || lo > bhi) return Infinity;
+      continue;
+    }
+    const t0 = v > 0 ? (blo - hi) / v : (bhi - lo) / v, t1 = v > 0 ? (bhi - lo) / v : (blo - hi) / v;
+    if (t0 > enter) enter = t0;
+    if (t1 < exit) exit = t1;
+    if (enter > exit) return Infinity;
+  }
+  return enter;
+}
+
+/**
+ * Casts the query's shape, moved from where it is by t·`query.displacement` for t in [0, 1],
+ * against every collider whose layer shares a bit with `query.mask`, except entity
+ * `query.ignore`. Returns whether it hits something and writes the first hit into `hit`: the
+ * entity, t, the distance travelled, the contact point and normal (see ColliderShapeHit); among
+ * hits at the same t the lowest entity id wins, so the answer does not depend on creation order.
+ * A shape touching or overlapping a collider at the start hits it at t = 0 (normal: the direction
+ * of least penetration). Exact per kind with the shape-cast kernels (src/query/shapeCast*.ts);
+ * k-DOP colliders by a conservative cast (never late: see castSphereKdop); characters by their
+ * hitboxes (the hit names the bone and hit group). Reads the colliders as of the last `step`: one
+ * added since is found from the next step on. Throws CollideInputError for a query field that is
+ * not finite, outside ±MAX_COORDINATE or otherwise invalid (a zero displacement, a negative
+ * radius, non-orthonormal axes, min > max, a mask outside uint32), naming it. Allocation-free.
+ */
+export function castShapeColliders(target: World | CollisionPipeline, hit: ColliderShapeHit, query: ShapeQuery): boolean {
+  const p = pipelineOf(target, 'castShapeColliders');
+  assertShapeQuery(query, 'castShapeColliders', true);
+  if (query.kind !== QUERY_SPHERE) throw new CollideInputError(`castShapeColliders: casts of a ${query.shape} are not available yet (spheres only)`);
+  const c = p.collider, d = query.displacement, mask = query.mask, ignore = query.ignore;
+  hit.entity = -1;
+  hit.hitbox = -1;
+  hit.triangle = -1;
+  if (visited.length < c.kind.length) visited = grown(visited, c.kind.length);
+  if (++castNumber === 0xffffffff) {
+    visited.fill(0);
+    castNumber = 1;
+  }
+  shapeQueryBounds(startBox, 0, query);
+  const legs = legCount(startBox, d);
+  let best = Infinity, bestEntity = -1, bestPart = NO_HIT;
+  for (let leg = 0; leg < legs; leg++) {
+    const t0 = leg / legs, t1 = (leg + 1) / legs;
+    for (let k = 0; k < 3; k++) {
+      const a = t0 * d[k], b = t1 * d[k];
+      legBox[k] = startBox[k] + Math.min(a, b);
+      legBox[3 + k] = startBox[3 + k] + Math.max(a, b);
+    }
+    legCandidates.count = 0;
+    gatherCandidates(p, legBox, legCandidates);
+    // Entry times of this leg's new candidates; those entered after the best hit are done with.
+    const ids = legCandidates.ids;
+    let n = 0;
+    for (let i = 0; i < legCandidates.count; i++) {
+      const e = ids[i];
+      if (visited[e] === castNumber) continue;
+      visited[e] = castNumber;
+      if (e === ignore || c.kind[e] === SHAPE_NONE || (c.layer[e] & mask) === 0) continue;
+      const entry = boxEntry(startBox, d, c.aabb, 6 * e);
+      if (entry > best || (entry === best && e > bestEntity)) continue;
+      if (n === entryKeys.length) {
+        entryKeys = grown(entryKeys, n + 1);
+        entryIds = grown(entryIds, n + 1);
+      }
+      entryKeys[n] = entry;
+      entryIds[n++] = e;
+    }
+    sortByKey(entryKeys, entryIds, 0, n);
+    for (let i = 0; i < n; i++) {
+      const entry = entryKeys[i], e = entryIds[i];
+      // A shape is inside its broad-phase box: entered after the best hit, it cannot do better.
+      if (entry > best || (entry === best && e > bestEntity)) break;
+      const part = castAgainst(p, c, e, query, best);
+      if (part === NO_HIT) continue;
+      const t = cast[0];
+      if (t > best || (t === best && e > bestEntity)) continue;
+      best = t;
+      bestEntity = e;
+      bestPart = part;
+      for (let k = 0; k < SHAPE_CAST_HIT_STRIDE; k++) bestCast[k] = cast[k];
+    }
+    // Colliders first met in later legs are entered after this leg's end.
+    if (best < t1) break;
+  }
+  if (bestEntity < 0) {
+    nameHitbox(hit, p);
+    return false;
+  }
+  hit.entity = bestEntity;
+  hit.t = best;
+  hit.distance = best * Math.hypot(d[0], d[1], d[2]);
+  for (let k = 0; k < 3; k++) {
+    hit.normal[k] = bestCast[1 + k];
+    hit.point[k] = bestCast[4 + k];
+  }
+  hit.hitbox = c.kind[bestEntity] === SHAPE_CHARACTER ? bestPart : -1;
+  hit.triangle = c.kind[bestEntity] === SHAPE_MESH ? bestPart : -1;
+  nameHitbox(hit, p);
+  return true;
+}
+
+/**
+ * Legs of a cast: enough that each leg moves the shape's box about its own largest side (a leg's
+ * swept box then covers about twice the box's columns), at most MAX_CAST_LEGS.
+ */
+function legCount(box: Float64Array, d: Float64Array): number {
+  const side = Math.max(box[3] - box[0], box[4] - box[1], box[5] - box[2]);
+  const travel = Math.max(Math.abs(d[0]), Math.abs(d[1]), Math.abs(d[2]));
+  return side > 0 ? Math.max(1, Math.min(MAX_CAST_LEGS, Math.ceil(travel / side))) : MAX_CAST_LEGS;
+}
+
+/** Exact cast of the query's shape against collider e (into `cast`), up to maxT. */
+function castAgainst(p: CollisionPipeline, c: ColliderStore, e: number, q: ShapeQuery, maxT: number): number {
+  const o = SHAPE_STRIDE * e;
+  switch (c.kind[e]) {
+    case SHAPE_SPHERE:
+      return castSphereMover(q, maxT, SHAPE_SPHERE, c.world, o) ? 0 : NO_HIT;
+    case SHAPE_AABB:
+      return castSphereMover(q, maxT, SHAPE_AABB, c.world, o) ? 0 : NO_HIT;
+    case SHAPE_OBB:
+      return castSphereMover(q, maxT, SHAPE_OBB, c.world, o) ? 0 : NO_HIT;
+    case SHAPE_CAPSULE:
+      return castSphereMover(q, maxT, SHAPE_CAPSULE, c.world, o) ? 0 : NO_HIT;
+    case SHAPE_KDOP: {
+      // Over the whole motion: the k-DOP cast clips a polygon spanning [0, maxT], so its t's last
+      // bits depend on maxT, and a cast's answer must not depend on the order colliders are met.
+      const m = q.data, d = q.displacement;
+      return castSphereKdop(cast, 0, m[0], m[1], m[2], m[3], d[0], d[1], d[2], 1, c.kdop, c.kdopK * e, c.kdopK) && cast[0] <= maxT ? 0 : NO_HIT;
+    }
+    case SHAPE_MESH:
+      throw new CollideInputError(`castShapeColliders: casts against mesh colliders are not available yet (entity ${e}); leave it out with query.mask or query.ignore`);
+    case SHAPE_CHARACTER:
+      return castCharacter(p, c, e, q, maxT);
+    default:
+      return NO_HIT;
+  }
+}
+
+/** The query's sphere against a primitive target of collider kind `kind` at target[to] (into `cast`). */
+function castSphereMover(q: ShapeQuery, maxT: number, kind: number, target: ArrayLike<number>, to: number): boolean {
+  const m = q.data, d = q.displacement;
+  const cx = m[0], cy = m[1], cz = m[2], r = m[3], dx = d[0], dy = d[1], dz = d[2];
+  switch (kind) {
+    case SHAPE_SPHERE:
+      return castSphereSphere(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+    case SHAPE_AABB:
+      return castSphereAabb(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+    case SHAPE_OBB:
+      return castSphereObb(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+    default:
+      return castSphereCapsule(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+  }
+}
+
+/** First hitbox of character collider e (its index, or NO_HIT); equal t: the lower hitbox index. */
+function castCharacter(p: CollisionPipeline, c: ColliderStore, e: number, q: ShapeQuery, maxT: number): number {
+  const store = p.characters?.hitboxes;
+  if (store === undefined) return NO_HIT;
+  const ch = c.character[e];
+  const first = store.firstHitbox[ch], end = first + store.hitboxCount[ch];
+  const s = store.sphere, d = q.displacement;
+  let best = maxT, found = NO_HIT;
+  for (let h = first; h < end; h++) {
+    // The moving shape's box against the hitbox's bounding sphere's box first: most hitboxes are far.
+    const so = SPHERE_STRIDE * h, r = s[so + 3];
+    for (let k = 0; k < 3; k++) {
+      sphereBox[k] = s[so + k] - r;
+      sphereBox[3 + k] = s[so + k] + r;
+    }
+    if (boxEntry(startBox, d, sphereBox, 0) > best) continue;
+    if (!castSphereMover(q, best, SHAPE_OBB, store.world, OBB_STRIDE * h)) continue;
+    if (found !== NO_HIT && cast[0] >= best) continue;
+    best = cast[0];
+    found = h;
+    for (let k = 0; k < SHAPE_CAST_HIT_STRIDE; k++) hitboxCast[k] = cast[k];
+  }
+  if (found !== NO_HIT) for (let k = 0; k < SHAPE_CAST_HIT_STRIDE; k++) cast[k] = hitboxCast[k];
+  return found;
+}
