@@ -18,7 +18,7 @@ import { updateHitboxes } from '../src/character/hitboxUpdate';
 import { beginHitboxMotion, createHitboxMotion, finishHitboxMotion, MOTION_BOUNDS_STRIDE } from '../src/character/hitboxMotion';
 import { createHitboxSweepHits, createSweepQuery, setSweepObb, sweepHitboxes, sweepHitboxesAll } from '../src/character/hitboxSweep';
 import { createHitboxHit } from '../src/character/hitboxHit';
-import { obbSweep, SWEEP_HIT_STRIDE } from '../src/query/sweep';
+import { obbSweep, prepareObbSweep, preparedSweptAabb, SWEEP_HIT_STRIDE } from '../src/query/sweep';
 import { obbToi } from '../src/query/toi';
 import { obbQuaternion, interpolateObb } from '../src/volumes/obb';
 import { quaternionToMat3, slerpQuaternion } from '../src/rotation';
@@ -171,17 +171,12 @@ export function run(): BenchReport {
   const pairs: number[] = [];
   const weaponAabb = new Float64Array(6);
   for (let i = 0; i < SWEEPS; i++) {
+    // The culling of sweepHitboxes: the weapon's swept AABB against each hitbox's.
+    prepareObbSweep(swings, 30 * i, swings, 30 * i + 15);
+    const size = preparedSweptAabb(weaponAabb, 0, 0);
     for (let k = 0; k < 3; k++) {
-      weaponAabb[k] = Infinity;
-      weaponAabb[3 + k] = -Infinity;
-    }
-    for (let e = 0; e < 2; e++) {
-      const o = 30 * i + 15 * e;
-      for (let k = 0; k < 3; k++) {
-        const h = 0.45 * Math.abs(swings[o + 3 + k]) + 0.004 * Math.abs(swings[o + 6 + k]) + 0.02 * Math.abs(swings[o + 9 + k]) + 0.45;
-        weaponAabb[k] = Math.min(weaponAabb[k], swings[o + k] - h);
-        weaponAabb[3 + k] = Math.max(weaponAabb[3 + k], swings[o + k] + h);
-      }
+      weaponAabb[k] -= SWEEP_CONTACT_TOLERANCE * size;
+      weaponAabb[3 + k] += SWEEP_CONTACT_TOLERANCE * size;
     }
     for (let h = 0; h < store.count; h++) {
       const b = MOTION_BOUNDS_STRIDE * h, hb = motion.hitboxBounds;

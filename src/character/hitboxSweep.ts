@@ -1,7 +1,7 @@
 import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate } from '../errors';
 import { CAPSULE_STRIDE, OBB_STRIDE } from '../layout';
 import { SWEEP_AXES_ORTHONORMAL, SWEEP_CONTACT_TOLERANCE } from '../tolerances';
-import { SWEEP_HIT_STRIDE, prepareCapsuleSweep, prepareObbSweep, preparedSweptAabb, sweepPrepared } from '../query/sweep';
+import { SWEEP_HIT_STRIDE, SWEEP_MOTION_STRIDE, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedSweptAabb, sweepPrepared } from '../query/sweep';
 import type { HitboxStore } from './hitboxLayout';
 import { createHitboxHit, nameHitbox, type HitboxHit } from './hitboxHit';
 import { MOTION_BOUNDS_STRIDE, type HitboxMotion } from './hitboxMotion';
@@ -158,12 +158,17 @@ function meetsWeapon(aabb: Float64Array, o: number): boolean {
  */
 function sweepCharacter(store: HitboxStore, motion: HitboxMotion, c: number, groups: number, tMax: number): number {
   if (!meetsWeapon(motion.characterAabb, 6 * c)) return -1;
-  const { start, end, hitboxBounds } = motion;
+  const { start, end, hitboxBounds, prepared } = motion;
   const group = store.group;
   let found = -1, limit = tMax;
   for (let h = store.firstHitbox[c], last = h + store.hitboxCount[c]; h < last; h++) {
     if (((groups >>> group[h]) & 1) === 0 || !meetsWeapon(hitboxBounds, MOTION_BOUNDS_STRIDE * h)) continue;
-    const t = sweepPrepared(contact, 0, start, OBB_STRIDE * h, end, OBB_STRIDE * h, limit);
+    // Each hitbox's motion is prepared once per HitboxMotion, for every weapon that reaches it.
+    if (prepared[h] === 0) {
+      prepareBoxMotion(motion.motion, SWEEP_MOTION_STRIDE * h, start, OBB_STRIDE * h, end, OBB_STRIDE * h);
+      prepared[h] = 1;
+    }
+    const t = sweepPrepared(contact, 0, motion.motion, SWEEP_MOTION_STRIDE * h, limit);
     // Hitboxes come in index order: a later one wins only strictly earlier.
     if (t < 0 || (found >= 0 && !(t < limit))) continue;
     found = h;

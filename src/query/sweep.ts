@@ -47,6 +47,8 @@ export const SWEEP_HIT_STRIDE = 7;
 const M_C = 0, M_DC = 3, M_H = 6, M_DH = 9, M_Q0 = 12, M_Q1 = 16, M_PHI = 20, M_INV_SIN = 21, M_THETA = 22,
   M_AXIS = 23, M_HMAX = 26, M_DH_LENGTH = 27, M_R = 28, M_DR = 29;
 const MOTION_STRIDE = 30;
+/** Numbers of one prepared box motion (prepareBoxMotion). */
+export const SWEEP_MOTION_STRIDE = MOTION_STRIDE;
 
 const motions = new Float64Array(2 * MOTION_STRIDE); // shape A at 0, B at MOTION_STRIDE
 const boxes = new Float64Array(2 * OBB_STRIDE); // both shapes at the current time: A at 0, B at 15
@@ -69,9 +71,8 @@ const NEAR_FRACTION = 0.25;
 const PROJECTIONS_PER_STEP = 3;
 const PROJECTIONS_FOR_POINT = 16;
 
-/** Prepares shape `slot`'s motion from box0 (at o0) to box1 (at o1), radius r0 to r1. */
-function prepareMotion(slot: number, box0: ReadonlyFloats, o0: number, box1: ReadonlyFloats, o1: number, r0: number, r1: number): void {
-  const m = slot * MOTION_STRIDE, M = motions;
+/** Writes the motion from box0 (at o0) to box1 (at o1), radius r0 to r1, at M[m..m + SWEEP_MOTION_STRIDE). */
+function prepareMotion(M: Float64Array, m: number, box0: ReadonlyFloats, o0: number, box1: ReadonlyFloats, o1: number, r0: number, r1: number): void {
   let h0 = 0, h1 = 0, dh = 0;
   for (let k = 0; k < 3; k++) {
     const c = box0[o0 + OBB_CENTER + k], a = box0[o0 + OBB_HALF + k], b = box1[o1 + OBB_HALF + k];
@@ -355,7 +356,7 @@ export function obbSweep(
   tMax = 1,
 ): number {
   prepareObbSweep(a0, ao0, a1, ao1);
-  prepareMotion(1, b0, bo0, b1, bo1, 0, 0);
+  prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, 0, 0);
   return advance(out, oo, tMax);
 }
 
@@ -371,14 +372,14 @@ export function capsuleObbSweep(
   tMax = 1,
 ): number {
   prepareCapsuleSweep(c0, co0, c1, co1);
-  prepareMotion(1, b0, bo0, b1, bo1, 0, 0);
+  prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, 0, 0);
   return advance(out, oo, tMax);
 }
 
 /** @internal Prepares the moving shape A of later `sweepPrepared` calls: a box from a0 to a1. */
 export function prepareObbSweep(a0: ReadonlyFloats, ao0: number, a1: ReadonlyFloats, ao1: number): void {
   segmentA = false;
-  prepareMotion(0, a0, ao0, a1, ao1, 0, 0);
+  prepareMotion(motions, 0, a0, ao0, a1, ao1, 0, 0);
 }
 
 /**
@@ -421,7 +422,7 @@ export function prepareCapsuleSweep(c0: ReadonlyFloats, co0: number, c1: Readonl
     s[24] = dy * rz - dz * ry; s[25] = dz * rx - dx * rz; s[26] = dx * ry - dy * rx;
   }
   segmentA = true;
-  prepareMotion(0, s, 0, s, OBB_STRIDE, c0[co0 + 6], c1[co1 + 6]);
+  prepareMotion(motions, 0, s, 0, s, OBB_STRIDE, c0[co0 + 6], c1[co1 + 6]);
 }
 
 /**
@@ -458,23 +459,36 @@ function segmentBox(s: Float64Array, so: number, c: ReadonlyFloats, co: number):
 }
 
 /**
- * @internal Sweep of the prepared shape A against box B moving from b0 to b1: as obbSweep.
+ * @internal Writes the motion of a box from b0 (at bo0) to b1 (at bo1) at out[oo..oo +
+ * SWEEP_MOTION_STRIDE), for `sweepPrepared`: a box swept by many weapons is prepared once.
  */
-export function sweepPrepared(out: Floats, oo: number, b0: ReadonlyFloats, bo0: number, b1: ReadonlyFloats, bo1: number, tMax: number): number {
-  prepareMotion(1, b0, bo0, b1, bo1, 0, 0);
+export function prepareBoxMotion(out: Float64Array, oo: number, b0: ReadonlyFloats, bo0: number, b1: ReadonlyFloats, bo1: number): void {
+  prepareMotion(out, oo, b0, bo0, b1, bo1, 0, 0);
+}
+
+/**
+ * @internal Sweep of the prepared shape A against the box motion at prepared[po] (prepareBoxMotion):
+ * as obbSweep.
+ */
+export function sweepPrepared(out: Floats, oo: number, prepared: Float64Array, po: number, tMax: number): number {
+  for (let k = 0; k < MOTION_STRIDE; k++) motions[MOTION_STRIDE + k] = prepared[po + k];
   return advance(out, oo, tMax);
 }
 
 /**
  * @internal A min-max AABB holding the prepared shape A at every time of its motion, widened by
  * `margin`: the union of its start and end boxes' AABBs widened by the chord bound of
- * hitboxHistory's swept bounds (|H|max (1 − cos(θ/2)) + |ΔH|/2) and its largest radius.
+ * interpolateObb's motion (interpolationReach: |H|max (1 − cos(θ/2)) + |ΔH|/2, the first term only
+ * across the turn's axis) and its largest radius.
  * Returns A's size (largest half-diagonal plus largest radius), for the caller's tolerance.
  */
 export function preparedSweptAabb(out: Floats, oo: number, margin: number): number {
   const M = motions;
   const r = Math.max(M[M_R], M[M_R] + M[M_DR]);
-  const e = M[M_HMAX] * (1 - Math.cos(0.5 * M[M_THETA])) + 0.5 * M[M_DH_LENGTH] + r + margin;
+  // The turn moves points only across its axis ω: along world axis k the arc's stray from its
+  // chord counts with |e_k × ω| = √(1 − ω_k²) (a blade swung flat gains no height).
+  const arc = M[M_HMAX] * (1 - Math.cos(0.5 * M[M_THETA]));
+  const e = 0.5 * M[M_DH_LENGTH] + r + margin;
   for (let k = 0; k < 3; k++) {
     out[oo + k] = Infinity;
     out[oo + 3 + k] = -Infinity;
@@ -482,7 +496,9 @@ export function preparedSweptAabb(out: Floats, oo: number, margin: number): numb
   for (let s = 0; s <= 1; s++) {
     poseAt(0, s, boxes, 0);
     for (let k = 0; k < 3; k++) {
-      const h = boxes[12] * Math.abs(boxes[3 + k]) + boxes[13] * Math.abs(boxes[6 + k]) + boxes[14] * Math.abs(boxes[9 + k]) + e;
+      const w = M[M_AXIS + k];
+      const h = boxes[12] * Math.abs(boxes[3 + k]) + boxes[13] * Math.abs(boxes[6 + k]) + boxes[14] * Math.abs(boxes[9 + k]) + e +
+        arc * Math.sqrt(Math.max(0, 1 - w * w));
       out[oo + k] = Math.min(out[oo + k], boxes[k] - h);
       out[oo + 3 + k] = Math.max(out[oo + 3 + k], boxes[k] + h);
     }
