@@ -161,10 +161,10 @@ function gapAlong(nx: number, ny: number, nz: number): number {
 
 /**
  * Largest projection gap of the current boxes over the 15 separating axes (edge axes normalised,
- * near-parallel ones skipped, which only lowers the bound); its unit axis, oriented from A
- * towards B, goes to `direction`.
+ * near-parallel ones skipped, which only lowers the bound; all nine skipped once a face axis
+ * shows a gap of `near`); its unit axis, oriented from A towards B, goes to `direction`.
  */
-function satGap(): number {
+function satGap(near: number): number {
   const b = boxes;
   const dx = b[15] - b[0], dy = b[16] - b[1], dz = b[17] - b[2];
   let best = -Infinity, kind = 0, bi = 0, bj = 0;
@@ -181,7 +181,8 @@ function satGap(): number {
     const g = Math.abs(u) - b[27 + j] - reach(0, b[bj3], b[bj3 + 1], b[bj3 + 2]);
     if (g > best) { best = g; kind = 1; bj = j; }
   }
-  for (let i = 0; i < 3; i++) {
+  // Far apart, a face axis already gives a long safe step; the edge axes matter near contact.
+  for (let i = 0; i < 3 && best < near; i++) {
     const ai = 3 + 3 * i;
     for (let j = 0; j < 3; j++) {
       const bj3 = 18 + 3 * j;
@@ -303,7 +304,7 @@ function advance(out: Floats, oo: number, tMax: number): number {
     radius[0] = poseAt(0, t, boxes, 0);
     radius[1] = poseAt(1, t, boxes, 15);
     const radii = radius[0] + radius[1];
-    let d = satGap() - radii;
+    let d = satGap(near + radii) - radii;
     // Near contact (and before reporting one) the closest points' direction, which the 15
     // axes can understate (corner against corner; a capsule's radius on top of that).
     if (d > -radii && d < near) {
