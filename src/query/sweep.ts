@@ -57,6 +57,11 @@ const quaternion = new Float64Array(4);
 const direction = new Float64Array(4); // the deciding axis n (A towards B)
 const closest = new Float64Array(6); // alternating projections: point on A (3), point on B (3)
 const radius = new Float64Array(2); // both shapes' radii at the current time
+const rotation = new Float64Array(9); // satGap: R[3i + j] = Ai·Bj
+const rotationAbs = new Float64Array(9); // |R|
+const along = new Float64Array(3); // satGap: (cB − cA)·Ai
+/** (i + 1) mod 3. */
+const NEXT = Int8Array.from([1, 2, 0]);
 /** Whether the prepared shape A is a capsule's segment (a box with one non-zero half-extent). */
 let segmentA = false;
 
@@ -165,34 +170,44 @@ function gapAlong(nx: number, ny: number, nz: number): number {
  * shows a gap of `near`); its unit axis, oriented from A towards B, goes to `direction`.
  */
 function satGap(near: number): number {
-  const b = boxes;
+  const b = boxes, R = rotation, Q = rotationAbs;
   const dx = b[15] - b[0], dy = b[16] - b[1], dz = b[17] - b[2];
-  let best = -Infinity, kind = 0, bi = 0, bj = 0;
-  // R[i][j] = Ai·Bj, t_i = d·Ai (A's frame), u_j = d·Bj.
+  const ha0 = b[12], ha1 = b[13], ha2 = b[14], hb0 = b[27], hb1 = b[28], hb2 = b[29];
+  // R[3i + j] = Ai·Bj, t_i = d·Ai: B and d in A's frame (both frames are rotations: they come
+  // from quaternions), so every axis below is a few products of these.
   for (let i = 0; i < 3; i++) {
     const ai = 3 + 3 * i;
-    const t = dx * b[ai] + dy * b[ai + 1] + dz * b[ai + 2];
-    const g = Math.abs(t) - b[12 + i] - reach(15, b[ai], b[ai + 1], b[ai + 2]);
+    const ax = b[ai], ay = b[ai + 1], az = b[ai + 2];
+    for (let j = 0; j < 3; j++) {
+      const bj = 18 + 3 * j;
+      const r = ax * b[bj] + ay * b[bj + 1] + az * b[bj + 2];
+      R[3 * i + j] = r;
+      Q[3 * i + j] = Math.abs(r);
+    }
+    along[i] = dx * ax + dy * ay + dz * az;
+  }
+  const t0 = along[0], t1 = along[1], t2 = along[2];
+  let best = -Infinity, kind = 0, bi = 0, bj = 0;
+  for (let i = 0; i < 3; i++) {
+    const g = Math.abs(along[i]) - (b[12 + i] + hb0 * Q[3 * i] + hb1 * Q[3 * i + 1] + hb2 * Q[3 * i + 2]);
     if (g > best) { best = g; kind = 0; bi = i; }
   }
   for (let j = 0; j < 3; j++) {
-    const bj3 = 18 + 3 * j;
-    const u = dx * b[bj3] + dy * b[bj3 + 1] + dz * b[bj3 + 2];
-    const g = Math.abs(u) - b[27 + j] - reach(0, b[bj3], b[bj3 + 1], b[bj3 + 2]);
+    const u = t0 * R[j] + t1 * R[3 + j] + t2 * R[6 + j];
+    const g = Math.abs(u) - (ha0 * Q[j] + ha1 * Q[3 + j] + ha2 * Q[6 + j] + b[27 + j]);
     if (g > best) { best = g; kind = 1; bj = j; }
   }
   // Far apart, a face axis already gives a long safe step; the edge axes matter near contact.
+  // Ai × Bj with (i, k, l) and (j, m, n) cyclic: its length √(R_kj² + R_lj²), d·L = t_l R_kj −
+  // t_k R_lj, A's radius ha_k |R_lj| + ha_l |R_kj|, B's hb_m |R_in| + hb_n |R_im|.
   for (let i = 0; i < 3 && best < near; i++) {
-    const ai = 3 + 3 * i;
+    const k = NEXT[i], l = NEXT[k];
     for (let j = 0; j < 3; j++) {
-      const bj3 = 18 + 3 * j;
-      let lx = b[ai + 1] * b[bj3 + 2] - b[ai + 2] * b[bj3 + 1];
-      let ly = b[ai + 2] * b[bj3] - b[ai] * b[bj3 + 2];
-      let lz = b[ai] * b[bj3 + 1] - b[ai + 1] * b[bj3];
-      const len = Math.sqrt(lx * lx + ly * ly + lz * lz);
+      const m = NEXT[j], n = NEXT[m];
+      const rkj = R[3 * k + j], rlj = R[3 * l + j];
+      const len = Math.sqrt(rkj * rkj + rlj * rlj);
       if (len <= TOI_PARALLEL_SINE) continue;
-      lx /= len; ly /= len; lz /= len;
-      const g = Math.abs(dx * lx + dy * ly + dz * lz) - reach(0, lx, ly, lz) - reach(15, lx, ly, lz);
+      const g = (Math.abs(along[l] * rkj - along[k] * rlj) - (b[12 + k] * Q[3 * l + j] + b[12 + l] * Q[3 * k + j] + b[27 + m] * Q[3 * i + n] + b[27 + n] * Q[3 * i + m])) / len;
       if (g > best) { best = g; kind = 2; bi = i; bj = j; }
     }
   }
