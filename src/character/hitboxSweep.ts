@@ -99,8 +99,8 @@ export function checkSweepQuery(q: SweepQuery, caller: string): void {
     throw new CollideInputError(`${caller}: the query must come from createSweepQuery`);
   }
   if (q.kind !== 'obb' && q.kind !== 'capsule') throw new CollideInputError(`${caller}: query.kind must be 'obb' or 'capsule', got ${String(q.kind)}`);
-  for (const name of ['start', 'end'] as const) {
-    const p = q[name];
+  for (let e = 0; e < 2; e++) {
+    const name = e === 0 ? 'start' : 'end', p = e === 0 ? q.start : q.end;
     const n = q.kind === 'capsule' ? CAPSULE_STRIDE : OBB_STRIDE;
     for (let k = 0; k < n; k++) {
       if (!isCoordinate(p[k])) throw new CollideInputError(`${caller}: query.${name}[${k}] ${coordinateRefusal(p[k])}`);
