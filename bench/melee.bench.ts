@@ -15,10 +15,10 @@ import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton
 import { defineSkin } from '../src/character/skin';
 import { fitBoneHitboxes } from '../src/character/hitboxFit';
 import { updateHitboxes } from '../src/character/hitboxUpdate';
-import { beginHitboxMotion, createHitboxMotion, finishHitboxMotion, MOTION_BOUNDS_STRIDE } from '../src/character/hitboxMotion';
-import { createHitboxSweepHits, createSweepQuery, setSweepObb, sweepHitboxes, sweepHitboxesAll } from '../src/character/hitboxSweep';
+import { beginHitboxMotion, createHitboxMotion, finishHitboxMotion } from '../src/character/hitboxMotion';
+import { createHitboxSweepHits, createSweepQuery, hitboxCandidate, prepareSweep, setSweepObb, sweepHitboxes, sweepHitboxesAll } from '../src/character/hitboxSweep';
 import { createHitboxHit } from '../src/character/hitboxHit';
-import { obbSweep, prepareObbSweep, preparedSweptAabb, SWEEP_HIT_STRIDE } from '../src/query/sweep';
+import { obbSweep, SWEEP_HIT_STRIDE } from '../src/query/sweep';
 import { obbToi } from '../src/query/toi';
 import { obbQuaternion, interpolateObb } from '../src/volumes/obb';
 import { quaternionToMat3, slerpQuaternion } from '../src/rotation';
@@ -169,19 +169,11 @@ export function run(): BenchReport {
 
   // The kernel alone on the pairs that pass the culling of the frame.
   const pairs: number[] = [];
-  const weaponAabb = new Float64Array(6);
   for (let i = 0; i < SWEEPS; i++) {
-    // The culling of sweepHitboxes: the weapon's swept AABB against each hitbox's.
-    prepareObbSweep(swings, 30 * i, swings, 30 * i + 15);
-    const size = preparedSweptAabb(weaponAabb, 0, 0);
-    for (let k = 0; k < 3; k++) {
-      weaponAabb[k] -= SWEEP_CONTACT_TOLERANCE * size;
-      weaponAabb[3 + k] += SWEEP_CONTACT_TOLERANCE * size;
-    }
-    for (let h = 0; h < store.count; h++) {
-      const b = MOTION_BOUNDS_STRIDE * h, hb = motion.hitboxBounds;
-      if (hb[b] <= weaponAabb[3] && hb[b + 3] >= weaponAabb[0] && hb[b + 1] <= weaponAabb[4] && hb[b + 4] >= weaponAabb[1] && hb[b + 2] <= weaponAabb[5] && hb[b + 5] >= weaponAabb[2]) pairs.push(i, h);
-    }
+    // The culling of sweepHitboxes.
+    setSweepObb(query, swings, 30 * i, swings, 30 * i + 15);
+    prepareSweep(store, motion, query, 'bench');
+    for (let h = 0; h < store.count; h++) if (hitboxCandidate(motion, h)) pairs.push(i, h);
   }
   const pairCount = pairs.length / 2;
   const out = new Float64Array(SWEEP_HIT_STRIDE);

@@ -12,8 +12,11 @@ import { boxAt, createHistoryCursor, includeBox, locateTime, seenAt, type Hitbox
  * at every time in between (the boxes move as interpolateObb moves them).
  */
 
-/** Numbers per hitbox in `HitboxMotion.hitboxBounds`: its swept AABB (6), then its size (largest half-diagonal). */
-export const MOTION_BOUNDS_STRIDE = 7;
+/**
+ * Numbers per hitbox in `HitboxMotion.hitboxBounds`: its swept AABB (6), then a sphere holding it
+ * over the motion (centre 3, radius: about the midpoint of its two centres).
+ */
+export const MOTION_BOUNDS_STRIDE = 10;
 
 /**
  * Start and end boxes of every hitbox over a frame (createHitboxMotion): the start written by
@@ -32,7 +35,7 @@ export interface HitboxMotion {
   seen: Uint8Array;
   /** Per character: an AABB holding its hitboxes over the motion, widened by the sweep's contact tolerance (6 numbers). */
   characterAabb: Float64Array;
-  /** Per hitbox: the same for its box alone, then the box's size (MOTION_BOUNDS_STRIDE numbers). */
+  /** Per hitbox: the same for its box alone, then a sphere holding it (MOTION_BOUNDS_STRIDE numbers). */
   hitboxBounds: Float64Array;
   /** @internal Characters when the start was written. */
   startCount: number;
@@ -134,7 +137,11 @@ export function finishHitboxMotion(motion: HitboxMotion, store: HitboxStore): vo
         bounds[k] = Math.min(bounds[k], box[k]);
         bounds[3 + k] = Math.max(bounds[3 + k], box[3 + k]);
       }
-      hb[b + 6] = size;
+      // The centre stays within half its travel of the midpoint, the box within `size` of its centre.
+      const mx = 0.5 * (start[o] + end[o]), my = 0.5 * (start[o + 1] + end[o + 1]), mz = 0.5 * (start[o + 2] + end[o + 2]);
+      const dx = end[o] - start[o], dy = end[o + 1] - start[o + 1], dz = end[o + 2] - start[o + 2];
+      hb[b + 6] = mx; hb[b + 7] = my; hb[b + 8] = mz;
+      hb[b + 9] = size * (1 + SWEEP_CONTACT_TOLERANCE) + 0.5 * Math.sqrt(dx * dx + dy * dy + dz * dz);
     }
     ca.set(bounds, 6 * c);
   }

@@ -491,14 +491,18 @@ export function sweepPrepared(out: Floats, oo: number, prepared: Float64Array, p
   return advance(out, oo, tMax);
 }
 
+/** Numbers `preparedSweptBounds` writes: an AABB (6), then a capsule (p0, p1, radius: 7). */
+export const SWEPT_BOUNDS_STRIDE = 13;
+
 /**
- * @internal A min-max AABB holding the prepared shape A at every time of its motion, widened by
- * `margin`: the union of its start and end boxes' AABBs widened by the chord bound of
- * interpolateObb's motion (interpolationReach: |H|max (1 − cos(θ/2)) + |ΔH|/2, the first term only
- * across the turn's axis) and its largest radius.
- * Returns A's size (largest half-diagonal plus largest radius), for the caller's tolerance.
+ * @internal Bounds of the prepared shape A over its whole motion, widened by `margin`, at
+ * out[oo..oo + SWEPT_BOUNDS_STRIDE): a min-max AABB, the union of its start and end boxes' AABBs
+ * widened by the chord bound of interpolateObb's motion (interpolationReach: |H|max (1 − cos(θ/2))
+ * + |ΔH|/2, the first term only across the turn's axis) and its largest radius; then a capsule
+ * (its centre's path, radius its largest half-diagonal plus radius). Returns A's size (largest
+ * half-diagonal plus largest radius), for the caller's tolerance.
  */
-export function preparedSweptAabb(out: Floats, oo: number, margin: number): number {
+export function preparedSweptBounds(out: Floats, oo: number, margin: number): number {
   const M = motions;
   const r = Math.max(M[M_R], M[M_R] + M[M_DR]);
   // The turn moves points only across its axis ω: along world axis k the arc's stray from its
@@ -519,5 +523,10 @@ export function preparedSweptAabb(out: Floats, oo: number, margin: number): numb
       out[oo + 3 + k] = Math.max(out[oo + 3 + k], boxes[k] + h);
     }
   }
+  for (let k = 0; k < 3; k++) {
+    out[oo + 6 + k] = M[M_C + k];
+    out[oo + 9 + k] = M[M_C + k] + M[M_DC + k];
+  }
+  out[oo + 12] = M[M_HMAX] + r + margin;
   return M[M_HMAX] + r;
 }
