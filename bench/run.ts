@@ -26,6 +26,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   obbLayout: () => import('./obbLayout.bench'),
   obbTree: () => import('./obbTree.bench'),
   hitboxes: () => import('./hitboxes.bench'),
+  melee: () => import('./melee.bench'),
   pipeline: () => import('./pipeline.bench'),
   queries: () => import('./queries.bench'),
 };

@@ -31,6 +31,7 @@ import type { SkeletonStore } from '../src/character/skeleton';
 import type { CharacterKind, CollisionPipeline } from './collisionState';
 import { updateBoneHitboxesOn } from './updateBoneHitboxes';
 import { recordHitboxHistory } from '../src/character/hitboxHistory';
+import { beginHitboxMotion, finishHitboxMotion } from '../src/character/hitboxMotion';
 
 /** What addCharacterCollider installs into a pipeline. */
 export const CHARACTER_KIND: CharacterKind = { update: updateCharacters, pairOverlap: characterPairOverlap };
@@ -38,15 +39,24 @@ export const CHARACTER_KIND: CharacterKind = { update: updateCharacters, pairOve
 /**
  * The step's character stage: the placement of characters added with addCharacterCollider (from
  * their entity's transform), bone world matrices, hitbox world boxes and character AABBs
- * (updateBoneHitboxes), the hitbox history's frame at the step's time (with the characters'
- * `history` option), then each character collider's broad-phase box from its AABB, like
+ * (updateBoneHitboxes), with the characters' `sweeps` option the hitboxes' motion over the step
+ * (the boxes before the update to those after), the hitbox history's frame at the step's time
+ * (with the characters' `history` option), then each character collider's broad-phase box from its AABB, like
  * refitVolumes does for other colliders (Float32, outward, margin). Allocation-free.
  */
 function updateCharacters(p: CollisionPipeline): void {
   const state = p.characters;
   if (state === undefined) return;
   placeCharacters(state.skeletons, p.transform);
+  const motion = p.sweeps ? p.hitboxMotion : undefined;
+  if (motion !== undefined && !p.sweepFromRest) beginHitboxMotion(motion, state.hitboxes);
   updateBoneHitboxesOn(state, p.parallel);
+  if (motion !== undefined) {
+    // After shiftWorldOrigin the boxes before the update were at the old origin: start at rest.
+    if (p.sweepFromRest) beginHitboxMotion(motion, state.hitboxes);
+    p.sweepFromRest = false;
+    finishHitboxMotion(motion, state.hitboxes);
+  }
   if (p.hitboxHistory !== undefined) recordHitboxHistory(p.hitboxHistory, state.hitboxes, p.time);
   const c = p.collider;
   const { characterAabb, characterEntity, characterCount } = state.hitboxes;

@@ -12,6 +12,7 @@ import type { BoneHitboxes } from '../src/character/hitboxFit';
 import { addCharacterHitboxes, createHitboxStore } from '../src/character/hitboxStore';
 import { createCharacterRayGrid } from '../src/character/rayGrid';
 import { createHitboxHistory } from '../src/character/hitboxHistory';
+import { createHitboxMotion } from '../src/character/hitboxMotion';
 import { SHAPE_CHARACTER } from '../components/collider';
 import { COLLIDER_OPTION_KEYS, attachCollider, checkColliderOptions, type ColliderBits, type ColliderOptions } from './colliderApi';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
@@ -45,6 +46,7 @@ function characterStores(p: CollisionPipeline): BoneHitboxState {
   const shared = p.parallel !== undefined;
   p.characters ??= { skeletons: createSkeletonStore(shared), hitboxes: createHitboxStore(shared), rayGrid: createCharacterRayGrid(1, shared) };
   if (p.historyFrames > 0) p.hitboxHistory ??= createHitboxHistory(p.historyFrames);
+  if (p.sweeps) p.hitboxMotion ??= createHitboxMotion();
   p.characterKind = CHARACTER_KIND;
   return p.characters;
 }

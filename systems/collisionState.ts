@@ -17,6 +17,7 @@ import type { TransformStore } from '../components/transform';
 import type { HitboxPairStore } from '../components/hitboxPairStore';
 import type { BoneHitboxState } from './updateBoneHitboxes';
 import type { HitboxHistory } from '../src/character/hitboxHistory';
+import type { HitboxMotion } from '../src/character/hitboxMotion';
 import type { PoseSource, TransformComponents } from './poseSource';
 
 /** Key of the pipeline on the user's world object. */
@@ -99,6 +100,13 @@ export interface CharactersOption {
     /** Frames kept: an integer >= 2. */
     frames: number;
   } | HitboxHistory;
+  /**
+   * Keep each step's hitboxes from before its update (one copy of the world boxes per step, and
+   * their swept bounds), so sweepCharacters can sweep a weapon against the characters' motion over
+   * the last step. Without it, sweepCharacters takes the motion from the `history` option's two
+   * newest frames, and refuses when neither is on. Default false.
+   */
+  sweeps?: boolean;
 }
 
 /** Worker threads for a pipeline (its `workers` option); made by createWorkerPool. */
@@ -273,6 +281,17 @@ export interface CollisionPipeline {
   hitboxHistory: HitboxHistory | undefined;
   /** @internal Frames of the characters' `history` option (0 without it). */
   readonly historyFrames: number;
+  /** @internal The characters' `sweeps` option. */
+  readonly sweeps: boolean;
+  /**
+   * @internal The hitboxes' motion over the last step that melee sweeps read: kept by each step
+   * with the `sweeps` option, else made from the history's two newest frames on demand.
+   */
+  hitboxMotion: HitboxMotion | undefined;
+  /** @internal Newest history time `hitboxMotion` was made for (NaN: none, or kept by the steps). */
+  hitboxMotionTime: number;
+  /** @internal Set by shiftWorldOrigin: the next step's motion starts at rest (the boxes before it are at the old origin). */
+  sweepFromRest: boolean;
   /**
    * The time of the current step, in your units (e.g. the server's tick time in seconds): set by
    * `step(world, time)`; with custom system orders, write it before updateCharacterColliders.

@@ -54,12 +54,15 @@ function timed(p: CollisionPipeline, key: keyof PipelineTimings, system: System,
  */
 function resolveCharacters(option: CollisionPipelineOptions['characters']): BoneHitboxState | undefined {
   if (option === undefined || option === false || option === true) return undefined;
-  const onlyHistory = option !== null && typeof option === 'object' && 'history' in option && !('skeletons' in option) && !('hitboxes' in option);
-  if (onlyHistory) return undefined;
-  if (option === null || typeof option !== 'object' || !option.skeletons || !option.hitboxes) {
-    throw new CollideInputError('createCollisionPipeline: characters must be true, { history: { frames } } or { skeletons, hitboxes[, rayGrid][, history] }');
+  const onlyOptions = option !== null && typeof option === 'object' && ('history' in option || 'sweeps' in option) && !('skeletons' in option) && !('hitboxes' in option);
+  if (onlyOptions) {
+    assertKnownKeys(option, ['history', 'sweeps'], 'createCollisionPipeline: characters');
+    return undefined;
   }
-  assertKnownKeys(option, ['skeletons', 'hitboxes', 'rayGrid', 'history'], 'createCollisionPipeline: characters');
+  if (option === null || typeof option !== 'object' || !option.skeletons || !option.hitboxes) {
+    throw new CollideInputError('createCollisionPipeline: characters must be true, { history: { frames }, sweeps } or { skeletons, hitboxes[, rayGrid][, history][, sweeps] }');
+  }
+  assertKnownKeys(option, ['skeletons', 'hitboxes', 'rayGrid', 'history', 'sweeps'], 'createCollisionPipeline: characters');
   return option as BoneHitboxState;
 }
 
@@ -76,6 +79,13 @@ function resolveHistory(option: CollisionPipelineOptions['characters']): HitboxH
   const frames = history.frames;
   if (!(Number.isInteger(frames) && frames >= 2)) throw new CollideInputError(`createCollisionPipeline: characters.history.frames must be an integer >= 2, got ${frames}`);
   return frames;
+}
+
+/** The characters' `sweeps` option: a boolean, default false. */
+function resolveSweeps(option: CollisionPipelineOptions['characters']): boolean {
+  if (option === null || typeof option !== 'object' || !('sweeps' in option) || option.sweeps === undefined) return false;
+  if (typeof option.sweeps !== 'boolean') throw new CollideInputError(`createCollisionPipeline: characters.sweeps must be a boolean, got ${String(option.sweeps)}`);
+  return option.sweeps;
 }
 
 /** The time of a step: finite and, once a time was given, later than the last one. */
@@ -131,6 +141,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
   const touchingTag = options.tags ? createTouchingTag() : undefined;
   const characters = resolveCharacters(options.characters);
   const history = resolveHistory(options.characters);
+  const sweeps = resolveSweeps(options.characters);
   const poseSource = options.transform === undefined ? undefined : createPoseSource(options.transform, 'createCollisionPipeline: transform');
   const broadPhaseInstance = resolveBroadPhaseOption(options.broadPhase);
   const pool = checkWorkers(options.workers);
@@ -153,6 +164,10 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     hitboxPairs: createHitboxPairStore(),
     hitboxHistory: typeof history === 'number' ? undefined : history,
     historyFrames: typeof history === 'number' ? history : history.frames,
+    sweeps,
+    hitboxMotion: undefined,
+    hitboxMotionTime: NaN,
+    sweepFromRest: false,
     time: NaN,
     systems,
     step(w: World, time?: number): World {

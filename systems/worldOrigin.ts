@@ -63,12 +63,13 @@ export function shiftWorldOrigin(target: World | CollisionPipeline, dx: number, 
   moveOrigin(p, dx, dy, dz);
 }
 
-/** Records the new origin; the hitbox history, at the old one, is emptied. */
+/** Records the new origin; the hitbox history, at the old one, is emptied, and the next step's sweep motion starts at rest. */
 function moveOrigin(p: CollisionPipeline, dx: number, dy: number, dz: number): void {
   p.origin[0] += dx;
   p.origin[1] += dy;
   p.origin[2] += dz;
   if (p.hitboxHistory !== undefined) clearHitboxHistory(p.hitboxHistory);
+  p.sweepFromRest = true;
 }
 
 /** Throws unless the point at v[o] stays within ±MAX_COORDINATE after the shift. */

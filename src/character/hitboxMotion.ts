@@ -1,6 +1,7 @@
 import { grown } from '../broadphase/growable';
 import { OBB_STRIDE } from '../layout';
 import { SWEEP_CONTACT_TOLERANCE } from '../tolerances';
+import { SWEEP_MOTION_STRIDE } from '../query/sweep';
 import { interpolationReach } from '../volumes/obb';
 import type { HitboxStore } from './hitboxLayout';
 import { boxAt, createHistoryCursor, includeBox, locateTime, seenAt, type HitboxHistory } from './hitboxHistory';
@@ -11,8 +12,11 @@ import { boxAt, createHistoryCursor, includeBox, locateTime, seenAt, type Hitbox
  * at every time in between (the boxes move as interpolateObb moves them).
  */
 
-/** Numbers per hitbox in `HitboxMotion.hitboxBounds`: its swept AABB (6), then its size (largest half-diagonal). */
-export const MOTION_BOUNDS_STRIDE = 7;
+/**
+ * Numbers per hitbox in `HitboxMotion.hitboxBounds`: its swept AABB (6), then a sphere holding it
+ * over the motion (centre 3, radius: about the midpoint of its two centres).
+ */
+export const MOTION_BOUNDS_STRIDE = 10;
 
 /**
  * Start and end boxes of every hitbox over a frame (createHitboxMotion): the start written by
@@ -31,15 +35,19 @@ export interface HitboxMotion {
   seen: Uint8Array;
   /** Per character: an AABB holding its hitboxes over the motion, widened by the sweep's contact tolerance (6 numbers). */
   characterAabb: Float64Array;
-  /** Per hitbox: the same for its box alone, then the box's size (MOTION_BOUNDS_STRIDE numbers). */
+  /** Per hitbox: the same for its box alone, then a sphere holding it (MOTION_BOUNDS_STRIDE numbers). */
   hitboxBounds: Float64Array;
   /** @internal Characters when the start was written. */
   startCount: number;
+  /** @internal Per hitbox: its motion prepared for the sweep kernel (SWEEP_MOTION_STRIDE numbers), once `prepared` is 1. */
+  motion: Float64Array;
+  /** @internal Per hitbox: 1 once `motion` holds it (cleared by finishHitboxMotion). */
+  prepared: Uint8Array;
 }
 
 /** An empty motion (no character). */
 export function createHitboxMotion(): HitboxMotion {
-  return { characterCount: 0, start: new Float64Array(0), end: new Float32Array(0), seen: new Uint8Array(0), characterAabb: new Float64Array(0), hitboxBounds: new Float64Array(0), startCount: 0 };
+  return { characterCount: 0, start: new Float64Array(0), end: new Float32Array(0), seen: new Uint8Array(0), characterAabb: new Float64Array(0), hitboxBounds: new Float64Array(0), startCount: 0, motion: new Float64Array(0), prepared: new Uint8Array(0) };
 }
 
 /** Whether character c of the store takes part in queries (not retired, has hitboxes). */
@@ -106,6 +114,9 @@ export function finishHitboxMotion(motion: HitboxMotion, store: HitboxStore): vo
   motion.characterCount = n;
   motion.characterAabb = grown(motion.characterAabb, 6 * n);
   motion.hitboxBounds = grown(motion.hitboxBounds, MOTION_BOUNDS_STRIDE * store.count);
+  motion.motion = grown(motion.motion, SWEEP_MOTION_STRIDE * store.count);
+  motion.prepared = grown(motion.prepared, store.count);
+  motion.prepared.fill(0, 0, store.count);
   const hb = motion.hitboxBounds, ca = motion.characterAabb;
   for (let c = 0; c < n; c++) {
     if (motion.seen[c] === 1 && !present(store, c)) motion.seen[c] = 0;
@@ -113,7 +124,9 @@ export function finishHitboxMotion(motion: HitboxMotion, store: HitboxStore): vo
     empty(bounds);
     for (let h = store.firstHitbox[c], last = h + store.hitboxCount[c]; h < last; h++) {
       const o = OBB_STRIDE * h, b = MOTION_BOUNDS_STRIDE * h;
-      const size = Math.max(Math.hypot(start[o + 12], start[o + 13], start[o + 14]), Math.hypot(end[o + 12], end[o + 13], end[o + 14]));
+      // Math.hypot is several times slower than the square root of the sum.
+      const a0 = start[o + 12], a1 = start[o + 13], a2 = start[o + 14], b0 = end[o + 12], b1 = end[o + 13], b2 = end[o + 14];
+      const size = Math.sqrt(Math.max(a0 * a0 + a1 * a1 + a2 * a2, b0 * b0 + b1 * b1 + b2 * b2));
       const e = interpolationReach(start, o, end, o) + SWEEP_CONTACT_TOLERANCE * size;
       empty(box);
       includeBox(box, start, o, e);
@@ -124,7 +137,11 @@ export function finishHitboxMotion(motion: HitboxMotion, store: HitboxStore): vo
         bounds[k] = Math.min(bounds[k], box[k]);
         bounds[3 + k] = Math.max(bounds[3 + k], box[3 + k]);
       }
-      hb[b + 6] = size;
+      // The centre stays within half its travel of the midpoint, the box within `size` of its centre.
+      const mx = 0.5 * (start[o] + end[o]), my = 0.5 * (start[o + 1] + end[o + 1]), mz = 0.5 * (start[o + 2] + end[o + 2]);
+      const dx = end[o] - start[o], dy = end[o + 1] - start[o + 1], dz = end[o + 2] - start[o + 2];
+      hb[b + 6] = mx; hb[b + 7] = my; hb[b + 8] = mz;
+      hb[b + 9] = size * (1 + SWEEP_CONTACT_TOLERANCE) + 0.5 * Math.sqrt(dx * dx + dy * dy + dz * dz);
     }
     ca.set(bounds, 6 * c);
   }

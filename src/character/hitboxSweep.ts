@@ -1,7 +1,7 @@
 import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate } from '../errors';
 import { CAPSULE_STRIDE, OBB_STRIDE } from '../layout';
 import { SWEEP_AXES_ORTHONORMAL, SWEEP_CONTACT_TOLERANCE } from '../tolerances';
-import { SWEEP_HIT_STRIDE, prepareCapsuleSweep, prepareObbSweep, preparedSweptAabb, sweepPrepared } from '../query/sweep';
+import { SWEEP_HIT_STRIDE, SWEEP_MOTION_STRIDE, SWEPT_BOUNDS_STRIDE, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedSweptBounds, sweepPrepared } from '../query/sweep';
 import type { HitboxStore } from './hitboxLayout';
 import { createHitboxHit, nameHitbox, type HitboxHit } from './hitboxHit';
 import { MOTION_BOUNDS_STRIDE, type HitboxMotion } from './hitboxMotion';
@@ -99,8 +99,8 @@ export function checkSweepQuery(q: SweepQuery, caller: string): void {
     throw new CollideInputError(`${caller}: the query must come from createSweepQuery`);
   }
   if (q.kind !== 'obb' && q.kind !== 'capsule') throw new CollideInputError(`${caller}: query.kind must be 'obb' or 'capsule', got ${String(q.kind)}`);
-  for (const name of ['start', 'end'] as const) {
-    const p = q[name];
+  for (let e = 0; e < 2; e++) {
+    const name = e === 0 ? 'start' : 'end', p = e === 0 ? q.start : q.end;
     const n = q.kind === 'capsule' ? CAPSULE_STRIDE : OBB_STRIDE;
     for (let k = 0; k < n; k++) {
       if (!isCoordinate(p[k])) throw new CollideInputError(`${caller}: query.${name}[${k}] ${coordinateRefusal(p[k])}`);
@@ -125,24 +125,25 @@ export function checkSweepQuery(q: SweepQuery, caller: string): void {
   if (!Number.isInteger(q.ignore) || q.ignore < -1) throw new CollideInputError(`${caller}: query.ignore must be an entity id or -1, got ${q.ignore}`);
 }
 
-const weapon = new Float64Array(6); // the weapon's swept AABB
+const weapon = new Float64Array(SWEPT_BOUNDS_STRIDE); // the weapon's swept AABB and capsule
 const contact = new Float64Array(SWEEP_HIT_STRIDE); // the kernel's answer for one hitbox
 const best = new Float64Array(SWEEP_HIT_STRIDE); // the first contact of the character in hand
 
-/** Validates, prepares the weapon's motion and its swept AABB; returns the ignored character (or −1). */
-function prepare(store: HitboxStore, motion: HitboxMotion, q: SweepQuery, caller: string): number {
+/** @internal Validates, prepares the weapon's motion and its swept bounds; returns the ignored character (or −1). */
+export function prepareSweep(store: HitboxStore, motion: HitboxMotion, q: SweepQuery, caller: string): number {
   checkSweepQuery(q, caller);
   if (!(motion.characterCount <= store.characterCount)) {
     throw new CollideInputError(`${caller}: the motion covers ${motion.characterCount} characters, the store has ${store.characterCount} (finish it on this store)`);
   }
   if (q.kind === 'obb') prepareObbSweep(q.start, 0, q.end, 0);
   else prepareCapsuleSweep(q.start, 0, q.end, 0);
-  const size = preparedSweptAabb(weapon, 0, 0);
+  const size = preparedSweptBounds(weapon, 0, 0);
   const margin = SWEEP_CONTACT_TOLERANCE * size;
   for (let k = 0; k < 3; k++) {
     weapon[k] -= margin;
     weapon[3 + k] += margin;
   }
+  weapon[12] += margin;
   return q.ignore >= 0 ? store.characterOfEntity.get(q.ignore) ?? -1 : -1;
 }
 
@@ -152,18 +153,42 @@ function meetsWeapon(aabb: Float64Array, o: number): boolean {
 }
 
 /**
+ * @internal Whether hitbox h may meet the prepared weapon: its swept AABB meets the weapon's, and
+ * its swept sphere the weapon's swept capsule (the weapon stays within its half-diagonal of a
+ * centre moving on a segment: a round bound where a turning blade's AABB has empty corners).
+ */
+export function hitboxCandidate(motion: HitboxMotion, h: number): boolean {
+  const hb = motion.hitboxBounds, b = MOTION_BOUNDS_STRIDE * h;
+  if (!meetsWeapon(hb, b)) return false;
+  const ax = weapon[6], ay = weapon[7], az = weapon[8];
+  const ux = weapon[9] - ax, uy = weapon[10] - ay, uz = weapon[11] - az;
+  const px = hb[b + 6] - ax, py = hb[b + 7] - ay, pz = hb[b + 8] - az;
+  const uu = ux * ux + uy * uy + uz * uz;
+  let s = uu > 0 ? (px * ux + py * uy + pz * uz) / uu : 0;
+  s = s < 0 ? 0 : s > 1 ? 1 : s;
+  const dx = px - s * ux, dy = py - s * uy, dz = pz - s * uz;
+  const r = hb[b + 9] + weapon[12];
+  return dx * dx + dy * dy + dz * dz <= r * r;
+}
+
+/**
  * The first contact of the prepared weapon with character c's hitboxes (of the query's groups)
  * at a time <= tMax: its hitbox (the lowest index among equal times), with t, point and normal in
  * `best`; −1 for none.
  */
 function sweepCharacter(store: HitboxStore, motion: HitboxMotion, c: number, groups: number, tMax: number): number {
   if (!meetsWeapon(motion.characterAabb, 6 * c)) return -1;
-  const { start, end, hitboxBounds } = motion;
+  const { start, end, prepared } = motion;
   const group = store.group;
   let found = -1, limit = tMax;
   for (let h = store.firstHitbox[c], last = h + store.hitboxCount[c]; h < last; h++) {
-    if (((groups >>> group[h]) & 1) === 0 || !meetsWeapon(hitboxBounds, MOTION_BOUNDS_STRIDE * h)) continue;
-    const t = sweepPrepared(contact, 0, start, OBB_STRIDE * h, end, OBB_STRIDE * h, limit);
+    if (((groups >>> group[h]) & 1) === 0 || !hitboxCandidate(motion, h)) continue;
+    // Each hitbox's motion is prepared once per HitboxMotion, for every weapon that reaches it.
+    if (prepared[h] === 0) {
+      prepareBoxMotion(motion.motion, SWEEP_MOTION_STRIDE * h, start, OBB_STRIDE * h, end, OBB_STRIDE * h);
+      prepared[h] = 1;
+    }
+    const t = sweepPrepared(contact, 0, motion.motion, SWEEP_MOTION_STRIDE * h, limit);
     // Hitboxes come in index order: a later one wins only strictly earlier.
     if (t < 0 || (found >= 0 && !(t < limit))) continue;
     found = h;
@@ -200,7 +225,7 @@ export function sweepHitboxes(hit: HitboxHit, store: HitboxStore, motion: Hitbox
 
 /** @internal sweepHitboxes, its errors naming `caller`. */
 export function sweepFirst(hit: HitboxHit, store: HitboxStore, motion: HitboxMotion, query: SweepQuery, caller: string): boolean {
-  const ignored = prepare(store, motion, query, caller);
+  const ignored = prepareSweep(store, motion, query, caller);
   let first = -1, t = 1;
   for (let c = 0; c < motion.characterCount; c++) {
     if (motion.seen[c] === 0 || c === ignored) continue;
@@ -232,7 +257,7 @@ export function sweepHitboxesAll(hits: HitboxHit[], store: HitboxStore, motion: 
 /** @internal sweepHitboxesAll, its errors naming `caller`. */
 export function sweepAll(hits: HitboxHit[], store: HitboxStore, motion: HitboxMotion, query: SweepQuery, caller: string): number {
   if (!Array.isArray(hits)) throw new CollideInputError(`${caller}: hits must be an array of hit records (createHitboxSweepHits)`);
-  const ignored = prepare(store, motion, query, caller);
+  const ignored = prepareSweep(store, motion, query, caller);
   const capacity = hits.length;
   let count = 0;
   for (let c = 0; c < motion.characterCount && capacity > 0; c++) {

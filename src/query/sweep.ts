@@ -47,6 +47,8 @@ export const SWEEP_HIT_STRIDE = 7;
 const M_C = 0, M_DC = 3, M_H = 6, M_DH = 9, M_Q0 = 12, M_Q1 = 16, M_PHI = 20, M_INV_SIN = 21, M_THETA = 22,
   M_AXIS = 23, M_HMAX = 26, M_DH_LENGTH = 27, M_R = 28, M_DR = 29;
 const MOTION_STRIDE = 30;
+/** Numbers of one prepared box motion (prepareBoxMotion). */
+export const SWEEP_MOTION_STRIDE = MOTION_STRIDE;
 
 const motions = new Float64Array(2 * MOTION_STRIDE); // shape A at 0, B at MOTION_STRIDE
 const boxes = new Float64Array(2 * OBB_STRIDE); // both shapes at the current time: A at 0, B at 15
@@ -55,6 +57,11 @@ const quaternion = new Float64Array(4);
 const direction = new Float64Array(4); // the deciding axis n (A towards B)
 const closest = new Float64Array(6); // alternating projections: point on A (3), point on B (3)
 const radius = new Float64Array(2); // both shapes' radii at the current time
+const rotation = new Float64Array(9); // satGap: R[3i + j] = Ai·Bj
+const rotationAbs = new Float64Array(9); // |R|
+const along = new Float64Array(3); // satGap: (cB − cA)·Ai
+/** (i + 1) mod 3. */
+const NEXT = Int8Array.from([1, 2, 0]);
 /** Whether the prepared shape A is a capsule's segment (a box with one non-zero half-extent). */
 let segmentA = false;
 
@@ -69,9 +76,8 @@ const NEAR_FRACTION = 0.25;
 const PROJECTIONS_PER_STEP = 3;
 const PROJECTIONS_FOR_POINT = 16;
 
-/** Prepares shape `slot`'s motion from box0 (at o0) to box1 (at o1), radius r0 to r1. */
-function prepareMotion(slot: number, box0: ReadonlyFloats, o0: number, box1: ReadonlyFloats, o1: number, r0: number, r1: number): void {
-  const m = slot * MOTION_STRIDE, M = motions;
+/** Writes the motion from box0 (at o0) to box1 (at o1), radius r0 to r1, at M[m..m + SWEEP_MOTION_STRIDE). */
+function prepareMotion(M: Float64Array, m: number, box0: ReadonlyFloats, o0: number, box1: ReadonlyFloats, o1: number, r0: number, r1: number): void {
   let h0 = 0, h1 = 0, dh = 0;
   for (let k = 0; k < 3; k++) {
     const c = box0[o0 + OBB_CENTER + k], a = box0[o0 + OBB_HALF + k], b = box1[o1 + OBB_HALF + k];
@@ -160,37 +166,48 @@ function gapAlong(nx: number, ny: number, nz: number): number {
 
 /**
  * Largest projection gap of the current boxes over the 15 separating axes (edge axes normalised,
- * near-parallel ones skipped, which only lowers the bound); its unit axis, oriented from A
- * towards B, goes to `direction`.
+ * near-parallel ones skipped, which only lowers the bound; all nine skipped once a face axis
+ * shows a gap of `near`); its unit axis, oriented from A towards B, goes to `direction`.
  */
-function satGap(): number {
-  const b = boxes;
+function satGap(near: number): number {
+  const b = boxes, R = rotation, Q = rotationAbs;
   const dx = b[15] - b[0], dy = b[16] - b[1], dz = b[17] - b[2];
-  let best = -Infinity, kind = 0, bi = 0, bj = 0;
-  // R[i][j] = Ai·Bj, t_i = d·Ai (A's frame), u_j = d·Bj.
+  const ha0 = b[12], ha1 = b[13], ha2 = b[14], hb0 = b[27], hb1 = b[28], hb2 = b[29];
+  // R[3i + j] = Ai·Bj, t_i = d·Ai: B and d in A's frame (both frames are rotations: they come
+  // from quaternions), so every axis below is a few products of these.
   for (let i = 0; i < 3; i++) {
     const ai = 3 + 3 * i;
-    const t = dx * b[ai] + dy * b[ai + 1] + dz * b[ai + 2];
-    const g = Math.abs(t) - b[12 + i] - reach(15, b[ai], b[ai + 1], b[ai + 2]);
+    const ax = b[ai], ay = b[ai + 1], az = b[ai + 2];
+    for (let j = 0; j < 3; j++) {
+      const bj = 18 + 3 * j;
+      const r = ax * b[bj] + ay * b[bj + 1] + az * b[bj + 2];
+      R[3 * i + j] = r;
+      Q[3 * i + j] = Math.abs(r);
+    }
+    along[i] = dx * ax + dy * ay + dz * az;
+  }
+  const t0 = along[0], t1 = along[1], t2 = along[2];
+  let best = -Infinity, kind = 0, bi = 0, bj = 0;
+  for (let i = 0; i < 3; i++) {
+    const g = Math.abs(along[i]) - (b[12 + i] + hb0 * Q[3 * i] + hb1 * Q[3 * i + 1] + hb2 * Q[3 * i + 2]);
     if (g > best) { best = g; kind = 0; bi = i; }
   }
   for (let j = 0; j < 3; j++) {
-    const bj3 = 18 + 3 * j;
-    const u = dx * b[bj3] + dy * b[bj3 + 1] + dz * b[bj3 + 2];
-    const g = Math.abs(u) - b[27 + j] - reach(0, b[bj3], b[bj3 + 1], b[bj3 + 2]);
+    const u = t0 * R[j] + t1 * R[3 + j] + t2 * R[6 + j];
+    const g = Math.abs(u) - (ha0 * Q[j] + ha1 * Q[3 + j] + ha2 * Q[6 + j] + b[27 + j]);
     if (g > best) { best = g; kind = 1; bj = j; }
   }
-  for (let i = 0; i < 3; i++) {
-    const ai = 3 + 3 * i;
+  // Far apart, a face axis already gives a long safe step; the edge axes matter near contact.
+  // Ai × Bj with (i, k, l) and (j, m, n) cyclic: its length √(R_kj² + R_lj²), d·L = t_l R_kj −
+  // t_k R_lj, A's radius ha_k |R_lj| + ha_l |R_kj|, B's hb_m |R_in| + hb_n |R_im|.
+  for (let i = 0; i < 3 && best < near; i++) {
+    const k = NEXT[i], l = NEXT[k];
     for (let j = 0; j < 3; j++) {
-      const bj3 = 18 + 3 * j;
-      let lx = b[ai + 1] * b[bj3 + 2] - b[ai + 2] * b[bj3 + 1];
-      let ly = b[ai + 2] * b[bj3] - b[ai] * b[bj3 + 2];
-      let lz = b[ai] * b[bj3 + 1] - b[ai + 1] * b[bj3];
-      const len = Math.sqrt(lx * lx + ly * ly + lz * lz);
+      const m = NEXT[j], n = NEXT[m];
+      const rkj = R[3 * k + j], rlj = R[3 * l + j];
+      const len = Math.sqrt(rkj * rkj + rlj * rlj);
       if (len <= TOI_PARALLEL_SINE) continue;
-      lx /= len; ly /= len; lz /= len;
-      const g = Math.abs(dx * lx + dy * ly + dz * lz) - reach(0, lx, ly, lz) - reach(15, lx, ly, lz);
+      const g = (Math.abs(along[l] * rkj - along[k] * rlj) - (b[12 + k] * Q[3 * l + j] + b[12 + l] * Q[3 * k + j] + b[27 + m] * Q[3 * i + n] + b[27 + n] * Q[3 * i + m])) / len;
       if (g > best) { best = g; kind = 2; bi = i; bj = j; }
     }
   }
@@ -302,7 +319,7 @@ function advance(out: Floats, oo: number, tMax: number): number {
     radius[0] = poseAt(0, t, boxes, 0);
     radius[1] = poseAt(1, t, boxes, 15);
     const radii = radius[0] + radius[1];
-    let d = satGap() - radii;
+    let d = satGap(near + radii) - radii;
     // Near contact (and before reporting one) the closest points' direction, which the 15
     // axes can understate (corner against corner; a capsule's radius on top of that).
     if (d > -radii && d < near) {
@@ -355,7 +372,7 @@ export function obbSweep(
   tMax = 1,
 ): number {
   prepareObbSweep(a0, ao0, a1, ao1);
-  prepareMotion(1, b0, bo0, b1, bo1, 0, 0);
+  prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, 0, 0);
   return advance(out, oo, tMax);
 }
 
@@ -371,14 +388,14 @@ export function capsuleObbSweep(
   tMax = 1,
 ): number {
   prepareCapsuleSweep(c0, co0, c1, co1);
-  prepareMotion(1, b0, bo0, b1, bo1, 0, 0);
+  prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, 0, 0);
   return advance(out, oo, tMax);
 }
 
 /** @internal Prepares the moving shape A of later `sweepPrepared` calls: a box from a0 to a1. */
 export function prepareObbSweep(a0: ReadonlyFloats, ao0: number, a1: ReadonlyFloats, ao1: number): void {
   segmentA = false;
-  prepareMotion(0, a0, ao0, a1, ao1, 0, 0);
+  prepareMotion(motions, 0, a0, ao0, a1, ao1, 0, 0);
 }
 
 /**
@@ -421,7 +438,7 @@ export function prepareCapsuleSweep(c0: ReadonlyFloats, co0: number, c1: Readonl
     s[24] = dy * rz - dz * ry; s[25] = dz * rx - dx * rz; s[26] = dx * ry - dy * rx;
   }
   segmentA = true;
-  prepareMotion(0, s, 0, s, OBB_STRIDE, c0[co0 + 6], c1[co1 + 6]);
+  prepareMotion(motions, 0, s, 0, s, OBB_STRIDE, c0[co0 + 6], c1[co1 + 6]);
 }
 
 /**
@@ -458,23 +475,40 @@ function segmentBox(s: Float64Array, so: number, c: ReadonlyFloats, co: number):
 }
 
 /**
- * @internal Sweep of the prepared shape A against box B moving from b0 to b1: as obbSweep.
+ * @internal Writes the motion of a box from b0 (at bo0) to b1 (at bo1) at out[oo..oo +
+ * SWEEP_MOTION_STRIDE), for `sweepPrepared`: a box swept by many weapons is prepared once.
  */
-export function sweepPrepared(out: Floats, oo: number, b0: ReadonlyFloats, bo0: number, b1: ReadonlyFloats, bo1: number, tMax: number): number {
-  prepareMotion(1, b0, bo0, b1, bo1, 0, 0);
-  return advance(out, oo, tMax);
+export function prepareBoxMotion(out: Float64Array, oo: number, b0: ReadonlyFloats, bo0: number, b1: ReadonlyFloats, bo1: number): void {
+  prepareMotion(out, oo, b0, bo0, b1, bo1, 0, 0);
 }
 
 /**
- * @internal A min-max AABB holding the prepared shape A at every time of its motion, widened by
- * `margin`: the union of its start and end boxes' AABBs widened by the chord bound of
- * hitboxHistory's swept bounds (|H|max (1 − cos(θ/2)) + |ΔH|/2) and its largest radius.
- * Returns A's size (largest half-diagonal plus largest radius), for the caller's tolerance.
+ * @internal Sweep of the prepared shape A against the box motion at prepared[po] (prepareBoxMotion):
+ * as obbSweep.
  */
-export function preparedSweptAabb(out: Floats, oo: number, margin: number): number {
+export function sweepPrepared(out: Floats, oo: number, prepared: Float64Array, po: number, tMax: number): number {
+  for (let k = 0; k < MOTION_STRIDE; k++) motions[MOTION_STRIDE + k] = prepared[po + k];
+  return advance(out, oo, tMax);
+}
+
+/** Numbers `preparedSweptBounds` writes: an AABB (6), then a capsule (p0, p1, radius: 7). */
+export const SWEPT_BOUNDS_STRIDE = 13;
+
+/**
+ * @internal Bounds of the prepared shape A over its whole motion, widened by `margin`, at
+ * out[oo..oo + SWEPT_BOUNDS_STRIDE): a min-max AABB, the union of its start and end boxes' AABBs
+ * widened by the chord bound of interpolateObb's motion (interpolationReach: |H|max (1 − cos(θ/2))
+ * + |ΔH|/2, the first term only across the turn's axis) and its largest radius; then a capsule
+ * (its centre's path, radius its largest half-diagonal plus radius). Returns A's size (largest
+ * half-diagonal plus largest radius), for the caller's tolerance.
+ */
+export function preparedSweptBounds(out: Floats, oo: number, margin: number): number {
   const M = motions;
   const r = Math.max(M[M_R], M[M_R] + M[M_DR]);
-  const e = M[M_HMAX] * (1 - Math.cos(0.5 * M[M_THETA])) + 0.5 * M[M_DH_LENGTH] + r + margin;
+  // The turn moves points only across its axis ω: along world axis k the arc's stray from its
+  // chord counts with |e_k × ω| = √(1 − ω_k²) (a blade swung flat gains no height).
+  const arc = M[M_HMAX] * (1 - Math.cos(0.5 * M[M_THETA]));
+  const e = 0.5 * M[M_DH_LENGTH] + r + margin;
   for (let k = 0; k < 3; k++) {
     out[oo + k] = Infinity;
     out[oo + 3 + k] = -Infinity;
@@ -482,10 +516,17 @@ export function preparedSweptAabb(out: Floats, oo: number, margin: number): numb
   for (let s = 0; s <= 1; s++) {
     poseAt(0, s, boxes, 0);
     for (let k = 0; k < 3; k++) {
-      const h = boxes[12] * Math.abs(boxes[3 + k]) + boxes[13] * Math.abs(boxes[6 + k]) + boxes[14] * Math.abs(boxes[9 + k]) + e;
+      const w = M[M_AXIS + k];
+      const h = boxes[12] * Math.abs(boxes[3 + k]) + boxes[13] * Math.abs(boxes[6 + k]) + boxes[14] * Math.abs(boxes[9 + k]) + e +
+        arc * Math.sqrt(Math.max(0, 1 - w * w));
       out[oo + k] = Math.min(out[oo + k], boxes[k] - h);
       out[oo + 3 + k] = Math.max(out[oo + 3 + k], boxes[k] + h);
     }
   }
+  for (let k = 0; k < 3; k++) {
+    out[oo + 6 + k] = M[M_C + k];
+    out[oo + 9 + k] = M[M_C + k] + M[M_DC + k];
+  }
+  out[oo + 12] = M[M_HMAX] + r + margin;
   return M[M_HMAX] + r;
 }
