@@ -41,8 +41,9 @@ export const CHARACTER_KIND: CharacterKind = { update: updateCharacters, pairOve
  * their entity's transform), bone world matrices, hitbox world boxes and character AABBs
  * (updateBoneHitboxes), with the characters' `sweeps` option the hitboxes' motion over the step
  * (the boxes before the update to those after), the hitbox history's frame at the step's time
- * (with the characters' `history` option), then each character collider's broad-phase box from its AABB, like
- * refitVolumes does for other colliders (Float32, outward, margin). Allocation-free.
+ * (with the characters' `history` option), then each character collider's broad-phase box from
+ * its AABB, like refitVolumes does for other colliders (Float32, outward, margin).
+ * Allocation-free.
  */
 function updateCharacters(p: CollisionPipeline): void {
   const state = p.characters;
