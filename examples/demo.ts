@@ -4,7 +4,8 @@
  * and rays shot at the characters every frame. Prints, per simulated second (60 frames): the
  * pairs that began and ended touching, which bones of the characters touch bodies now, the rays
  * that hit which character and bone, the time per system, and a few shots checked 100 ms in the
- * past (lag compensation: what they hit then against what they hit now).
+ * past (lag compensation: what they hit then against what they hit now), and a sword swung through
+ * a character in one frame (a melee sweep against the hitboxes moving over that frame).
  */
 import { HIT_GROUP_NAMES } from '../src/character/hitGroups';
 import { createDemoScene } from '../scenes/demo';
@@ -12,6 +13,8 @@ import { loadFoxNode } from '../scenes/loadFoxNode';
 import { createHitboxHistory, hitboxesAt, recordHitboxHistory } from '../src/character/hitboxHistory';
 import { createHitboxRayHit, raycastHitboxes, raycastHitboxesAt } from '../src/character/hitboxRaycast';
 import { createRayQuery, setRay } from '../src/query/rayQuery';
+import { beginHitboxMotionAt, createHitboxMotion, finishHitboxMotion } from '../src/character/hitboxMotion';
+import { createHitboxSweepHits, createSweepQuery, setSweepObb, sweepHitboxesAll } from '../src/character/hitboxSweep';
 
 const SECONDS = 5;
 const FRAMES_PER_SECOND = 60;
@@ -29,6 +32,10 @@ const pair = (a: number, b: number) => `${scene.label(a)}-${scene.label(b)}`;
 const history = createHitboxHistory(64);
 const pastBoxes = new Float64Array(15 * scene.hitboxes.count);
 const rewoundShot = createRayQuery(), rewoundHit = createHitboxRayHit(), nowHit = createHitboxRayHit();
+// Melee: a sword swung half a circle in one frame through the first character's hips, against
+// every character's hitboxes moving over that frame (the history's two newest frames).
+const motion = createHitboxMotion(), swing = createSweepQuery(), swingHits = createHitboxSweepHits(4);
+const blade = new Float64Array(30);
 const hitName = (hit: typeof nowHit) => `${scene.characterName[hit.character]} ${hit.boneName} (${hit.groupName})`;
 
 console.log(`${scene.bodies.count} bodies, characters: ${scene.characterName.join(', ')} (${scene.hitboxes.count} hitboxes), ${rays.origin.length / 3} rays per frame`);
@@ -86,4 +93,18 @@ for (let second = 1; second <= SECONDS; second++) {
     rewound.push(`at ${scene.characterName[scene.hitboxes.character[h]]} ${scene.hitboxes.boneName[h]}: ${then} then, ${now} now`);
   }
   console.log(`  shots fired ${LATENCY * 1000} ms ago, checked at that time: ${rewound.join('; ')}`);
+  beginHitboxMotionAt(motion, history, scene.hitboxes, history.newestTime - 1 / FRAMES_PER_SECOND);
+  finishHitboxMotion(motion, scene.hitboxes);
+  const hips = 15 * scene.hitboxes.firstHitbox[0], w = scene.hitboxes.world;
+  // Sized by the hips box (the demo's characters are scaled): a blade 2.4 hips-sizes long, its
+  // centre 2.5 hips-sizes away, turning half a circle about the vertical.
+  const r = Math.hypot(w[hips + 12], w[hips + 13], w[hips + 14]);
+  for (let e = 0; e < 2; e++) {
+    const c = Math.cos(Math.PI * e), s = Math.sin(Math.PI * e);
+    blade.set([w[hips] + 2.5 * r * c, w[hips + 1], w[hips + 2] + 2.5 * r * s, c, 0, s, 0, 1, 0, -s, 0, c, 1.2 * r, 0.01 * r, 0.05 * r], 15 * e);
+  }
+  setSweepObb(swing, blade, 0, blade, 15);
+  const swung = sweepHitboxesAll(swingHits, scene.hitboxes, motion, swing);
+  const struck = swingHits.slice(0, swung).map((h) => `${scene.characterName[h.character]} ${h.boneName} (${h.groupName}) at t = ${h.t.toFixed(2)}`);
+  console.log(`  a sword swung through ${scene.characterName[0]}'s hips in one frame hits ${swung ? struck.join('; ') : 'nothing'}`);
 }

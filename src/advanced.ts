@@ -13,3 +13,9 @@ export { acceptPair, reportPair, maxProxyId, assertBroadPhaseInput, MAX_PROXY_ID
 export { AabbTree } from './broadphase/aabbTree';
 export { DEFAULT_WEIGHT_THRESHOLD } from './character/hitboxFit';
 export { HITBOXES_PER_CLUSTER } from './character/hitboxLayout';
+export { obbQuaternion, interpolationReach } from './volumes/obb';
+export { MOTION_BOUNDS_STRIDE } from './character/hitboxMotion';
+export { assertShapeCast } from './query/shapeCast';
+export { IdList, sortIds, isBoxQueryable, type BoxQueryable } from './broadphase/boxQuery';
+export { QueryGrid } from './broadphase/spatialHash';
+export { aabbSphereOverlap } from './query/sat';

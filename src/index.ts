@@ -5,7 +5,7 @@
 export * from './layout';
 export { CollideInputError } from './errors';
 export {
-  obbFromAxes, obbVolume, obbSurfaceArea, obbContainsPoint, obbTransform, obbTransformCentered, obbCorners,
+  obbFromAxes, obbVolume, obbSurfaceArea, obbContainsPoint, obbTransform, obbTransformCentered, obbCorners, interpolateObb,
 } from './volumes/obb';
 export {
   sphereFromAabb, ritterSphere, welzlSphere, sphereOverlap, sphereTransform, sphereContainsPoint,
@@ -115,3 +115,17 @@ export { createHitboxRayHit, createHitboxRayHits, raycastHitboxes, raycastHitbox
 export { raycastHitboxesAt, raycastHitboxesBatchAt } from './character/hitboxRaycast';
 export { createHitboxHistory, recordHitboxHistory, clearHitboxHistory, hitboxesAt, type HitboxHistory } from './character/hitboxHistory';
 export { createRayBatch, createRayQuery, setRay, type RayBatch, type RayQuery, type RayQueryInit } from './query/rayQuery';
+export {
+  createShapeQuery, setSphereQuery, setCapsuleQuery, setObbQuery, setAabbQuery, setShapeCast,
+  type ShapeQuery, type ShapeQueryInit, type ShapeQueryShape,
+} from './query/shapeQuery';
+export { SHAPE_CAST_HIT_STRIDE } from './query/shapeCastHit';
+export { castSphereSphere, castSphereCapsule, castSphereAabb, castSphereObb, castSphereTriangle, castSphereKdop } from './query/shapeCast';
+export { castCapsuleSphere, castCapsuleCapsule, castCapsuleAabb, castCapsuleObb, castCapsuleTriangle, castCapsuleKdop } from './query/shapeCastCapsule';
+export { obbSweep, capsuleObbSweep, SWEEP_HIT_STRIDE } from './query/sweep';
+export { createHitboxHit, type HitboxHit } from './character/hitboxHit';
+export { createHitboxMotion, beginHitboxMotion, beginHitboxMotionAt, finishHitboxMotion, type HitboxMotion } from './character/hitboxMotion';
+export {
+  createSweepQuery, setSweepObb, setSweepCapsule, createHitboxSweepHits, sweepHitboxes, sweepHitboxesAll,
+  type SweepQuery, type SweepQueryInit, type SweepWeaponKind,
+} from './character/hitboxSweep';

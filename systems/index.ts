@@ -11,6 +11,8 @@ export { touching, contactsOf } from './touching';
 export { shiftWorldOrigin, worldOrigin } from './worldOrigin';
 export { raycastColliders, raycastCharactersBatch, createColliderRayHit, type ColliderRayHit } from './raycastColliders';
 export { raycastCharactersAt, raycastCharactersBatchAt, characterHitboxesAt } from './characterHistory';
+export { sweepCharacters, sweepCharactersAll } from './characterSweep';
+export { overlapColliders } from './shapeQueries';
 export { updateCharacterColliders } from './updateCharacterColliders';
 export { addMeshCollider } from './meshCollider';
 export { addKdopCollider } from './kdopCollider';
