@@ -186,7 +186,7 @@ export function recordHitboxHistory(history: HitboxHistory, store: HitboxStore, 
     if (absent === 1) invert(frame.characterAabb, 6 * c);
     const seenBefore = previous !== undefined && c < previous.characterCount && previous.absent[c] === 0;
     if (seenBefore && absent === 0) {
-      sweptBounds(frame, previous.world, store, c);
+      sweptBounds(frame, previous, store, c);
     } else {
       invert(frame.sweptCharacterAabb, 6 * c);
       // Seen at this frame alone: its spheres at this frame.
@@ -225,37 +225,43 @@ function invert(aabb: Float32Array, o: number): void {
 }
 
 /**
- * The swept bounds of character c between `before` and this frame's boxes: each box's two AABBs
- * widened by interpolationReach hold it at every time between (interpolateObb). Widened for
- * Float32 storage like updateHitboxes' bounds.
+ * The swept bounds of character c between the frame `before` and this one: each box's two AABBs
+ * widened by interpolationReach hold it at every time between (interpolateObb), so a cluster's
+ * AABBs at both frames (as updateHitboxes bounded them), widened by its boxes' largest reach, hold
+ * the cluster; widened again for Float32 storage like updateHitboxes' bounds. The boxes' own AABBs
+ * would be tighter by the reach's spread within a cluster, at twice this record's cost.
  */
-function sweptBounds(frame: HistoryFrame, before: Float32Array, store: HitboxStore, c: number): void {
-  const after = frame.world, sphere = frame.sphere;
+function sweptBounds(frame: HistoryFrame, before: HistoryFrame, store: HitboxStore, c: number): void {
+  const after = frame.world, sphere = frame.sphere, previous = before.world;
   const rounding = HITBOX_ROUNDING_MARGIN_RELATIVE, perCluster = HITBOXES_PER_CLUSTER;
+  const clusterBefore = before.clusterAabb, clusterAfter = frame.clusterAabb, cluster = frame.sweptClusterAabb;
   empty(characterBounds);
   const end = store.firstHitbox[c] + store.hitboxCount[c];
   for (let h0 = store.firstHitbox[c], a = 6 * store.firstCluster[c]; h0 < end; h0 += perCluster, a += 6) {
-    empty(clusterBounds);
+    let reach = 0;
     const clusterEnd = end < h0 + perCluster ? end : h0 + perCluster;
     for (let h = h0; h < clusterEnd; h++) {
       const o = 15 * h;
-      const e = interpolationReach(before, o, after, o);
-      const ha0 = before[o + 12], ha1 = before[o + 13], ha2 = before[o + 14];
+      const e = interpolationReach(previous, o, after, o);
+      reach = e > reach ? e : reach;
+      const ha0 = previous[o + 12], ha1 = previous[o + 13], ha2 = previous[o + 14];
       const hb0 = after[o + 12], hb1 = after[o + 13], hb2 = after[o + 14];
       const hMax = Math.sqrt(Math.max(ha0 * ha0 + ha1 * ha1 + ha2 * ha2, hb0 * hb0 + hb1 * hb1 + hb2 * hb2));
-      includeBox(clusterBounds, before, o, e);
-      includeBox(clusterBounds, after, o, e);
       // The sphere about the two centres' midpoint: the box's centre stays within half their
       // distance of it, its corners within |H|max of the centre; widened for its Float32 centre.
-      const mx = 0.5 * (before[o] + after[o]), my = 0.5 * (before[o + 1] + after[o + 1]), mz = 0.5 * (before[o + 2] + after[o + 2]);
-      const dx = after[o] - before[o], dy = after[o + 1] - before[o + 1], dz = after[o + 2] - before[o + 2];
+      const mx = 0.5 * (previous[o] + after[o]), my = 0.5 * (previous[o + 1] + after[o + 1]), mz = 0.5 * (previous[o + 2] + after[o + 2]);
+      const dx = after[o] - previous[o], dy = after[o + 1] - previous[o + 1], dz = after[o + 2] - previous[o + 2];
       const so = 4 * h;
       sphere[so] = mx; sphere[so + 1] = my; sphere[so + 2] = mz;
       sphere[so + 3] = (hMax + 0.5 * Math.sqrt(dx * dx + dy * dy + dz * dz)) * (1 + rounding)
         + rounding * (Math.abs(mx) + Math.abs(my) + Math.abs(mz));
     }
+    const b = clusterBounds;
+    for (let k = 0; k < 6; k++) {
+      const lo = clusterBefore[a + k], hi = clusterAfter[a + k];
+      b[k] = (k < 3 ? (lo < hi ? lo : hi) : (lo > hi ? lo : hi)) + (k < 3 ? -reach : reach);
+    }
     // Per axis: a stored corner coordinate moves with that coordinate of the centre and with the box size.
-    const b = clusterBounds, cluster = frame.sweptClusterAabb;
     const size = Math.max(b[3] - b[0], b[4] - b[1], b[5] - b[2]);
     for (let k = 0; k < 3; k++) {
       const margin = rounding * (Math.max(-b[k], b[3 + k]) + size);

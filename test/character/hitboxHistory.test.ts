@@ -11,7 +11,7 @@ import { createHitboxHistory, hitboxesAt, recordHitboxHistory, type HitboxHistor
 import type { HitboxStore } from '../../src/character/hitboxLayout';
 import { refusal } from '../support/refusal';
 import { raycastObb } from '../../src/query/raycast';
-import { createRayQuery, setRay, type RayBatch } from '../../src/query/rayQuery';
+import { createRayBatch, createRayQuery, setRay, type RayBatch } from '../../src/query/rayQuery';
 import { interpolateObb } from '../../src/volumes/obb';
 import { mulberry32 } from '../../scenes/random';
 import { def, fitted, humanoid, sceneRays } from '../support/hitboxRays';
@@ -175,6 +175,60 @@ describe('hitbox history: rays at a past time', () => {
       }
     }, 2);
     expect(hitsSeen).toBeGreaterThan(100);
+  });
+
+  it('holds boxes turning a third of a circle in one frame', () => {
+    // The character turned 120 degrees about (1, 1, 1) between two frames (x to y, y to z, z to x):
+    // halfway, each box is turned 60 degrees, far from both frames' poses. Rays straight down
+    // through points just inside each box's extreme corners along x and z at that time must meet
+    // what the reference meets.
+    const skeletons = createSkeletonStore();
+    const store = createHitboxStore();
+    const history = createHitboxHistory(2);
+    addCharacter(skeletons, def, 100);
+    addCharacterHitboxes(store, skeletons, 0, fitted);
+    const first = skeletons.firstBone[0];
+    humanoid.animate(0.3 * humanoid.duration, skeletons.translation.subarray(3 * first), skeletons.rotation.subarray(4 * first), skeletons.scale.subarray(3 * first));
+    const kept: KeptFrame[] = [];
+    for (const turn of [[1, 0, 0, 0, 1, 0, 0, 0, 1], [0, 1, 0, 0, 0, 1, 1, 0, 0]]) {
+      for (let k = 0; k < 9; k++) skeletons.characterMatrix[4 * Math.floor(k / 3) + (k % 3)] = turn[k];
+      computeWorldMatrices(skeletons);
+      updateHitboxes(store, skeletons);
+      recordHitboxHistory(history, store, kept.length);
+      kept.push({ time: kept.length, world: store.world.slice(0, 15 * store.count), seen: [true] });
+    }
+    const rays = createRayBatch(4 * store.count);
+    rays.count = 4 * store.count;
+    const halfway = new Float64Array(15);
+    for (let h = 0; h < store.count; h++) {
+      interpolateObb(halfway, 0, kept[0].world, 15 * h, kept[1].world, 15 * h, 0.5);
+      for (let side = 0; side < 4; side++) {
+        // The box's farthest point along ±x or ±z, pulled 1% towards its centre.
+        const axis = side < 2 ? 0 : 2, sign = side % 2 === 0 ? 1 : -1;
+        const p = [halfway[0], halfway[1], halfway[2]];
+        for (let e = 0; e < 3; e++) {
+          const u = halfway.subarray(3 + 3 * e, 6 + 3 * e), reach = 0.99 * halfway[12 + e] * Math.sign(u[axis]) * sign;
+          for (let k = 0; k < 3; k++) p[k] += reach * u[k];
+        }
+        const i = 4 * h + side;
+        rays.origin.set([p[0], p[1] + 10, p[2]], 3 * i);
+        rays.direction.set([0, -1, 0], 3 * i);
+        rays.maxDistance[i] = 20;
+      }
+    }
+    const times = new Float64Array(rays.count).fill(0.5);
+    const hits = createHitboxRayHits(rays.count);
+    raycastHitboxesBatchAt(hits, history, store, rays, times);
+    const normal = new Float64Array(3);
+    let found = 0;
+    for (let i = 0; i < rays.count; i++) {
+      const [h, t] = bruteForce(kept, store, rays, i, 0.5, normal);
+      expect(hits.hitbox[i], `ray ${i}`).toBe(h);
+      if (h < 0) continue;
+      found++;
+      expect(hits.t[i]).toBe(t);
+    }
+    expect(found).toBe(rays.count);
   });
 
   it("at a frame's own time gives the present-time hit of that frame, bit for bit", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { interpolateObb } from '../../src/volumes/obb';
+import { interpolateObb, interpolationReach } from '../../src/volumes/obb';
 import { mat3ToQuaternion, quaternionToMat3 } from '../../src/rotation';
 import { OBB_STRIDE } from '../../src/layout';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
@@ -111,5 +111,48 @@ describe('interpolateObb', () => {
     both.set(a, 0);
     interpolateObb(both, OBB_STRIDE, both, 0, both, OBB_STRIDE, 0.3);
     expect(Array.from(both.subarray(OBB_STRIDE))).toEqual(Array.from(want));
+  });
+});
+
+describe('interpolationReach', () => {
+  it('bounds how far interpolateObb strays from the bounds of both boxes, at any fraction', () => {
+    // Every corner of the box at s lies within the reach of the min-max bounds of both boxes'
+    // corners; the reach is also close to needed (within a factor of four of the worst stray seen).
+    const corners = (box: ArrayLike<number>, out: number[][]) => {
+      out.length = 0;
+      for (let i = 0; i < 8; i++) {
+        const p = [box[0], box[1], box[2]];
+        for (let e = 0; e < 3; e++) {
+          const sign = (i >> e) & 1 ? 1 : -1;
+          for (let k = 0; k < 3; k++) p[k] += sign * box[12 + e] * box[3 + 3 * e + k];
+        }
+        out.push(p);
+      }
+      return out;
+    };
+    const at = new Float64Array(OBB_STRIDE);
+    let worstRatio = 0;
+    fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.double({ min: 0, max: Math.PI, noNaN: true }), (seed, angle) => {
+      const rand = mulberry32(seed);
+      const { a, b } = boxPair(rand, unitAxis(rand), angle, 4);
+      const reach = interpolationReach(a, 0, b, 0);
+      const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+      for (const p of [...corners(a, []), ...corners(b, [])]) {
+        for (let k = 0; k < 3; k++) {
+          lo[k] = Math.min(lo[k], p[k]);
+          hi[k] = Math.max(hi[k], p[k]);
+        }
+      }
+      let stray = 0;
+      for (let i = 0; i <= 64; i++) {
+        interpolateObb(at, 0, a, 0, b, 0, i / 64);
+        for (const p of corners(at, [])) {
+          for (let k = 0; k < 3; k++) stray = Math.max(stray, lo[k] - p[k], p[k] - hi[k]);
+        }
+      }
+      expect(stray).toBeLessThanOrEqual(reach * (1 + 1e-9) + 1e-12);
+      if (stray > 0) worstRatio = Math.max(worstRatio, stray / reach);
+    }), { numRuns: 300 });
+    expect(worstRatio).toBeGreaterThan(0.25);
   });
 });
