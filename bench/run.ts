@@ -27,6 +27,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   obbTree: () => import('./obbTree.bench'),
   hitboxes: () => import('./hitboxes.bench'),
   pipeline: () => import('./pipeline.bench'),
+  shapeCast: () => import('./shapeCast.bench'),
 };
 
 const root = packageRoot(import.meta.url);
