@@ -29,6 +29,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   melee: () => import('./melee.bench'),
   pipeline: () => import('./pipeline.bench'),
   queries: () => import('./queries.bench'),
+  shapeCast: () => import('./shapeCast.bench'),
 };
 
 const root = packageRoot(import.meta.url);

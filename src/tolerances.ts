@@ -193,6 +193,15 @@ export const SWEEP_ANTIPARALLEL_GAP = 1e-12;
  */
 export const SWEEP_AXES_ORTHONORMAL = 1e-4;
 
+/**
+ * Shape casts of boxes report as contact point the moving box's supporting feature (its point
+ * farthest along −normal, clamped onto the target): a box axis whose cosine with the normal is
+ * below this counts as perpendicular to it, so a face or edge lying on the target gives the
+ * feature's centre, not whichever corner rounding favours. Picks a point only, never whether or
+ * when the shapes touch.
+ */
+export const SHAPE_CAST_FEATURE_COSINE = 1e-6;
+
 // ---- Contact manifolds ----
 
 /**

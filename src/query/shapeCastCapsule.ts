@@ -76,6 +76,20 @@ function edgeEntry(
   return true;
 }
 
+/**
+ * Cheap rejection: whether the capsule's bounding sphere (about the segment's midpoint) meets the
+ * target by maxT. The capsule lies inside it, so when it does not, neither does the capsule; most
+ * misses end here, before the dozen feature casts.
+ */
+function boundingSphereReaches(
+  x0: number, y0: number, z0: number, ax: number, ay: number, az: number, r: number,
+  dx: number, dy: number, dz: number, maxT: number, target: ReadonlyFloats, to: number,
+  cast: typeof castSphereObb,
+): boolean {
+  const half = 0.5 * Math.sqrt(ax * ax + ay * ay + az * az);
+  return cast(hit, 0, x0 + 0.5 * ax, y0 + 0.5 * ay, z0 + 0.5 * az, half + r, dx, dy, dz, maxT, target, to);
+}
+
 /** Point (x, y, z) cast by −d against the moving capsule, rewritten as the capsule's hit on it. */
 function vertexCast(cap: ReadonlyFloats, co: number, x: number, y: number, z: number, dx: number, dy: number, dz: number, maxT: number): boolean {
   if (!castSphereCapsule(hit, 0, x, y, z, 0, -dx, -dy, -dz, maxT, cap, co)) return false;
@@ -145,6 +159,7 @@ export function castCapsuleTriangle(
   const r = cap[co + 6];
   const x0 = cap[co], y0 = cap[co + 1], z0 = cap[co + 2];
   const ax = cap[co + 3] - x0, ay = cap[co + 4] - y0, az = cap[co + 5] - z0;
+  if (!boundingSphereReaches(x0, y0, z0, ax, ay, az, r, dx, dy, dz, maxT, tri, to, castSphereTriangle)) return false;
   // Start overlap: the segment crosses the triangle, or comes within r of it at an end or an edge.
   if (raycastTriangle(rayHit, x0, y0, z0, ax, ay, az, 1, tri, to)) {
     const s = rayHit[0];
@@ -208,6 +223,7 @@ export function castCapsuleObb(
   const r = cap[co + 6];
   const x0 = cap[co], y0 = cap[co + 1], z0 = cap[co + 2];
   const ax = cap[co + 3] - x0, ay = cap[co + 4] - y0, az = cap[co + 5] - z0;
+  if (!boundingSphereReaches(x0, y0, z0, ax, ay, az, r, dx, dy, dz, maxT, box, bo, castSphereObb)) return false;
   writeCorners(box, bo);
   if (startOverlapObb(out, oo, cap, co, x0, y0, z0, ax, ay, az, r, dx, dy, dz, box, bo)) return true;
   best[0] = Infinity;
