@@ -83,6 +83,9 @@ const sphereBox = new Float64Array(6);
 /** Most legs of a cast: beyond them a leg's swept box grows with the displacement instead. */
 const MAX_CAST_LEGS = 64;
 
+/** The best entity before any hit: above every id, so a tie at t = 1 goes to the collider. */
+const NO_ENTITY = 0x7fffffff;
+
 /** castAgainst's miss; any other return is a hit (the hitbox or triangle index for characters and meshes, else 0). */
 const NO_HIT = -2;
 
@@ -135,7 +138,8 @@ export function castShapeColliders(target: World | CollisionPipeline, hit: Colli
   }
   shapeQueryBounds(startBox, 0, query);
   const legs = legCount(startBox, d);
-  let best = Infinity, bestEntity = -1, bestPart = NO_HIT;
+  // No hit yet: best is the end of the motion, and a tie at it goes to any entity.
+  let best = 1, bestEntity = NO_ENTITY, bestPart = NO_HIT;
   for (let leg = 0; leg < legs; leg++) {
     const t0 = leg / legs, t1 = (leg + 1) / legs;
     for (let k = 0; k < 3; k++) {
@@ -179,7 +183,7 @@ export function castShapeColliders(target: World | CollisionPipeline, hit: Colli
     // Colliders first met in later legs are entered after this leg's end.
     if (best < t1) break;
   }
-  if (bestEntity < 0) {
+  if (bestEntity === NO_ENTITY) {
     nameHitbox(hit, p);
     return false;
   }

@@ -64,9 +64,8 @@ export function gatherCandidates(p: CollisionPipeline, box: Float64Array, out: I
   }
   if (s.queryGridRun !== s.broadPhaseRuns) {
     s.queryGrid ??= new QueryGrid();
-    // The colliders the last broad phase saw (its input), not those added since.
-    const input = s.broadInput;
-    s.queryGrid.build(input.boxes, input.ids, input.count);
+    // The colliders the last broad phase saw, not those added since.
+    s.queryGrid.build(c.aabb, s.stepIds, s.broadInput.count);
     s.queryGridRun = s.broadPhaseRuns;
   }
   s.queryGrid!.queryBox(c.aabb, box, 0, out);

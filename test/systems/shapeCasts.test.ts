@@ -1,0 +1,388 @@
+// castShapeColliders against a brute-force loop over every collider (and every hitbox) with the
+// cast kernels called directly over the whole motion: the world traversal (legs, broad-phase
+// candidates, entry order, pruning) must miss nothing and give the same first hit, bit for bit,
+// ties to the lowest entity. On every broad phase, with static and moving colliders over several
+// frames, colliders removed or added since the step, masks and an ignored entity. A few casts are
+// also checked against dense sampling of the motion with static overlap queries.
+import fc from 'fast-check';
+import { addEntity, createWorld } from 'bitecs';
+import { describe, expect, it } from 'vitest';
+import { addCharacterHitboxes, createHitboxStore } from '../../src/character/hitboxStore';
+import { fitBoneHitboxes } from '../../src/character/hitboxFit';
+import { addCharacter, createSkeletonStore, defineSkeleton } from '../../src/character/skeleton';
+import { defineSkin } from '../../src/character/skin';
+import { castSphereAabb, castSphereCapsule, castSphereKdop, castSphereObb, castSphereSphere } from '../../src/query/shapeCast';
+import { SHAPE_CAST_HIT_STRIDE } from '../../src/query/shapeCastHit';
+import { createShapeQuery, setShapeCast, setSphereQuery, type ShapeQuery } from '../../src/query/shapeQuery';
+import { addCharacterCollider, addCollider, addKdopCollider, createCollisionPipeline, removeCollider, setTransform } from '../../systems/index';
+import { BROAD_PHASE_NAMES, resolveBroadPhase } from '../../systems/broadPhaseNames';
+import type { BroadPhaseName, CollisionPipeline } from '../../systems/collisionState';
+import { castShapeColliders, createColliderShapeHit, type ColliderShapeHit } from '../../systems/shapeCasts';
+import { overlapColliders } from '../../systems/shapeQueries';
+import { SHAPE_AABB, SHAPE_CAPSULE, SHAPE_CHARACTER, SHAPE_KDOP, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE } from '../../components/collider';
+import { buildHumanoid } from '../../scenes/humanoid';
+import { mulberry32, randomQuaternion } from '../../scenes/random';
+import { randomBody, type Body } from '../support/pipelineScene';
+import { refusal } from '../support/refusal';
+
+const humanoid = buildHumanoid();
+const definition = defineSkeleton(humanoid.skeleton);
+const fitted = fitBoneHitboxes(definition, defineSkin(definition, humanoid.skin));
+const KINDS: readonly Body['kind'][] = ['sphere', 'aabb', 'obb', 'capsule'];
+
+interface Scene {
+  world: ReturnType<typeof createWorld>;
+  p: CollisionPipeline;
+  /** Colliders the last step saw, with their layers. */
+  live: Map<number, number>;
+  hitboxes: ReturnType<typeof createHitboxStore>;
+  /** A point in the character's torso. */
+  characterAt(): number[];
+  move(): void;
+  step(): void;
+  /** Removes a random collider (gone at once) and adds one (seen from the next step on). */
+  churn(): void;
+}
+
+function buildScene(seed: number, broadPhase: BroadPhaseName): Scene {
+  const rand = mulberry32(seed);
+  const world = createWorld();
+  const skeletons = createSkeletonStore();
+  const hitboxes = createHitboxStore();
+  const p = createCollisionPipeline(world, { broadPhase: resolveBroadPhase(broadPhase), characters: { skeletons, hitboxes } });
+  const live = new Map<number, number>();
+  const pending = new Map<number, number>();
+  const bodies: { eid: number; body: Body }[] = [];
+  const addBody = (i: number): void => {
+    const eid = addEntity(world);
+    const layer = 1 << Math.floor(3 * rand());
+    const body = randomBody(rand, KINDS[i % KINDS.length], { count: 1, kinds: KINDS, size: 12 });
+    // A third static (the spatial hash's static grid), the rest moving.
+    addCollider(world, eid, { ...body.desc, layer, isStatic: i % 3 === 0 });
+    setTransform(world, eid, body.position, body.rotation);
+    bodies.push({ eid, body });
+    pending.set(eid, layer);
+  };
+  for (let i = 0; i < 40; i++) addBody(i);
+  for (let i = 0; i < 6; i++) {
+    const eid = addEntity(world);
+    addKdopCollider(world, eid, Array.from({ length: 24 }, () => 3 * (rand() - 0.5)), { layer: 1 });
+    setTransform(world, eid, [12 * rand(), 12 * rand(), 12 * rand()], randomQuaternion(rand));
+    pending.set(eid, 1);
+  }
+  const charEid = addEntity(world);
+  const c = addCharacter(skeletons, definition, charEid);
+  addCharacterHitboxes(hitboxes, skeletons, c, fitted);
+  addCharacterCollider(world, charEid, c);
+  skeletons.characterMatrix.set([5, 2, 5], 16 * c + 12);
+  humanoid.animate(0.3, skeletons.translation, skeletons.rotation, skeletons.scale);
+  pending.set(charEid, 1);
+  let added = 40;
+  return {
+    world, p, live, hitboxes,
+    characterAt: () => [0, 1, 2].map((k) => skeletons.characterMatrix[16 * c + 12 + k] + (k === 1 ? 1 : 0)),
+    move(): void {
+      for (const { eid, body } of bodies) {
+        if (p.collider.isStatic[eid] === 1 || !live.has(eid)) continue;
+        body.position = body.position.map((x) => x + 3 * (rand() - 0.5)) as Body['position'];
+        setTransform(world, eid, body.position, randomQuaternion(rand));
+      }
+      skeletons.characterMatrix.set([12 * rand(), 12 * rand(), 12 * rand()], 16 * c + 12);
+    },
+    step(): void {
+      p.step(world);
+      for (const [e, layer] of pending) live.set(e, layer);
+      pending.clear();
+    },
+    churn(): void {
+      const victims = bodies.filter(({ eid }) => live.has(eid));
+      const { eid } = victims[Math.floor(rand() * victims.length)];
+      removeCollider(world, eid);
+      live.delete(eid);
+      addBody(added++);
+    },
+  };
+}
+
+const scratch = new Float64Array(SHAPE_CAST_HIT_STRIDE);
+
+/** The sphere cast of `q` against collider e, every hitbox of a character, with the kernels over [0, 1]: t and hit, or null. */
+function referenceCast(scene: Scene, e: number, q: ShapeQuery): { t: number; hit: number[]; part: number } | null {
+  const c = scene.p.collider, m = q.data, d = q.displacement, o = SHAPE_STRIDE * e;
+  const call = (f: typeof castSphereSphere, store: ArrayLike<number>, so: number): boolean => f(scratch, 0, m[0], m[1], m[2], m[3], d[0], d[1], d[2], 1, store, so);
+  let ok: boolean;
+  switch (c.kind[e]) {
+    case SHAPE_SPHERE: ok = call(castSphereSphere, c.world, o); break;
+    case SHAPE_AABB: ok = call(castSphereAabb, c.world, o); break;
+    case SHAPE_OBB: ok = call(castSphereObb, c.world, o); break;
+    case SHAPE_CAPSULE: ok = call(castSphereCapsule, c.world, o); break;
+    case SHAPE_KDOP: ok = castSphereKdop(scratch, 0, m[0], m[1], m[2], m[3], d[0], d[1], d[2], 1, c.kdop, c.kdopK * e, c.kdopK); break;
+    case SHAPE_CHARACTER: {
+      const hb = scene.hitboxes, ch = c.character[e];
+      let best: { t: number; hit: number[]; part: number } | null = null;
+      for (let h = hb.firstHitbox[ch]; h < hb.firstHitbox[ch] + hb.hitboxCount[ch]; h++) {
+        if (call(castSphereObb, hb.world, 15 * h) && (best === null || scratch[0] < best.t)) best = { t: scratch[0], hit: Array.from(scratch), part: h };
+      }
+      return best;
+    }
+    default: throw new Error(`kind ${c.kind[e]}`);
+  }
+  return ok ? { t: scratch[0], hit: Array.from(scratch), part: -1 } : null;
+}
+
+/** Brute force over every collider the last step saw: the first hit, ties to the lowest entity. */
+function referenceFirst(scene: Scene, q: ShapeQuery): { entity: number; t: number; hit: number[]; part: number } | null {
+  let best: { entity: number; t: number; hit: number[]; part: number } | null = null;
+  for (const [e, layer] of [...scene.live].sort((a, b) => a[0] - b[0])) {
+    if (e === q.ignore || (layer & q.mask) === 0) continue;
+    const r = referenceCast(scene, e, q);
+    if (r !== null && (best === null || r.t < best.t)) best = { entity: e, ...r };
+  }
+  return best;
+}
+
+function checkCast(scene: Scene, q: ShapeQuery, hit: ColliderShapeHit): boolean {
+  const got = castShapeColliders(scene.world, hit, q);
+  const want = referenceFirst(scene, q);
+  expect(got, `cast hit ${hit.entity} at ${hit.t} (kind ${scene.p.collider.kind[hit.entity]}, live ${scene.live.has(hit.entity)}), reference ${want?.entity} at ${want?.t}`).toBe(want !== null);
+  if (want === null) {
+    expect(hit.entity).toBe(-1);
+    return false;
+  }
+  expect(hit.entity).toBe(want.entity);
+  expect(Object.is(hit.t, want.t), `t ${hit.t} vs ${want.t}`).toBe(true);
+  expect([...hit.normal, ...hit.point]).toEqual(want.hit.slice(1));
+  const d = q.displacement;
+  expect(hit.distance).toBe(want.t * Math.hypot(d[0], d[1], d[2]));
+  const isCharacter = scene.p.collider.kind[want.entity] === SHAPE_CHARACTER;
+  expect(hit.hitbox).toBe(isCharacter ? want.part : -1);
+  expect(hit.boneName !== '').toBe(isCharacter);
+  expect(hit.groupName !== '').toBe(isCharacter);
+  expect(hit.triangle).toBe(-1);
+  return true;
+}
+
+/** Uniform doubles in [lo, hi] (fast-check's doubles lean to the bounds and to tiny values). */
+const between = (lo: number, hi: number) => fc.integer({ min: 0, max: 1 << 30 }).map((i) => lo + ((hi - lo) * i) / (1 << 30));
+const vec = (lo: number, hi: number) => fc.tuple(between(lo, hi), between(lo, hi), between(lo, hi));
+
+/** Casts from over the scene (and beyond its edges), short and long, small and large spheres, half aimed into the scene. */
+const castArbitrary = fc.record({
+  c: vec(-2, 14),
+  r: fc.oneof(between(0, 2), fc.constant(0)),
+  dir: vec(-1, 1),
+  aim: fc.oneof(fc.constant(undefined), vec(2, 10), fc.constant('character' as const)),
+  length: fc.oneof(between(0.1, 3), between(3, 30)),
+  mask: fc.constantFrom(0xffffffff, 1, 2, 4, 6),
+  ignore: fc.integer({ min: -1, max: 60 }),
+});
+
+type CastRecord = typeof castArbitrary extends fc.Arbitrary<infer T> ? T : never;
+
+function setCast(q: ShapeQuery, r: CastRecord, scene: Scene): void {
+  const aim = r.aim === 'character' ? scene.characterAt() : r.aim;
+  const dir = aim === undefined ? r.dir : aim.map((x, k) => x - r.c[k]);
+  const n = Math.hypot(...dir) || 1;
+  // At the character: through it.
+  const length = r.aim === 'character' ? 1.5 * n : r.length;
+  setSphereQuery(q, r.c[0], r.c[1], r.c[2], r.r);
+  setShapeCast(q, (length * dir[0]) / n || length, (length * dir[1]) / n, (length * dir[2]) / n);
+  q.mask = r.mask;
+  q.ignore = r.ignore;
+}
+
+/**
+ * Dense sampling: before t (by a band), the sphere moved there touches nothing the cast may hit
+ * (static overlap queries); at t, grown by a hair, it touches the hit entity.
+ */
+function checkBySampling(scene: Scene, q: ShapeQuery, hit: ColliderShapeHit, hits: boolean): void {
+  const probe = createShapeQuery({ mask: q.mask, ignore: q.ignore });
+  const m = q.data, d = q.displacement, out: number[] = [];
+  const end = hits ? hit.t - 1e-4 : 1;
+  for (let i = 0; i <= 400 && end >= 0; i++) {
+    const s = (end * i) / 400;
+    setSphereQuery(probe, m[0] + s * d[0], m[1] + s * d[1], m[2] + s * d[2], m[3]);
+    expect(overlapColliders(scene.world, out, probe), `touching ${out} at ${s} before ${hit.t}`).toBe(0);
+  }
+  if (!hits) return;
+  const t = hit.t;
+  // Grown by the rounding of stored Float32 box axes (not quite orthonormal) at these distances.
+  setSphereQuery(probe, m[0] + t * d[0], m[1] + t * d[1], m[2] + t * d[2], m[3] + 1e-6 * (1 + Math.hypot(m[0], m[1], m[2]) + Math.hypot(d[0], d[1], d[2])));
+  overlapColliders(scene.world, out, probe);
+  expect(out, `kind ${scene.p.collider.kind[hit.entity]} at ${t}`).toContain(hit.entity);
+}
+
+function expectNear(v: Float64Array, want: number[]): void {
+  for (let k = 0; k < 3; k++) expect(v[k]).toBeCloseTo(want[k], 14);
+}
+
+describe('castShapeColliders', () => {
+  for (const broadPhase of BROAD_PHASE_NAMES.filter((n) => n !== 'sweepAndPrune')) {
+    it(`equals a brute-force loop over every collider and hitbox with the kernels (${broadPhase})`, () => {
+      const scene = buildScene(broadPhase.length + 17, broadPhase);
+      const q = createShapeQuery();
+      const hit = createColliderShapeHit();
+      let hits = 0, casts = 0, starts = 0, characters = 0, sampled = 0;
+      for (let frame = 0; frame < 3; frame++) {
+        scene.step();
+        scene.churn();
+        fc.assert(fc.property(castArbitrary, (r) => {
+          setCast(q, r, scene);
+          const h = checkCast(scene, q, hit);
+          casts++;
+          if (h) {
+            hits++;
+            if (hit.t === 0) starts++;
+            if (hit.hitbox >= 0) characters++;
+          }
+          if (casts % 25 === 0) {
+            sampled++;
+            checkBySampling(scene, q, hit, h);
+          }
+        }), { numRuns: 150 });
+        scene.move();
+      }
+      // The casts must hit things, some at the start, some the character; most miss nothing by luck.
+      expect(hits).toBeGreaterThan(casts / 4);
+      expect(hits).toBeLessThan(casts);
+      expect(starts, "casts starting in contact").toBeGreaterThan(0);
+      expect(characters, "character hits").toBeGreaterThan(0);
+      expect(sampled).toBeGreaterThan(10);
+    });
+  }
+
+  it('finds grazing and touching contacts, ties to the lowest entity, through every kind of broad phase', () => {
+    for (const broadPhase of ['spatialHash', 'sap', 'dynamicAabbTree'] as const) {
+      const world = createWorld();
+      const p = createCollisionPipeline(world, { broadPhase: resolveBroadPhase(broadPhase) });
+      const add = (desc: Parameters<typeof addCollider>[2], at: [number, number, number]): number => {
+        const eid = addEntity(world);
+        addCollider(world, eid, desc);
+        setTransform(world, eid, at);
+        return eid;
+      };
+      const ball = add({ shape: 'sphere', radius: 1 }, [0, 0, 0]);
+      const box = add({ shape: 'aabb', halfExtents: [1, 1, 1], isStatic: true }, [20, 0, 0]);
+      // Two equal spheres at mirrored places: the higher id comes first along the cast's box order.
+      const twinHigh = add({ shape: 'sphere', radius: 1 }, [40, 0, 3]);
+      const twinLow = add({ shape: 'sphere', radius: 1 }, [40, 0, -3]);
+      p.step(world);
+      const q = createShapeQuery();
+      const hit = createColliderShapeHit();
+      // Grazing the ball's top: the centres 2 apart exactly at x = 0, half way.
+      setSphereQuery(q, -5, 2, 0, 1);
+      setShapeCast(q, 10, 0, 0);
+      expect(castShapeColliders(world, hit, q), broadPhase).toBe(true);
+      expect(hit.entity).toBe(ball);
+      expect(hit.t).toBeCloseTo(0.5, 15);
+      expect(hit.distance).toBeCloseTo(5, 14);
+      expectNear(hit.normal, [0, 1, 0]);
+      expectNear(hit.point, [0, 1, 0]);
+      // Just above it: nothing (the box is beyond the cast).
+      setSphereQuery(q, -5, 2 + 2 ** -20, 0, 1);
+      expect(castShapeColliders(world, hit, q)).toBe(false);
+      expect(hit.entity).toBe(-1);
+      // Resting on the box's top face at the start: t = 0, normal up.
+      setSphereQuery(q, 20, 1.5, 0, 0.5);
+      setShapeCast(q, 0, 0, 3);
+      expect(castShapeColliders(world, hit, q)).toBe(true);
+      expect(hit.entity).toBe(box);
+      expect(hit.t).toBe(0);
+      expectNear(hit.normal, [0, 1, 0]);
+      // Overlapping at the start, moving away: still t = 0.
+      setSphereQuery(q, 20, 0.5, 0, 0.5);
+      setShapeCast(q, 0, 10, 0);
+      expect(castShapeColliders(world, hit, q)).toBe(true);
+      expect(hit.t).toBe(0);
+      // Down the middle between the twins: both at the same t, the lower id wins.
+      setSphereQuery(q, 30, 0, 0, 2);
+      setShapeCast(q, 20, 0, 0);
+      expect(castShapeColliders(world, hit, q)).toBe(true);
+      expect(hit.entity).toBe(Math.min(twinLow, twinHigh));
+      // A long cast through everything: the first, the ball.
+      setSphereQuery(q, -30, 0, 0, 0.5);
+      setShapeCast(q, 100, 0, 0);
+      expect(castShapeColliders(world, hit, q)).toBe(true);
+      expect(hit.entity).toBe(ball);
+      expect(hit.t).toBeCloseTo(0.285, 12);
+      // Ignored, masked, removed: the next one along.
+      q.ignore = ball;
+      expect(castShapeColliders(world, hit, q)).toBe(true);
+      expect(hit.entity).toBe(box);
+      q.ignore = -1;
+      q.mask = 2;
+      expect(castShapeColliders(world, hit, q)).toBe(false);
+      q.mask = 0xffffffff;
+      removeCollider(world, ball);
+      expect(castShapeColliders(world, hit, q)).toBe(true);
+      expect(hit.entity).toBe(box);
+      // Added since the step: seen from the next step on, as by overlapColliders.
+      const late = add({ shape: 'sphere', radius: 1 }, [10, 0, 0]);
+      expect(castShapeColliders(world, hit, q)).toBe(true);
+      expect(hit.entity).toBe(box);
+      p.step(world);
+      expect(castShapeColliders(world, hit, q)).toBe(true);
+      expect(hit.entity).toBe(late);
+      // Also when the first query after the step comes after the addition (the query grid is built then).
+      p.step(world);
+      const later = add({ shape: 'sphere', radius: 1 }, [5, 0, 0]);
+      expect(castShapeColliders(world, hit, q)).toBe(true);
+      expect(hit.entity).toBe(late);
+      p.step(world);
+      expect(castShapeColliders(world, hit, q)).toBe(true);
+      expect(hit.entity).toBe(later);
+    }
+  });
+
+  it('allocates no objects per cast', () => {
+    const scene = buildScene(3, 'spatialHash');
+    scene.step();
+    const q = createShapeQuery();
+    const hit = createColliderShapeHit();
+    const rand = mulberry32(5);
+    const casts = new Float64Array(7 * 256).map((_, i) => (i % 7 === 3 ? 2 : i % 7 > 3 ? 10 * (rand() - 0.5) : 12) * rand());
+    const run = (n: number): number => {
+      let total = 0;
+      for (let i = 0; i < n; i++) {
+        const o = 7 * (i & 255);
+        setSphereQuery(q, casts[o], casts[o + 1], casts[o + 2], casts[o + 3]);
+        setShapeCast(q, casts[o + 4] || 1, casts[o + 5], casts[o + 6]);
+        if (castShapeColliders(scene.world, hit, q)) total++;
+      }
+      return total;
+    };
+    run(30_000);
+    const gc = (globalThis as { gc?: () => void }).gc;
+    expect(gc, 'run vitest with --expose-gc (vitest.config.ts execArgv)').toBeDefined();
+    gc!();
+    const before = process.memoryUsage().heapUsed;
+    expect(run(10_000)).toBeGreaterThan(3000);
+    // Numbers passed to kernels that are not inlined are boxed (16 bytes each): that much is allowed.
+    expect((process.memoryUsage().heapUsed - before) / 10_000).toBeLessThan(64);
+  });
+
+  it('refuses bad input, naming the field', () => {
+    const world = createWorld();
+    createCollisionPipeline(world);
+    const q = createShapeQuery();
+    const hit = createColliderShapeHit();
+    setShapeCast(q, 0, 0, 0);
+    expect(refusal(() => castShapeColliders(world, hit, q))).toMatch(/castShapeColliders: query.displacement must not be zero/);
+    setShapeCast(q, 1, NaN, 0);
+    expect(refusal(() => castShapeColliders(world, hit, q))).toMatch(/castShapeColliders: query.displacement\[1\] is not finite/);
+    setShapeCast(q, 1, 0, 2e18);
+    expect(refusal(() => castShapeColliders(world, hit, q))).toMatch(/query.displacement\[2\] is 2000000000000000000, outside ±1e\+18/);
+    setShapeCast(q, 1, 0, 0);
+    setSphereQuery(q, 0, 0, 0, -1);
+    expect(refusal(() => castShapeColliders(world, hit, q))).toMatch(/castShapeColliders: query.radius must be in .*got -1/);
+    setSphereQuery(q, 0, Infinity, 0, 1);
+    expect(refusal(() => castShapeColliders(world, hit, q))).toMatch(/query.center\[1\] is not finite/);
+    setSphereQuery(q, 0, 0, 0, 1);
+    q.mask = -3;
+    expect(refusal(() => castShapeColliders(world, hit, q))).toMatch(/query.mask must be a uint32, got -3/);
+    q.mask = 1;
+    expect(castShapeColliders(world, hit, q)).toBe(false);
+    expect(refusal(() => castShapeColliders(createWorld(), hit, q))).toMatch(/no collision pipeline/);
+  });
+});
+
