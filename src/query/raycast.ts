@@ -144,6 +144,24 @@ export function finishSlabs(out: Floats, dx: number, dy: number, dz: number, max
   return true;
 }
 
+/**
+ * The slab that bounded the last clip's start (its index, as passed to clipSlab), and the outward
+ * sign of its entering face (−1 entering through `lo`, +1 through `hi`); whether the origin lay in
+ * every slab. For callers that map the entering slab to their own normal (the shape casts).
+ * @internal
+ */
+export function enteredSlab(): number {
+  return slab[ENTER_INDEX];
+}
+/** @internal See enteredSlab. */
+export function enteredSlabSign(): number {
+  return slab[ENTER_SIGN];
+}
+/** @internal See enteredSlab. */
+export function slabOriginInside(): boolean {
+  return slab[ORIGIN_INSIDE] === 1;
+}
+
 /** Ray against a sphere [cx, cy, cz, r]. See the module comment for the conventions. */
 export function raycastSphere(
   out: Floats,

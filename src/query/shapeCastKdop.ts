@@ -99,16 +99,17 @@ export function castSegmentKdop(
   const s = poly[2 * best];
   const t = Math.max(0, poly[2 * best + 1]);
   if (t > maxT) return false;
-  // Slab of least penetration at t (depths in true distance).
-  let depth = Infinity, nBest = 0, sign = 0;
+  // Slab of least penetration at t (depths in true distance). After the start, only slabs the
+  // motion closes count: where two slabs meet at the first contact, one can be about to open.
+  let depth = Infinity, nBest = 0, sign = 1;
   for (let i = 0; i < half; i++) {
     const nx = dirs[3 * i], ny = dirs[3 * i + 1], nz = dirs[3 * i + 2];
-    const nn = Math.sqrt(nx * nx + ny * ny + nz * nz);
-    const base = nx * px + ny * py + nz * pz + t * (nx * dx + ny * dy + nz * dz), na = nx * ax + ny * ay + nz * az;
+    const nn = Math.sqrt(nx * nx + ny * ny + nz * nz), nd = nx * dx + ny * dy + nz * dz;
+    const base = nx * px + ny * py + nz * pz + t * nd, na = nx * ax + ny * ay + nz * az;
     const lo = base + Math.min(0, na) - r * nn, hi = base + Math.max(0, na) + r * nn;
     const below = (hi - kdop[ko + i]) / nn, above = (kdop[ko + half + i] - lo) / nn;
-    if (below < depth) { depth = below; nBest = i; sign = -1; }
-    if (above < depth) { depth = above; nBest = i; sign = 1; }
+    if (below < depth && (t === 0 || nd >= 0)) { depth = below; nBest = i; sign = -1; }
+    if (above < depth && (t === 0 || nd <= 0)) { depth = above; nBest = i; sign = 1; }
   }
   const nx = sign * dirs[3 * nBest], ny = sign * dirs[3 * nBest + 1], nz = sign * dirs[3 * nBest + 2];
   writeShapeHit(out, oo, t, nx, ny, nz, 0, 0, 0, dx, dy, dz);

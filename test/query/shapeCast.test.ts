@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import { assertShapeCast, castSphereAabb, castSphereCapsule, castSphereSphere, castSphereTriangle } from '../../src/query/shapeCast';
 import { mulberry32 } from '../../scenes/random';
 import { refusal } from '../support/refusal';
-import { norm, sub, type V } from '../support/contactReference';
-import { SCENE_KINDS, placeMotion, randomTarget, referenceNormal, type SceneKind } from './shapeCastScenes';
-import { KDOP_FACTOR, OO, OFFSETS, SCALES, TARGETS, castSphere, checkCast, out, sceneTolerance, targetDistanceOf } from './shapeCastCheck';
+import { distanceToSegment, norm, sub, type V } from '../support/contactReference';
+import { SCENE_KINDS, placeMotion, randomTarget, referenceNormal, type SceneKind, type TargetKind } from './shapeCastScenes';
+import { KDOP_FACTOR, OO, OFFSETS, SCALES, TARGETS, castCapsule, castSphere, checkCast, out, sceneTolerance, targetDistanceOf } from './shapeCastCheck';
 
 describe('sphere casts', () => {
   it('match the sampled first contact on random and adversarial scenes (every target kind)', () => {
@@ -40,7 +40,7 @@ describe('sphere casts', () => {
             steps: isKdop && target.k !== 6 ? 128 : 4096,
           });
         }),
-      { numRuns: 900 },
+      { numRuns: 600, endOnFailure: true },
     );
     // Both outcomes happen for every target kind.
     for (const kind of TARGETS) {
@@ -85,6 +85,74 @@ describe('sphere casts', () => {
     expect(out[0]).toBeCloseTo(0.3, 15);
   });
 });
+
+describe('capsule casts', () => {
+  const slow: TargetKind[] = ['kdop14', 'kdop18', 'kdop26'];
+  const fast = TARGETS.filter((k) => !slow.includes(k));
+  it('match the sampled first contact on random and adversarial scenes (exact targets)', () => capsuleProperty(fast, 300, 512));
+  // The k-DOP reference (a brute-force projection inside a ternary search) is slow: fewer, coarser runs.
+  it('k-DOP targets: never late, and within the documented bound when early', () => capsuleProperty(slow, 15, 16));
+});
+
+function capsuleProperty(targets: TargetKind[], runs: number, steps: number): void {
+  {
+    const seen = new Map<string, number>();
+    fc.assert(
+      fc.property(fc.integer(), fc.constantFrom(...targets), fc.constantFrom(...SCENE_KINDS), fc.constantFrom(...SCALES), fc.constantFrom(...OFFSETS),
+        (seed, kind, scene: SceneKind, size, offset) => {
+          const rand = mulberry32(seed);
+          const centre: V = [offset + size * rand(), offset - size * rand(), offset * 0.5 + size * rand()];
+          const target = randomTarget(rand, kind, centre, size);
+          const targetDistance = targetDistanceOf(target);
+          const r = rand() < 0.1 ? 0 : size * (0.05 + 0.7 * rand());
+          const half: V = rand() < 0.1 ? [0, 0, 0] : [(rand() - 0.5) * 3 * size, (rand() - 0.5) * 3 * size, (rand() - 0.5) * 3 * size];
+          const ends = (shift: V, d: V, t: number): [V, V] => {
+            const m: V = [centre[0] + shift[0] + t * d[0], centre[1] + shift[1] + t * d[1], centre[2] + shift[2] + t * d[2]];
+            return [sub(m, half), [m[0] + half[0], m[1] + half[1], m[2] + half[2]]];
+          };
+          const isKdop = target.kind.startsWith('kdop') && target.k !== 6;
+          const gapAt = (shift: V, d: V, t: number) => capsuleGapWith(targetDistance, ...ends(shift, d, t), r);
+          const { shift, d } = placeMotion(rand, scene, size, [0, 0, 0], gapAt,
+            (s) => referenceNormal(target.ref, [centre[0] + s[0], centre[1] + s[1], centre[2] + s[2]], 1e-6 * size));
+          const [p0, p1] = ends(shift, d, 0);
+          const mover = new Float64Array([5, ...p0, ...p1, r]);
+          const maxT = rand() < 0.2 ? 0.5 : 1;
+          const hit = castCapsule(target, mover, 1, d, maxT);
+          const key = `${kind}/${hit}`;
+          seen.set(key, (seen.get(key) ?? 0) + 1);
+          checkCast(hit, out, OO, {
+            gap: (t) => gapAt(shift, d, t),
+            moverDistance: (p, t) => {
+              const [a, b] = ends(shift, d, t);
+              return Math.max(0, distanceToSegment(p, a, b) - r);
+            },
+            targetDistance,
+            d, maxT, tol: sceneTolerance(target, offset, d, r + 2 * norm(half)),
+            early: isKdop ? (KDOP_FACTOR[target.k] - 1) * r : 0,
+            exactNormal: !isKdop,
+            steps,
+          });
+        }),
+      { numRuns: runs, endOnFailure: true },
+    );
+    for (const kind of targets) {
+      expect(seen.get(`${kind}/true`) ?? 0, `${kind} hits`).toBeGreaterThan(0);
+      if (runs >= 100) expect(seen.get(`${kind}/false`) ?? 0, `${kind} misses`).toBeGreaterThan(0);
+    }
+  }
+}
+
+/** Gap of the capsule p0 p1 (radius r) to a target given by its distance function: ternary search along the core. */
+function capsuleGapWith(targetDistance: (p: V) => number, p0: V, p1: V, r: number): number {
+  let lo = 0, hi = 1;
+  const at = (s: number): V => [p0[0] + s * (p1[0] - p0[0]), p0[1] + s * (p1[1] - p0[1]), p0[2] + s * (p1[2] - p0[2])];
+  for (let i = 0; i < 60; i++) {
+    const m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+    if (targetDistance(at(m1)) <= targetDistance(at(m2))) hi = m2;
+    else lo = m1;
+  }
+  return Math.min(targetDistance(p0), targetDistance(p1), targetDistance(at(0.5 * (lo + hi)))) - r;
+}
 
 describe('assertShapeCast', () => {
   it('refuses zero, NaN and infinite displacements, bad maxT and bad radii, naming them', () => {

@@ -7,6 +7,9 @@ import {
   castSphereAabb, castSphereCapsule, castSphereKdop, castSphereObb, castSphereSphere, castSphereTriangle,
 } from '../../src/query/shapeCast';
 import { SHAPE_CAST_HIT_STRIDE } from '../../src/query/shapeCastHit';
+import {
+  castCapsuleAabb, castCapsuleCapsule, castCapsuleKdop, castCapsuleObb, castCapsuleSphere, castCapsuleTriangle,
+} from '../../src/query/shapeCastCapsule';
 import { closestPtPointTriangle } from '../../src/query/closestPoints';
 import { KDOP_DIRECTIONS } from '../../src/volumes/kdop';
 import type { KdopK } from '../../src/layout';
@@ -122,3 +125,16 @@ export function sceneTolerance(target: Target, offset: number, d: V, moverSize: 
   return 1e-9 * (target.size + moverSize + norm(d)) + 1e-12 * offset;
 }
 
+
+/** Runs the capsule kernel (mover at mover[mo]) for `target`. */
+export function castCapsule(target: Target, mover: Float64Array, mo: number, d: V, maxT: number): boolean {
+  const args = [out, OO, mover, mo, d[0], d[1], d[2], maxT, target.store, OFFSET] as const;
+  switch (target.kind) {
+    case 'sphere': return castCapsuleSphere(...args);
+    case 'capsule': return castCapsuleCapsule(...args);
+    case 'aabb': return castCapsuleAabb(...args);
+    case 'obb': return castCapsuleObb(...args);
+    case 'triangle': return castCapsuleTriangle(...args);
+    default: return castCapsuleKdop(...args, target.k);
+  }
+}
