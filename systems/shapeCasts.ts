@@ -10,10 +10,11 @@
  * The first leg ending after the best hit ends the search (docs/design/shape-queries.md).
  */
 import type { World } from 'bitecs';
-import { OBB_STRIDE, SPHERE_STRIDE } from '../src/layout';
+import { OBB_STRIDE, SPHERE_STRIDE, type KdopK } from '../src/layout';
 import { SHAPE_CAST_HIT_STRIDE } from '../src/query/shapeCastHit';
 import { castSphereAabb, castSphereCapsule, castSphereKdop, castSphereObb, castSphereSphere } from '../src/query/shapeCast';
-import { QUERY_SPHERE, assertShapeQuery, shapeQueryBounds, type ShapeQuery } from '../src/query/shapeQuery';
+import { castCapsuleAabb, castCapsuleCapsule, castCapsuleKdop, castCapsuleObb, castCapsuleSphere } from '../src/query/shapeCastCapsule';
+import { QUERY_CAPSULE, QUERY_SPHERE, assertShapeQuery, shapeQueryBounds, type ShapeQuery } from '../src/query/shapeQuery';
 import { IdList } from '../src/broadphase/boxQuery';
 import { grown } from '../src/broadphase/growable';
 import { sortByKey } from '../src/broadphase/sortByKey';
@@ -126,7 +127,7 @@ function boxEntry(box: Float64Array, d: Float64Array, b: ArrayLike<number>, bo: 
 export function castShapeColliders(target: World | CollisionPipeline, hit: ColliderShapeHit, query: ShapeQuery): boolean {
   const p = pipelineOf(target, 'castShapeColliders');
   assertShapeQuery(query, 'castShapeColliders', true);
-  if (query.kind !== QUERY_SPHERE) throw new CollideInputError(`castShapeColliders: casts of a ${query.shape} are not available yet (spheres only)`);
+  if (query.kind !== QUERY_SPHERE && query.kind !== QUERY_CAPSULE) throw new CollideInputError(`castShapeColliders: casts of a ${query.shape} are not available yet (spheres and capsules only)`);
   const c = p.collider, d = query.displacement, mask = query.mask, ignore = query.ignore;
   hit.entity = -1;
   hit.hitbox = -1;
@@ -212,22 +213,17 @@ function legCount(box: Float64Array, d: Float64Array): number {
 
 /** Exact cast of the query's shape against collider e (into `cast`), up to maxT. */
 function castAgainst(p: CollisionPipeline, c: ColliderStore, e: number, q: ShapeQuery, maxT: number): number {
-  const o = SHAPE_STRIDE * e;
-  switch (c.kind[e]) {
+  const kind = c.kind[e];
+  switch (kind) {
     case SHAPE_SPHERE:
-      return castSphereMover(q, maxT, SHAPE_SPHERE, c.world, o) ? 0 : NO_HIT;
     case SHAPE_AABB:
-      return castSphereMover(q, maxT, SHAPE_AABB, c.world, o) ? 0 : NO_HIT;
     case SHAPE_OBB:
-      return castSphereMover(q, maxT, SHAPE_OBB, c.world, o) ? 0 : NO_HIT;
     case SHAPE_CAPSULE:
-      return castSphereMover(q, maxT, SHAPE_CAPSULE, c.world, o) ? 0 : NO_HIT;
-    case SHAPE_KDOP: {
+      return castMover(q, maxT, kind, c.world, SHAPE_STRIDE * e) ? 0 : NO_HIT;
+    case SHAPE_KDOP:
       // Over the whole motion: the k-DOP cast clips a polygon spanning [0, maxT], so its t's last
       // bits depend on maxT, and a cast's answer must not depend on the order colliders are met.
-      const m = q.data, d = q.displacement;
-      return castSphereKdop(cast, 0, m[0], m[1], m[2], m[3], d[0], d[1], d[2], 1, c.kdop, c.kdopK * e, c.kdopK) && cast[0] <= maxT ? 0 : NO_HIT;
-    }
+      return castMoverKdop(q, c.kdop, c.kdopK * e, c.kdopK) && cast[0] <= maxT ? 0 : NO_HIT;
     case SHAPE_MESH:
       throw new CollideInputError(`castShapeColliders: casts against mesh colliders are not available yet (entity ${e}); leave it out with query.mask or query.ignore`);
     case SHAPE_CHARACTER:
@@ -237,20 +233,39 @@ function castAgainst(p: CollisionPipeline, c: ColliderStore, e: number, q: Shape
   }
 }
 
-/** The query's sphere against a primitive target of collider kind `kind` at target[to] (into `cast`). */
-function castSphereMover(q: ShapeQuery, maxT: number, kind: number, target: ArrayLike<number>, to: number): boolean {
-  const m = q.data, d = q.displacement;
-  const cx = m[0], cy = m[1], cz = m[2], r = m[3], dx = d[0], dy = d[1], dz = d[2];
+/** The query's shape against a primitive target of collider kind `kind` at target[to] (into `cast`). */
+function castMover(q: ShapeQuery, maxT: number, kind: number, target: ArrayLike<number>, to: number): boolean {
+  const m = q.data, d = q.displacement, dx = d[0], dy = d[1], dz = d[2];
+  if (q.kind === QUERY_SPHERE) {
+    const cx = m[0], cy = m[1], cz = m[2], r = m[3];
+    switch (kind) {
+      case SHAPE_SPHERE:
+        return castSphereSphere(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+      case SHAPE_AABB:
+        return castSphereAabb(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+      case SHAPE_OBB:
+        return castSphereObb(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+      default:
+        return castSphereCapsule(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+    }
+  }
   switch (kind) {
     case SHAPE_SPHERE:
-      return castSphereSphere(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+      return castCapsuleSphere(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
     case SHAPE_AABB:
-      return castSphereAabb(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+      return castCapsuleAabb(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
     case SHAPE_OBB:
-      return castSphereObb(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+      return castCapsuleObb(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
     default:
-      return castSphereCapsule(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+      return castCapsuleCapsule(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
   }
+}
+
+/** The query's shape against the k-DOP at kdop[ko] over the whole motion (into `cast`). */
+function castMoverKdop(q: ShapeQuery, kdop: ArrayLike<number>, ko: number, k: KdopK): boolean {
+  const m = q.data, d = q.displacement;
+  if (q.kind === QUERY_SPHERE) return castSphereKdop(cast, 0, m[0], m[1], m[2], m[3], d[0], d[1], d[2], 1, kdop, ko, k);
+  return castCapsuleKdop(cast, 0, m, 0, d[0], d[1], d[2], 1, kdop, ko, k);
 }
 
 /** First hitbox of character collider e (its index, or NO_HIT); equal t: the lower hitbox index. */
@@ -269,7 +284,7 @@ function castCharacter(p: CollisionPipeline, c: ColliderStore, e: number, q: Sha
       sphereBox[3 + k] = s[so + k] + r;
     }
     if (boxEntry(startBox, d, sphereBox, 0) > best) continue;
-    if (!castSphereMover(q, best, SHAPE_OBB, store.world, OBB_STRIDE * h)) continue;
+    if (!castMover(q, best, SHAPE_OBB, store.world, OBB_STRIDE * h)) continue;
     if (found !== NO_HIT && cast[0] >= best) continue;
     best = cast[0];
     found = h;

@@ -12,8 +12,10 @@ import { fitBoneHitboxes } from '../../src/character/hitboxFit';
 import { addCharacter, createSkeletonStore, defineSkeleton } from '../../src/character/skeleton';
 import { defineSkin } from '../../src/character/skin';
 import { castSphereAabb, castSphereCapsule, castSphereKdop, castSphereObb, castSphereSphere } from '../../src/query/shapeCast';
+import { castCapsuleAabb, castCapsuleCapsule, castCapsuleKdop, castCapsuleObb, castCapsuleSphere } from '../../src/query/shapeCastCapsule';
 import { SHAPE_CAST_HIT_STRIDE } from '../../src/query/shapeCastHit';
-import { createShapeQuery, setShapeCast, setSphereQuery, type ShapeQuery } from '../../src/query/shapeQuery';
+import type { KdopK } from '../../src/layout';
+import { createShapeQuery, setCapsuleQuery, setShapeCast, setSphereQuery, type ShapeQuery } from '../../src/query/shapeQuery';
 import { addCharacterCollider, addCollider, addKdopCollider, createCollisionPipeline, removeCollider, setTransform } from '../../systems/index';
 import { BROAD_PHASE_NAMES, resolveBroadPhase } from '../../systems/broadPhaseNames';
 import type { BroadPhaseName, CollisionPipeline } from '../../systems/collisionState';
@@ -106,27 +108,34 @@ function buildScene(seed: number, broadPhase: BroadPhaseName): Scene {
 
 const scratch = new Float64Array(SHAPE_CAST_HIT_STRIDE);
 
-/** The sphere cast of `q` against collider e, every hitbox of a character, with the kernels over [0, 1]: t and hit, or null. */
-function referenceCast(scene: Scene, e: number, q: ShapeQuery): { t: number; hit: number[]; part: number } | null {
-  const c = scene.p.collider, m = q.data, d = q.displacement, o = SHAPE_STRIDE * e;
-  const call = (f: typeof castSphereSphere, store: ArrayLike<number>, so: number): boolean => f(scratch, 0, m[0], m[1], m[2], m[3], d[0], d[1], d[2], 1, store, so);
-  let ok: boolean;
-  switch (c.kind[e]) {
-    case SHAPE_SPHERE: ok = call(castSphereSphere, c.world, o); break;
-    case SHAPE_AABB: ok = call(castSphereAabb, c.world, o); break;
-    case SHAPE_OBB: ok = call(castSphereObb, c.world, o); break;
-    case SHAPE_CAPSULE: ok = call(castSphereCapsule, c.world, o); break;
-    case SHAPE_KDOP: ok = castSphereKdop(scratch, 0, m[0], m[1], m[2], m[3], d[0], d[1], d[2], 1, c.kdop, c.kdopK * e, c.kdopK); break;
-    case SHAPE_CHARACTER: {
-      const hb = scene.hitboxes, ch = c.character[e];
-      let best: { t: number; hit: number[]; part: number } | null = null;
-      for (let h = hb.firstHitbox[ch]; h < hb.firstHitbox[ch] + hb.hitboxCount[ch]; h++) {
-        if (call(castSphereObb, hb.world, 15 * h) && (best === null || scratch[0] < best.t)) best = { t: scratch[0], hit: Array.from(scratch), part: h };
-      }
-      return best;
-    }
-    default: throw new Error(`kind ${c.kind[e]}`);
+/** The kernel of the query's shape against a target of collider kind `kind` at store[so], over [0, 1]. */
+function kernel(q: ShapeQuery, kind: number, store: ArrayLike<number>, so: number, k = 0): boolean {
+  const m = q.data, [dx, dy, dz] = q.displacement;
+  if (q.shape === 'sphere') {
+    const args = [scratch, 0, m[0], m[1], m[2], m[3], dx, dy, dz, 1, store, so] as const;
+    if (kind === SHAPE_KDOP) return castSphereKdop(...args, k as KdopK);
+    return ({ [SHAPE_SPHERE]: castSphereSphere, [SHAPE_AABB]: castSphereAabb, [SHAPE_OBB]: castSphereObb, [SHAPE_CAPSULE]: castSphereCapsule })[kind]!(...args);
   }
+  if (q.shape === 'capsule') {
+    const args = [scratch, 0, m, 0, dx, dy, dz, 1, store, so] as const;
+    if (kind === SHAPE_KDOP) return castCapsuleKdop(...args, k as KdopK);
+    return ({ [SHAPE_SPHERE]: castCapsuleSphere, [SHAPE_AABB]: castCapsuleAabb, [SHAPE_OBB]: castCapsuleObb, [SHAPE_CAPSULE]: castCapsuleCapsule })[kind]!(...args);
+  }
+  throw new Error(q.shape);
+}
+
+/** The cast of `q` against collider e (every hitbox of a character) with the kernels over [0, 1]: t and hit, or null. */
+function referenceCast(scene: Scene, e: number, q: ShapeQuery): { t: number; hit: number[]; part: number } | null {
+  const c = scene.p.collider, kind = c.kind[e];
+  if (kind === SHAPE_CHARACTER) {
+    const hb = scene.hitboxes, ch = c.character[e];
+    let best: { t: number; hit: number[]; part: number } | null = null;
+    for (let h = hb.firstHitbox[ch]; h < hb.firstHitbox[ch] + hb.hitboxCount[ch]; h++) {
+      if (kernel(q, SHAPE_OBB, hb.world, 15 * h) && (best === null || scratch[0] < best.t)) best = { t: scratch[0], hit: Array.from(scratch), part: h };
+    }
+    return best;
+  }
+  const ok = kind === SHAPE_KDOP ? kernel(q, kind, c.kdop, c.kdopK * e, c.kdopK) : kernel(q, kind, c.world, SHAPE_STRIDE * e);
   return ok ? { t: scratch[0], hit: Array.from(scratch), part: -1 } : null;
 }
 
@@ -162,13 +171,24 @@ function checkCast(scene: Scene, q: ShapeQuery, hit: ColliderShapeHit): boolean 
   return true;
 }
 
+/** Mover shapes with kernels. */
+const MOVERS = ['sphere', 'capsule'] as const;
+
+/** Makes q a `shape` at c (a capsule from c to c + e), of size r. */
+function setMover(q: ShapeQuery, shape: (typeof MOVERS)[number], c: readonly number[], e: readonly number[], r: number): void {
+  if (shape === 'sphere') setSphereQuery(q, c[0], c[1], c[2], r);
+  else setCapsuleQuery(q, c[0], c[1], c[2], c[0] + e[0], c[1] + e[1], c[2] + e[2], r);
+}
+
 /** Uniform doubles in [lo, hi] (fast-check's doubles lean to the bounds and to tiny values). */
 const between = (lo: number, hi: number) => fc.integer({ min: 0, max: 1 << 30 }).map((i) => lo + ((hi - lo) * i) / (1 << 30));
 const vec = (lo: number, hi: number) => fc.tuple(between(lo, hi), between(lo, hi), between(lo, hi));
 
 /** Casts from over the scene (and beyond its edges), short and long, small and large spheres, half aimed into the scene. */
 const castArbitrary = fc.record({
+  shape: fc.constantFrom(...MOVERS),
   c: vec(-2, 14),
+  e: vec(-2, 2),
   r: fc.oneof(between(0, 2), fc.constant(0)),
   dir: vec(-1, 1),
   aim: fc.oneof(fc.constant(undefined), vec(2, 10), fc.constant('character' as const)),
@@ -185,7 +205,7 @@ function setCast(q: ShapeQuery, r: CastRecord, scene: Scene): void {
   const n = Math.hypot(...dir) || 1;
   // At the character: through it.
   const length = r.aim === 'character' ? 1.5 * n : r.length;
-  setSphereQuery(q, r.c[0], r.c[1], r.c[2], r.r);
+  setMover(q, r.shape, r.c, r.e, r.r);
   setShapeCast(q, (length * dir[0]) / n || length, (length * dir[1]) / n, (length * dir[2]) / n);
   q.mask = r.mask;
   q.ignore = r.ignore;
@@ -198,16 +218,20 @@ function setCast(q: ShapeQuery, r: CastRecord, scene: Scene): void {
 function checkBySampling(scene: Scene, q: ShapeQuery, hit: ColliderShapeHit, hits: boolean): void {
   const probe = createShapeQuery({ mask: q.mask, ignore: q.ignore });
   const m = q.data, d = q.displacement, out: number[] = [];
+  const place = (s: number, grow: number): void => {
+    if (q.shape === 'sphere') setSphereQuery(probe, m[0] + s * d[0], m[1] + s * d[1], m[2] + s * d[2], m[3] + grow);
+    else setCapsuleQuery(probe, m[0] + s * d[0], m[1] + s * d[1], m[2] + s * d[2], m[3] + s * d[0], m[4] + s * d[1], m[5] + s * d[2], m[6] + grow);
+  };
   const end = hits ? hit.t - 1e-4 : 1;
   for (let i = 0; i <= 400 && end >= 0; i++) {
     const s = (end * i) / 400;
-    setSphereQuery(probe, m[0] + s * d[0], m[1] + s * d[1], m[2] + s * d[2], m[3]);
+    place(s, 0);
     expect(overlapColliders(scene.world, out, probe), `touching ${out} at ${s} before ${hit.t}`).toBe(0);
   }
   if (!hits) return;
   const t = hit.t;
   // Grown by the rounding of stored Float32 box axes (not quite orthonormal) at these distances.
-  setSphereQuery(probe, m[0] + t * d[0], m[1] + t * d[1], m[2] + t * d[2], m[3] + 1e-6 * (1 + Math.hypot(m[0], m[1], m[2]) + Math.hypot(d[0], d[1], d[2])));
+  place(t, 1e-6 * (1 + Math.hypot(m[0], m[1], m[2]) + Math.hypot(d[0], d[1], d[2])));
   overlapColliders(scene.world, out, probe);
   expect(out, `kind ${scene.p.collider.kind[hit.entity]} at ${t}`).toContain(hit.entity);
 }
@@ -276,6 +300,13 @@ describe('castShapeColliders', () => {
       expect(hit.entity).toBe(ball);
       expect(hit.t).toBeCloseTo(0.5, 15);
       expect(hit.distance).toBeCloseTo(5, 14);
+      expectNear(hit.normal, [0, 1, 0]);
+      expectNear(hit.point, [0, 1, 0]);
+      // A capsule across the path, grazing the same way.
+      setCapsuleQuery(q, -5, 2, -1, -5, 2, 1, 1);
+      expect(castShapeColliders(world, hit, q), broadPhase).toBe(true);
+      expect(hit.entity).toBe(ball);
+      expect(hit.t).toBeCloseTo(0.5, 15);
       expectNear(hit.normal, [0, 1, 0]);
       expectNear(hit.point, [0, 1, 0]);
       // Just above it: nothing (the box is beyond the cast).
