@@ -162,6 +162,15 @@ export const TOI_SEPARATION_MARGIN = 1e-10;
  */
 export const TOI_PARALLEL_SINE = 1e-9;
 
+/**
+ * Shape casts of boxes report as contact point the moving box's supporting feature (its point
+ * farthest along −normal, clamped onto the target): a box axis whose cosine with the normal is
+ * below this counts as perpendicular to it, so a face or edge lying on the target gives the
+ * feature's centre, not whichever corner rounding favours. Picks a point only, never whether or
+ * when the shapes touch.
+ */
+export const SHAPE_CAST_FEATURE_COSINE = 1e-6;
+
 // ---- Contact manifolds ----
 
 /**

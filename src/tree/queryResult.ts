@@ -1,5 +1,6 @@
 import { PairList } from '../broadphase/pairList';
 import { OBB_STRIDE } from '../layout';
+import { SHAPE_CAST_HIT_STRIDE } from '../query/shapeCastHit';
 
 /**
  * What the tree queries write: one reusable result object per caller, with the counters of the
@@ -37,6 +38,10 @@ export class TreeQueryResult {
   readonly query = new Float64Array(OBB_STRIDE);
   /** Ray cast: TREE_RAY_HIT_STRIDE numbers of the nearest hit. */
   readonly hit = new Float64Array(TREE_RAY_HIT_STRIDE);
+  /** Shape cast: the first hit (SHAPE_CAST_HIT_STRIDE layout, world frame). */
+  readonly shapeHit = new Float64Array(SHAPE_CAST_HIT_STRIDE);
+  /** Shape cast: the mesh triangle index of `shapeHit`. */
+  shapeTriangle = -1;
   /** Volume tests of the last query (Nv). */
   boxTests = 0;
   /** Triangle tests of the last query (Np). */

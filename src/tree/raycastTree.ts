@@ -18,8 +18,12 @@ let rayStack = new Float64Array(32 * (RAY_STATE + 1));
 let rayNodes = new Int32Array(32);
 const meshRay = new Float64Array(RAY_STATE);
 
-/** Ray state into child node c's frame: o' = R_c^T (o - t_c), d' = R_c^T d. */
-function enterRay(dst: Float64Array, d: number, src: Float64Array, s: number, nodes: Float64Array, c: number): void {
+/**
+ * Ray state into child node c's frame: o' = R_c^T (o - t_c), d' = R_c^T d. Shared with the shape
+ * casts, which descend by the ray of the mover's centre.
+ * @internal
+ */
+export function enterRay(dst: Float64Array, d: number, src: Float64Array, s: number, nodes: Float64Array, c: number): void {
   const n = c * OBB_STRIDE;
   const ox = src[s] - nodes[n], oy = src[s + 1] - nodes[n + 1], oz = src[s + 2] - nodes[n + 2];
   const dx = src[s + 3], dy = src[s + 4], dz = src[s + 5];
@@ -31,8 +35,12 @@ function enterRay(dst: Float64Array, d: number, src: Float64Array, s: number, no
   }
 }
 
-/** Parameter where the ray (state at st[s]) enters node n's volume widened by slack; Infinity on a miss, 0 from inside. */
-function rayEntry(tree: BoundingTree, n: number, st: Float64Array, s: number, slack: number): number {
+/**
+ * Parameter where the ray (state at st[s]) enters node n's volume widened by slack; Infinity on a
+ * miss, 0 from inside.
+ * @internal
+ */
+export function rayEntry(tree: BoundingTree, n: number, st: Float64Array, s: number, slack: number): number {
   const h = n * OBB_STRIDE + OBB_HALF, nodes = tree.nodes;
   const ox = st[s], oy = st[s + 1], oz = st[s + 2], dx = st[s + 3], dy = st[s + 4], dz = st[s + 5];
   if (tree.kind === 'sphere') {

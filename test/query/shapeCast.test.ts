@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { obbFromAabb } from '../../src/volumes/obb';
+import { castObbObb } from '../../src/query/shapeCastBox';
 import { assertShapeCast, castSphereAabb, castSphereCapsule, castSphereSphere, castSphereTriangle } from '../../src/query/shapeCast';
 import { mulberry32 } from '../../scenes/random';
 import { refusal } from '../support/refusal';
-import { distanceToSegment, norm, sub, type V } from '../support/contactReference';
+import { boxToStore, distanceToBox, distanceToSegment, norm, randomBox, sub, translateBox, type V } from '../support/contactReference';
 import { SCENE_KINDS, placeMotion, randomTarget, referenceNormal, type SceneKind, type TargetKind } from './shapeCastScenes';
-import { KDOP_FACTOR, OO, OFFSETS, SCALES, TARGETS, castCapsule, castSphere, checkCast, out, sceneTolerance, targetDistanceOf } from './shapeCastCheck';
+import { KDOP_FACTOR, OO, OFFSETS, SCALES, TARGETS, boxGapOf, castBox, castCapsule, castSphere, checkCast, out, sceneTolerance, targetDistanceOf } from './shapeCastCheck';
 
 describe('sphere casts', () => {
   it('match the sampled first contact on random and adversarial scenes (every target kind)', () => {
@@ -152,6 +154,62 @@ function capsuleGapWith(targetDistance: (p: V) => number, p0: V, p1: V, r: numbe
     else lo = m1;
   }
   return Math.min(targetDistance(p0), targetDistance(p1), targetDistance(at(0.5 * (lo + hi)))) - r;
+}
+
+describe('box casts', () => {
+  const slow: TargetKind[] = ['kdop14', 'kdop18', 'kdop26'];
+  const fast = TARGETS.filter((k) => !slow.includes(k));
+  it('match the sampled first contact on random and adversarial scenes (exact targets)', () => boxProperty(fast, 400, 1024));
+  it('k-DOP targets: never late, and within the documented bound when early', () => boxProperty(slow, 60, 256));
+  it('an AABB mover is the OBB with identity axes', () => {
+    const mover = new Float64Array(obbFromAabb(new Float64Array(15), 0, [-1, -1, -1, 1, 1, 1]) as Float64Array);
+    const target = new Float64Array([3, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0.5, 0.5, 0.5]);
+    expect(castObbObb(out, 0, mover, 0, 4, 0, 0, 1, target, 0)).toBe(true);
+    expect(out[0]).toBeCloseTo(0.375, 9);
+    expect(Array.from(out.subarray(1, 4), (x) => x + 0)).toEqual([-1, 0, 0]);
+    expect(Array.from(out.subarray(4, 7))).toEqual([2.5, 0, 0]); // the mover's face centre, on the target's face
+  });
+});
+
+function boxProperty(targets: TargetKind[], runs: number, steps: number): void {
+  const seen = new Map<string, number>();
+  fc.assert(
+    fc.property(fc.integer(), fc.constantFrom(...targets), fc.constantFrom(...SCENE_KINDS), fc.constantFrom(...SCALES), fc.constantFrom(...OFFSETS),
+      (seed, kind, scene: SceneKind, size, offset) => {
+        const rand = mulberry32(seed);
+        const centre: V = [offset + size * rand(), offset - size * rand(), offset * 0.5 + size * rand()];
+        const target = randomTarget(rand, kind, centre, size);
+        const targetDistance = targetDistanceOf(target);
+        const gapOf = boxGapOf(target);
+        const box0 = randomBox(rand, centre, 0.05 * size, size);
+        if (rand() < 0.15) box0.u = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+        const at = (shift: V, d: V, t: number) => translateBox(box0, [shift[0] + t * d[0], shift[1] + t * d[1], shift[2] + t * d[2]]);
+        const gapAt = (shift: V, d: V, t: number) => gapOf(at(shift, d, t));
+        const { shift, d } = placeMotion(rand, scene, size, [0, 0, 0], gapAt,
+          (s) => referenceNormal(target.ref, [centre[0] + s[0], centre[1] + s[1], centre[2] + s[2]], 1e-6 * size));
+        const mover = new Float64Array([7, ...boxToStore(at(shift, d, 0))]);
+        const maxT = rand() < 0.2 ? 0.5 : 1;
+        const hit = castBox(target, mover, 1, d, maxT);
+        const key = `${kind}/${hit}`;
+        seen.set(key, (seen.get(key) ?? 0) + 1);
+        const isKdop = target.kind.startsWith('kdop') && target.k !== 6;
+        const extent = norm(box0.h);
+        checkCast(hit, out, OO, {
+          gap: (t) => gapAt(shift, d, t),
+          moverDistance: (p, t) => distanceToBox(at(shift, d, t), p),
+          targetDistance,
+          d, maxT, tol: sceneTolerance(target, offset, d, 2 * extent),
+          // The point is the mover's supporting feature's centre, clamped onto the target: on the mover
+          // for faces and corners, within an edge's half-length of it for edge contacts.
+          early: isKdop ? Math.sqrt(3) * extent : 0,
+          pointOnMover: isKdop ? Math.sqrt(3) * extent : 2 * extent,
+          exactNormal: false,
+          steps,
+        });
+      }),
+    { numRuns: runs, endOnFailure: true },
+  );
+  for (const kind of targets) expect(seen.get(`${kind}/true`) ?? 0, `${kind} hits`).toBeGreaterThan(0);
 }
 
 describe('assertShapeCast', () => {

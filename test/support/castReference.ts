@@ -108,47 +108,37 @@ export function capsuleGap(t: RefTarget, p0: V, p1: V, r: number, kdopCache?: { 
   return ternaryMin((s) => distanceToTarget(t, lerp(p0, p1, s), kdopCache), 60) - r;
 }
 
-/** The corners (or vertices) of a polytope target, for SAT against a box. */
-function targetPoints(t: RefTarget): V[] {
-  if (t.kind === 'box') return boxCorners(t.box);
-  if (t.kind === 'triangle') return [t.a, t.b, t.c];
-  if (t.kind === 'kdop') return kdopVertices(t.k, t.values);
-  throw new Error(`no polytope for ${t.kind}`);
-}
+/** A polytope target's vertices, edge directions and face normals (computed once). */
+export interface RefPolytope { points: V[]; edges: V[]; faces: V[] }
 
-/** Edge directions of a polytope target. */
-function targetEdges(t: RefTarget): V[] {
-  if (t.kind === 'box') return t.box.u;
-  if (t.kind === 'triangle') return [sub(t.b, t.a), sub(t.c, t.b), sub(t.a, t.c)];
+/** The polytope of a box, triangle or k-DOP target. */
+export function polytopeOf(t: RefTarget): RefPolytope {
+  if (t.kind === 'box') return { points: boxCorners(t.box), edges: t.box.u, faces: t.box.u };
+  if (t.kind === 'triangle') {
+    return { points: [t.a, t.b, t.c], edges: [sub(t.b, t.a), sub(t.c, t.b), sub(t.a, t.c)], faces: [cross(sub(t.b, t.a), sub(t.c, t.a))] };
+  }
   if (t.kind === 'kdop') {
-    const hs = kdopHalfSpaces(t.k, t.values), out: V[] = [];
-    for (let i = 0; i < hs.length; i += 2) for (let j = i + 2; j < hs.length; j += 2) out.push(cross(hs[i].n, hs[j].n));
-    return out;
+    const hs = kdopHalfSpaces(t.k, t.values), edges: V[] = [];
+    for (let i = 0; i < hs.length; i += 2) for (let j = i + 2; j < hs.length; j += 2) edges.push(cross(hs[i].n, hs[j].n));
+    return { points: kdopVertices(t.k, t.values), edges, faces: hs.filter((_, i) => i % 2 === 0).map((h) => h.n) };
   }
   throw new Error(`no polytope for ${t.kind}`);
 }
 
-/** Face normals of a polytope target. */
-function targetFaces(t: RefTarget): V[] {
-  if (t.kind === 'box') return t.box.u;
-  if (t.kind === 'triangle') return [cross(sub(t.b, t.a), sub(t.c, t.a))];
-  if (t.kind === 'kdop') return kdopHalfSpaces(t.k, t.values).filter((_, i) => i % 2 === 0).map((h) => h.n);
-  throw new Error(`no polytope for ${t.kind}`);
-}
-
 /**
- * Largest gap between a box and a polytope target over the complete SAT axis set built from
- * scratch (both sets of face normals, all crosses of edge directions), projecting corners; > 0 iff
- * apart, and then a lower bound on their distance.
+ * Largest gap between a box and a polytope over the complete SAT axis set built from scratch
+ * (both sets of face normals, all crosses of edge directions), projecting corners; > 0 iff apart,
+ * and then a lower bound on their distance.
  */
-export function boxPolytopeGap(b: RefBox, t: RefTarget): number {
-  const ca = boxCorners(b), cb = targetPoints(t);
-  const axes: V[] = [...b.u, ...targetFaces(t)];
-  for (const u of b.u) for (const e of targetEdges(t)) axes.push(cross(u, e));
+export function boxPolytopeGap(b: RefBox, target: RefTarget | RefPolytope): number {
+  const poly = 'points' in target ? target : polytopeOf(target);
+  const ca = boxCorners(b), cb = poly.points;
+  const axes: V[] = [...b.u, ...poly.faces];
+  for (const u of b.u) for (const e of poly.edges) axes.push(cross(u, e));
   let gap = -Infinity;
   for (const a of axes) {
     const l = norm(a);
-    if (l < 1e-9 * Math.max(1, ...a.map(Math.abs))) continue;
+    if (!(l > 0)) continue;
     const n = scale(a, 1 / l);
     const [a0, a1] = interval(ca, n), [b0, b1] = interval(cb, n);
     gap = Math.max(gap, b0 - a1, a0 - b1);
