@@ -14,11 +14,15 @@ import { OBB_STRIDE, SPHERE_STRIDE, type KdopK } from '../src/layout';
 import { SHAPE_CAST_HIT_STRIDE } from '../src/query/shapeCastHit';
 import { castSphereAabb, castSphereCapsule, castSphereKdop, castSphereObb, castSphereSphere } from '../src/query/shapeCast';
 import { castCapsuleAabb, castCapsuleCapsule, castCapsuleKdop, castCapsuleObb, castCapsuleSphere } from '../src/query/shapeCastCapsule';
-import { QUERY_CAPSULE, QUERY_SPHERE, assertShapeQuery, shapeQueryBounds, type ShapeQuery } from '../src/query/shapeQuery';
+import { castObbAabb, castObbCapsule, castObbKdop, castObbObb, castObbSphere } from '../src/query/shapeCastBox';
+import { shapecastTree } from '../src/tree/shapecastTree';
+import { POSE_STRIDE } from '../src/tree/pose';
+import { TreeQueryResult } from '../src/tree/queryResult';
+import { obbFromAabb } from '../src/volumes/obb';
+import { QUERY_AABB, QUERY_CAPSULE, QUERY_OBB, QUERY_SPHERE, assertShapeQuery, shapeQueryBounds, type ShapeQuery } from '../src/query/shapeQuery';
 import { IdList } from '../src/broadphase/boxQuery';
 import { grown } from '../src/broadphase/growable';
 import { sortByKey } from '../src/broadphase/sortByKey';
-import { CollideInputError } from '../src/errors';
 import {
   SHAPE_AABB,
   SHAPE_CAPSULE,
@@ -33,6 +37,7 @@ import {
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { gatherCandidates } from './shapeQueries';
+import { entityPose } from './entityPose';
 import { nameHitbox } from './raycastColliders';
 
 /** The first hit of `castShapeColliders` (written in place; entity -1 after a miss). */
@@ -78,6 +83,10 @@ let castNumber = 0;
 const cast = new Float64Array(SHAPE_CAST_HIT_STRIDE);
 const bestCast = new Float64Array(SHAPE_CAST_HIT_STRIDE);
 const hitboxCast = new Float64Array(SHAPE_CAST_HIT_STRIDE);
+/** A box query as an OBB (the box kernels' mover). */
+const moverBox = new Float64Array(OBB_STRIDE);
+const treeResult = new TreeQueryResult();
+const pose = new Float64Array(POSE_STRIDE);
 /** A hitbox's bounding sphere's box. */
 const sphereBox = new Float64Array(6);
 
@@ -118,8 +127,9 @@ function boxEntry(box: Float64Array, d: Float64Array, b: ArrayLike<number>, bo: 
  * hits at the same t the lowest entity id wins, so the answer does not depend on creation order.
  * A shape touching or overlapping a collider at the start hits it at t = 0 (normal: the direction
  * of least penetration). Exact per kind with the shape-cast kernels (src/query/shapeCast*.ts);
- * k-DOP colliders by a conservative cast (never late: see castSphereKdop); characters by their
- * hitboxes (the hit names the bone and hit group). Reads the colliders as of the last `step`: one
+ * k-DOP colliders by a conservative cast (never late: see castSphereKdop); meshes by their
+ * triangles at the entity's pose (the hit names the triangle); characters by their hitboxes (the
+ * hit names the bone and hit group). Reads the colliders as of the last `step`: one
  * added since is found from the next step on. Throws CollideInputError for a query field that is
  * not finite, outside ±MAX_COORDINATE or otherwise invalid (a zero displacement, a negative
  * radius, non-orthonormal axes, min > max, a mask outside uint32), naming it. Allocation-free.
@@ -127,7 +137,8 @@ function boxEntry(box: Float64Array, d: Float64Array, b: ArrayLike<number>, bo: 
 export function castShapeColliders(target: World | CollisionPipeline, hit: ColliderShapeHit, query: ShapeQuery): boolean {
   const p = pipelineOf(target, 'castShapeColliders');
   assertShapeQuery(query, 'castShapeColliders', true);
-  if (query.kind !== QUERY_SPHERE && query.kind !== QUERY_CAPSULE) throw new CollideInputError(`castShapeColliders: casts of a ${query.shape} are not available yet (spheres and capsules only)`);
+  if (query.kind === QUERY_OBB) moverBox.set(query.data);
+  else if (query.kind === QUERY_AABB) obbFromAabb(moverBox, 0, query.data, 0);
   const c = p.collider, d = query.displacement, mask = query.mask, ignore = query.ignore;
   hit.entity = -1;
   hit.hitbox = -1;
@@ -225,7 +236,7 @@ function castAgainst(p: CollisionPipeline, c: ColliderStore, e: number, q: Shape
       // bits depend on maxT, and a cast's answer must not depend on the order colliders are met.
       return castMoverKdop(q, c.kdop, c.kdopK * e, c.kdopK) && cast[0] <= maxT ? 0 : NO_HIT;
     case SHAPE_MESH:
-      throw new CollideInputError(`castShapeColliders: casts against mesh colliders are not available yet (entity ${e}); leave it out with query.mask or query.ignore`);
+      return castMesh(p, c, e, q, maxT);
     case SHAPE_CHARACTER:
       return castCharacter(p, c, e, q, maxT);
     default:
@@ -233,31 +244,30 @@ function castAgainst(p: CollisionPipeline, c: ColliderStore, e: number, q: Shape
   }
 }
 
-/** The query's shape against a primitive target of collider kind `kind` at target[to] (into `cast`). */
+/**
+ * The query's shape against a primitive target of collider kind `kind` at target[to] (into
+ * `cast`). Boxes move as OBBs (moverBox, an AABB query's box made an OBB once per cast).
+ */
 function castMover(q: ShapeQuery, maxT: number, kind: number, target: ArrayLike<number>, to: number): boolean {
   const m = q.data, d = q.displacement, dx = d[0], dy = d[1], dz = d[2];
-  if (q.kind === QUERY_SPHERE) {
-    const cx = m[0], cy = m[1], cz = m[2], r = m[3];
-    switch (kind) {
-      case SHAPE_SPHERE:
-        return castSphereSphere(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
-      case SHAPE_AABB:
-        return castSphereAabb(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
-      case SHAPE_OBB:
-        return castSphereObb(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
-      default:
-        return castSphereCapsule(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+  switch (q.kind) {
+    case QUERY_SPHERE: {
+      const cx = m[0], cy = m[1], cz = m[2], r = m[3];
+      if (kind === SHAPE_SPHERE) return castSphereSphere(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+      if (kind === SHAPE_AABB) return castSphereAabb(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+      if (kind === SHAPE_OBB) return castSphereObb(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+      return castSphereCapsule(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
     }
-  }
-  switch (kind) {
-    case SHAPE_SPHERE:
-      return castCapsuleSphere(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
-    case SHAPE_AABB:
-      return castCapsuleAabb(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
-    case SHAPE_OBB:
-      return castCapsuleObb(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
-    default:
+    case QUERY_CAPSULE:
+      if (kind === SHAPE_SPHERE) return castCapsuleSphere(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
+      if (kind === SHAPE_AABB) return castCapsuleAabb(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
+      if (kind === SHAPE_OBB) return castCapsuleObb(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
       return castCapsuleCapsule(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
+    default:
+      if (kind === SHAPE_SPHERE) return castObbSphere(cast, 0, moverBox, 0, dx, dy, dz, maxT, target, to);
+      if (kind === SHAPE_AABB) return castObbAabb(cast, 0, moverBox, 0, dx, dy, dz, maxT, target, to);
+      if (kind === SHAPE_OBB) return castObbObb(cast, 0, moverBox, 0, dx, dy, dz, maxT, target, to);
+      return castObbCapsule(cast, 0, moverBox, 0, dx, dy, dz, maxT, target, to);
   }
 }
 
@@ -265,7 +275,20 @@ function castMover(q: ShapeQuery, maxT: number, kind: number, target: ArrayLike<
 function castMoverKdop(q: ShapeQuery, kdop: ArrayLike<number>, ko: number, k: KdopK): boolean {
   const m = q.data, d = q.displacement;
   if (q.kind === QUERY_SPHERE) return castSphereKdop(cast, 0, m[0], m[1], m[2], m[3], d[0], d[1], d[2], 1, kdop, ko, k);
-  return castCapsuleKdop(cast, 0, m, 0, d[0], d[1], d[2], 1, kdop, ko, k);
+  if (q.kind === QUERY_CAPSULE) return castCapsuleKdop(cast, 0, m, 0, d[0], d[1], d[2], 1, kdop, ko, k);
+  return castObbKdop(cast, 0, moverBox, 0, d[0], d[1], d[2], 1, kdop, ko, k);
+}
+
+/** First triangle of mesh collider e, at its entity's pose (the triangle index, or NO_HIT). */
+function castMesh(p: CollisionPipeline, c: ColliderStore, e: number, q: ShapeQuery, maxT: number): number {
+  const tree = c.mesh[e];
+  if (tree === undefined) return NO_HIT;
+  entityPose(pose, 0, p.transform, e);
+  const d = q.displacement;
+  const kind = q.kind === QUERY_SPHERE ? 'sphere' : q.kind === QUERY_CAPSULE ? 'capsule' : 'obb';
+  if (!shapecastTree(treeResult, tree, pose, 0, kind, q.kind === QUERY_SPHERE || q.kind === QUERY_CAPSULE ? q.data : moverBox, 0, d[0], d[1], d[2], maxT)) return NO_HIT;
+  for (let k = 0; k < SHAPE_CAST_HIT_STRIDE; k++) cast[k] = treeResult.shapeHit[k];
+  return treeResult.shapeTriangle;
 }
 
 /** First hitbox of character collider e (its index, or NO_HIT); equal t: the lower hitbox index. */
