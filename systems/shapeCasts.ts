@@ -3,11 +3,12 @@
  * moved by its displacement, for character movement, projectiles with a size, placement checks.
  * It reads the volumes of the last `step`, as overlapColliders and raycastColliders do.
  *
- * Candidates come from the broad phase's structure (shapeQueries.ts gatherCandidates): the motion
- * is cut into a few legs whose swept boxes are about the size of the shape's own box, visited in
- * order; each leg's new candidates are sorted by when the moving shape's box enters their
- * broad-phase box and cast exactly in that order, until the next entry comes after the best hit.
- * The first leg ending after the best hit ends the search (docs/design/shape-queries.md).
+ * Candidates come from box queries on the broad phase's structure (shapeQueries.ts boxQueries):
+ * the motion is cut into legs, each moving the shape's box by about its own size or a grid cell,
+ * visited in order; each leg's new candidates are sorted by when the moving shape's box enters
+ * their broad-phase box and cast exactly in that order, until the next entry comes after the best
+ * hit. The first leg ending after the best hit ends the search: whatever a later leg meets is
+ * entered after it (docs/design/shape-queries.md measures the leg length).
  */
 import type { World } from 'bitecs';
 import { OBB_STRIDE, SPHERE_STRIDE, type KdopK } from '../src/layout';
@@ -36,7 +37,7 @@ import {
   type ColliderStore,
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
-import { gatherCandidates } from './shapeQueries';
+import { boxQueries } from './shapeQueries';
 import { entityPose } from './entityPose';
 import { nameHitbox } from './raycastColliders';
 
@@ -90,7 +91,7 @@ const pose = new Float64Array(POSE_STRIDE);
 /** A hitbox's bounding sphere's box. */
 const sphereBox = new Float64Array(6);
 
-/** Most legs of a cast: beyond them a leg's swept box grows with the displacement instead. */
+/** Most legs of a cast: beyond them a leg's swept box grows with the displacement instead (a huge box query tests its levels' boxes directly). */
 const MAX_CAST_LEGS = 64;
 
 /** The best entity before any hit: above every id, so a tie at t = 1 goes to the collider. */
@@ -149,7 +150,8 @@ export function castShapeColliders(target: World | CollisionPipeline, hit: Colli
     castNumber = 1;
   }
   shapeQueryBounds(startBox, 0, query);
-  const legs = legCount(startBox, d);
+  const grid = boxQueries(p);
+  const legs = legCount(startBox, d, grid.queryCell());
   // No hit yet: best is the end of the motion, and a tie at it goes to any entity.
   let best = 1, bestEntity = NO_ENTITY, bestPart = NO_HIT;
   for (let leg = 0; leg < legs; leg++) {
@@ -160,7 +162,7 @@ export function castShapeColliders(target: World | CollisionPipeline, hit: Colli
       legBox[3 + k] = startBox[3 + k] + Math.max(a, b);
     }
     legCandidates.count = 0;
-    gatherCandidates(p, legBox, legCandidates);
+    grid.queryBox(c.aabb, legBox, 0, legCandidates);
     // Entry times of this leg's new candidates; those entered after the best hit are done with.
     const ids = legCandidates.ids;
     let n = 0;
@@ -213,13 +215,13 @@ export function castShapeColliders(target: World | CollisionPipeline, hit: Colli
 }
 
 /**
- * Legs of a cast: enough that each leg moves the shape's box about its own largest side (a leg's
- * swept box then covers about twice the box's columns), at most MAX_CAST_LEGS.
+ * Legs of a cast: each moves the shape's box by about its own largest side or the grid's finest
+ * cell, whichever is larger (measured best in docs/design/shape-queries.md), at most MAX_CAST_LEGS.
  */
-function legCount(box: Float64Array, d: Float64Array): number {
-  const side = Math.max(box[3] - box[0], box[4] - box[1], box[5] - box[2]);
+function legCount(box: Float64Array, d: Float64Array, cell: number): number {
+  const leg = Math.max(box[3] - box[0], box[4] - box[1], box[5] - box[2], cell);
   const travel = Math.max(Math.abs(d[0]), Math.abs(d[1]), Math.abs(d[2]));
-  return side > 0 ? Math.max(1, Math.min(MAX_CAST_LEGS, Math.ceil(travel / side))) : MAX_CAST_LEGS;
+  return leg > 0 ? Math.max(1, Math.min(MAX_CAST_LEGS, Math.ceil(travel / leg))) : MAX_CAST_LEGS;
 }
 
 /** Exact cast of the query's shape against collider e (into `cast`), up to maxT. */
