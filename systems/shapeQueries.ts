@@ -56,6 +56,7 @@ const pose = new Float64Array(POSE_STRIDE);
  * pipeline's query grid (built on the first query after each broad phase). Box queries read the
  * colliders' boxes from the store (`queryBox(p.collider.aabb, ...)`); each collider the last broad
  * phase saw comes once, those added since do not.
+ * @internal
  */
 export function boxQueries(p: CollisionPipeline): BoxQueryable {
   const b = p.broadPhase, s = p.scratch;
