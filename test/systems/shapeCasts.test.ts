@@ -1,9 +1,11 @@
-// castShapeColliders against a brute-force loop over every collider (and every hitbox) with the
-// cast kernels called directly over the whole motion: the world traversal (legs, broad-phase
-// candidates, entry order, pruning) must miss nothing and give the same first hit, bit for bit,
-// ties to the lowest entity. On every broad phase, with static and moving colliders over several
-// frames, colliders removed or added since the step, masks and an ignored entity. A few casts are
-// also checked against dense sampling of the motion with static overlap queries.
+// castShapeColliders against a brute-force loop over every collider (every hitbox of a character;
+// a mesh by the tree's own cast) with the cast kernels called directly over the whole motion: the
+// world traversal (legs, broad-phase candidates, entry order, pruning) must miss nothing and give
+// the same first hit, bit for bit, ties to the lowest entity. Spheres, capsules, OBBs and AABBs as
+// movers; every broad phase, static and moving colliders over several frames, colliders removed or
+// added since the step, masks and an ignored entity. Some casts are also checked against dense
+// sampling of the motion with static overlap queries. (The kernels' own exactness is tested with
+// them, in test/query and test/tree.)
 import fc from 'fast-check';
 import { addEntity, createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
@@ -378,6 +380,21 @@ describe('castShapeColliders', () => {
       setShapeCast(q, 0, 10, 0);
       expect(castShapeColliders(world, hit, q)).toBe(true);
       expect(hit.t).toBe(0);
+      // A box sliding along the box's top: it meets the box's upper edge at x = 19.
+      setAabbQuery(q, 10, 1, -0.5, 11, 2, 0.5);
+      setShapeCast(q, 20, 0, 0);
+      expect(castShapeColliders(world, hit, q)).toBe(true);
+      expect(hit.entity).toBe(box);
+      expect(hit.t).toBeCloseTo(0.4, 8);
+      expect(hit.point[1]).toBeCloseTo(1, 8);
+      // An OBB resting on it, turned 45° about y, moving sideways: t = 0, pushed up.
+      const s = Math.SQRT1_2;
+      setObbQuery(q, [20, 1.5, 0, s, 0, -s, 0, 1, 0, s, 0, s, 0.5, 0.5, 0.5]);
+      setShapeCast(q, 0, 0, 5);
+      expect(castShapeColliders(world, hit, q)).toBe(true);
+      expect(hit.entity).toBe(box);
+      expect(hit.t).toBe(0);
+      expectNear(hit.normal, [0, 1, 0]);
       // Down the middle between the twins: both at the same t, the lower id wins.
       setSphereQuery(q, 30, 0, 0, 2);
       setShapeCast(q, 20, 0, 0);
@@ -476,6 +493,12 @@ describe('castShapeColliders', () => {
     expect(refusal(() => castShapeColliders(world, hit, q))).toMatch(/castShapeColliders: query.radius must be in .*got -1/);
     setSphereQuery(q, 0, Infinity, 0, 1);
     expect(refusal(() => castShapeColliders(world, hit, q))).toMatch(/query.center\[1\] is not finite/);
+    setObbQuery(q, [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, -1, 1]);
+    expect(refusal(() => castShapeColliders(world, hit, q))).toMatch(/castShapeColliders: query.halfExtents\[1\] must be in .*got -1/);
+    setObbQuery(q, [0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1]);
+    expect(refusal(() => castShapeColliders(world, hit, q))).toMatch(/query.axes must be orthonormal/);
+    setCapsuleQuery(q, 0, 0, 0, 1, 0, 0, NaN);
+    expect(refusal(() => castShapeColliders(world, hit, q))).toMatch(/query.radius must be in .*got NaN/);
     setSphereQuery(q, 0, 0, 0, 1);
     q.mask = -3;
     expect(refusal(() => castShapeColliders(world, hit, q))).toMatch(/query.mask must be a uint32, got -3/);
