@@ -1,8 +1,11 @@
 /**
- * World overlap queries: 10,000 sphere queries per sample over the 10,000-box benchmark scene
- * (scenes/movingBoxes.ts, every third body a sphere), ours (overlapColliders on the spatial hash's
- * grids, and on the pipeline's query grid with sweep and prune) side by side with Rapier's
- * `world.intersectionsWithShape`, interleaved in one process. Both must find the same sets.
+ * World queries over the 10,000-box benchmark scene (scenes/movingBoxes.ts, every third body a
+ * sphere), ours side by side with Rapier's, interleaved in one process:
+ * - 10,000 sphere overlap queries per sample: overlapColliders (on the spatial hash's grids, and on
+ *   the pipeline's query grid with sweep and prune) against `world.intersectionsWithShape`; both
+ *   must find the same sets;
+ * - 10,000 sphere casts per sample: castShapeColliders (the same two ways) against
+ *   `world.castShape`; both must hit the same body at the same time, but for near-ties.
  */
 import RAPIER from '@dimforge/rapier3d-simd-compat';
 import { addEntity, createWorld } from 'bitecs';
@@ -11,7 +14,8 @@ import { mulberry32 } from '../scenes/random';
 import { addCollider, setTransform } from '../systems/colliderApi';
 import { createCollisionPipeline } from '../systems/pipeline';
 import { overlapColliders } from '../systems/shapeQueries';
-import { createShapeQuery, setSphereQuery } from '../src/query/shapeQuery';
+import { castShapeColliders, createColliderShapeHit } from '../systems/shapeCasts';
+import { createShapeQuery, setShapeCast, setSphereQuery } from '../src/query/shapeQuery';
 import { createSweepAndPrune } from '../src/broadphase/sweepAndPrune';
 import type { BroadPhase } from '../src/broadphase/broadPhase';
 import { markdownTable, millions, runInterleaved, type BenchReport } from './harness';
@@ -32,6 +36,30 @@ function querySpheres(scene: Scene): Float64Array {
   return s;
 }
 
+/** Sphere casts (7 numbers each: centre, radius, displacement): radii 0.25 to 1.5, 2 to 30 units in a uniform direction. */
+function sphereCasts(scene: Scene): Float64Array {
+  const rand = mulberry32(13);
+  const s = new Float64Array(CAST_STRIDE * QUERIES);
+  for (let i = 0; i < QUERIES; i++) {
+    const o = CAST_STRIDE * i;
+    for (let k = 0; k < 3; k++) s[o + k] = scene.size * rand();
+    s[o + 3] = 0.25 + 1.25 * rand();
+    const z = 2 * rand() - 1, phi = 2 * Math.PI * rand(), r = Math.sqrt(1 - z * z), length = 2 + 28 * rand();
+    s[o + 4] = length * r * Math.cos(phi);
+    s[o + 5] = length * r * Math.sin(phi);
+    s[o + 6] = length * z;
+  }
+  return s;
+}
+
+const CAST_STRIDE = 7;
+
+/** A cast's answer: body index (-1: none) and t. */
+interface CastAnswer {
+  body: number;
+  t: number;
+}
+
 function ours(scene: Scene, broadPhase: BroadPhase | undefined) {
   const world = createWorld();
   const p = createCollisionPipeline(world, { broadPhase });
@@ -47,6 +75,7 @@ function ours(scene: Scene, broadPhase: BroadPhase | undefined) {
   const index = new Map(eids.map((e, i) => [e, i]));
   const q = createShapeQuery();
   const out = new Int32Array(256);
+  const hit = createColliderShapeHit();
   return {
     run(spheres: Float64Array): number {
       let sum = 0;
@@ -62,6 +91,23 @@ function ours(scene: Scene, broadPhase: BroadPhase | undefined) {
       const list: number[] = [];
       overlapColliders(world, list, q);
       return list.map((e) => index.get(e)!).sort((a, b) => a - b);
+    },
+    /** Casts: the number that hit. */
+    cast(casts: Float64Array): number {
+      let sum = 0;
+      for (let i = 0; i < QUERIES; i++) {
+        const o = CAST_STRIDE * i;
+        setSphereQuery(q, casts[o], casts[o + 1], casts[o + 2], casts[o + 3]);
+        setShapeCast(q, casts[o + 4], casts[o + 5], casts[o + 6]);
+        if (castShapeColliders(world, hit, q)) sum++;
+      }
+      return sum;
+    },
+    castOne(casts: Float64Array, i: number): CastAnswer {
+      const o = CAST_STRIDE * i;
+      setSphereQuery(q, casts[o], casts[o + 1], casts[o + 2], casts[o + 3]);
+      setShapeCast(q, casts[o + 4], casts[o + 5], casts[o + 6]);
+      return castShapeColliders(world, hit, q) ? { body: index.get(hit.entity)!, t: hit.t } : { body: -1, t: 1 };
     },
   };
 }
@@ -87,7 +133,26 @@ async function rapier(scene: Scene) {
     count++;
     return true;
   };
+  const velocity = { x: 0, y: 0, z: 0 };
+  const castBall = new RAPIER.Ball(1);
+  const castTo = (casts: Float64Array, i: number) => {
+    const o = CAST_STRIDE * i;
+    t.x = casts[o]; t.y = casts[o + 1]; t.z = casts[o + 2];
+    castBall.radius = casts[o + 3];
+    velocity.x = casts[o + 4]; velocity.y = casts[o + 5]; velocity.z = casts[o + 6];
+    // Time in units of the displacement, up to 1; touching at the start is a hit at 0.
+    return world.castShape(t, rot, velocity, castBall, 0, 1, true);
+  };
   return {
+    cast(casts: Float64Array): number {
+      let sum = 0;
+      for (let i = 0; i < QUERIES; i++) if (castTo(casts, i) !== null) sum++;
+      return sum;
+    },
+    castOne(casts: Float64Array, i: number): CastAnswer {
+      const h = castTo(casts, i);
+      return h === null ? { body: -1, t: 1 } : { body: indexOf.get(h.collider.handle)!, t: h.time_of_impact };
+    },
     run(spheres: Float64Array): number {
       let sum = 0;
       for (let i = 0; i < QUERIES; i++) {
@@ -136,16 +201,42 @@ export async function run(): Promise<BenchReport> {
       mismatches++;
     }
   }
+  // Casts: the same body at the same t (Rapier computes in f32), or a near-tie: the two t's within
+  // the tolerance, whichever body each names.
+  const casts = sphereCasts(scene);
+  let castTies = 0, castHits = 0;
+  for (let i = 0; i < 1000; i++) {
+    const a = hash.castOne(casts, i), b = peer.castOne(casts, i), c = sap.castOne(casts, i);
+    if (a.body !== c.body || a.t !== c.t) throw new Error(`cast ${i}: spatial hash and query grid disagree`);
+    if (a.body >= 0) castHits++;
+    const o = CAST_STRIDE * i, length = Math.hypot(casts[o + 4], casts[o + 5], casts[o + 6]);
+    const tolerance = (1e-4 * (1 + scene.size)) / length;
+    if (!(Math.abs(a.t - b.t) <= tolerance)) throw new Error(`cast ${i}: ours ${a.body} at ${a.t} vs Rapier ${b.body} at ${b.t}`);
+    if (a.body !== b.body) castTies++;
+  }
   const results = runInterleaved([
     { name: 'bitecs-collide (spatial hash grids)', run: () => hash.run(spheres), ops: QUERIES },
     { name: 'bitecs-collide (query grid, sweep and prune)', run: () => sap.run(spheres), ops: QUERIES },
     { name: 'Rapier intersectionsWithShape', run: () => peer.run(spheres), ops: QUERIES },
   ], { warmupSamples: 5, samples: 25 });
+  const castResults = runInterleaved([
+    { name: 'bitecs-collide (spatial hash grids)', run: () => hash.cast(casts), ops: QUERIES },
+    { name: 'bitecs-collide (query grid, sweep and prune)', run: () => sap.cast(casts), ops: QUERIES },
+    { name: 'Rapier castShape', run: () => peer.cast(casts), ops: QUERIES },
+  ], { warmupSamples: 5, samples: 25 });
   peer.dispose();
-  const rapierMs = results[2].medianMs;
-  const rows = results.map((r) => [r.name, r.medianMs.toFixed(2), millions(r.opsPerSecond), (rapierMs / r.medianMs).toFixed(2), r.checksum]);
-  const markdown = `${markdownTable(['10,000 sphere overlap queries, 10,000 bodies', 'median ms', 'M queries/s', 'vs Rapier', 'bodies found'], rows)}\n\nSets agree with Rapier's on 1,000 queries (${mismatches} differ only by bodies within 1e-4 of the radius).`;
-  return { name: 'queries', markdown, data: { results, mismatches } };
+  const table = (rs: typeof results, title: string, found: string): string => {
+    const rapierMs = rs[2].medianMs;
+    const rows = rs.map((r) => [r.name, r.medianMs.toFixed(2), millions(r.opsPerSecond), (rapierMs / r.medianMs).toFixed(2), r.checksum]);
+    return markdownTable([title, 'median ms', 'M queries/s', 'vs Rapier', found], rows);
+  };
+  const markdown = [
+    table(results, '10,000 sphere overlap queries, 10,000 bodies', 'bodies found'),
+    `Sets agree with Rapier's on 1,000 queries (${mismatches} differ only by bodies within 1e-4 of the radius).`,
+    table(castResults, '10,000 sphere casts (r 0.25 to 1.5, 2 to 30 units), 10,000 bodies', 'casts that hit'),
+    `Casts agree with Rapier's on 1,000 casts (${castHits} hits): the same time within 1e-4 of the scene's size; ${castTies} name another body at that time (near-ties).`,
+  ].join('\n\n');
+  return { name: 'queries', markdown, data: { results, mismatches, castResults, castTies } };
 }
 
 // Run directly (npx tsx bench/queries.bench.ts): print the table only.

@@ -211,6 +211,11 @@ export interface PipelineScratch {
   /** Box queries for overlap queries and casts when the broad phase answers none, built on the first query after a broad phase. */
   queryGrid: QueryGrid | undefined;
   queryGridRun: number;
+  /**
+   * The ids of the last broad phase's input, copied when the broad phase answers no box queries:
+   * the store's id list changes as colliders come and go, and the query grid must hold the step's.
+   */
+  stepIds: Int32Array;
 }
 
 /**

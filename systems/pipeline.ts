@@ -207,6 +207,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
       broadPhaseRuns: 0,
       queryGrid: undefined,
       queryGridRun: -1,
+      stepIds: new Int32Array(0),
     },
     destroy(): void {
       unobserve();

@@ -121,7 +121,10 @@ export function raycastColliders(target: World | CollisionPipeline, hit: Collide
   return true;
 }
 
-/** Fills a hit's bone and hit-group fields from its `hitbox` (-1: not a character hit, blank fields). */
+/**
+ * Fills a hit's bone and hit-group fields from its `hitbox` (-1: not a character hit, blank fields).
+ * @internal
+ */
 export function nameHitbox(hit: Pick<ColliderRayHit, 'hitbox' | 'boneName' | 'group' | 'groupName'>, p: CollisionPipeline): void {
   const h = hit.hitbox, hitboxes = p.characters?.hitboxes;
   hit.boneName = h >= 0 ? hitboxes!.boneName[h] : '';

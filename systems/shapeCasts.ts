@@ -3,21 +3,27 @@
  * moved by its displacement, for character movement, projectiles with a size, placement checks.
  * It reads the volumes of the last `step`, as overlapColliders and raycastColliders do.
  *
- * Candidates come from the broad phase's structure (shapeQueries.ts gatherCandidates): the motion
- * is cut into a few legs whose swept boxes are about the size of the shape's own box, visited in
- * order; each leg's new candidates are sorted by when the moving shape's box enters their
- * broad-phase box and cast exactly in that order, until the next entry comes after the best hit.
- * The first leg ending after the best hit ends the search (docs/design/shape-queries.md).
+ * Candidates come from box queries on the broad phase's structure (shapeQueries.ts boxQueries):
+ * the motion is cut into legs, each moving the shape's box by about its own size or a grid cell,
+ * visited in order; each leg's new candidates are sorted by when the moving shape's box enters
+ * their broad-phase box and cast exactly in that order, until the next entry comes after the best
+ * hit. The first leg ending after the best hit ends the search: whatever a later leg meets is
+ * entered after it (docs/design/shape-queries.md measures the leg length).
  */
 import type { World } from 'bitecs';
-import { OBB_STRIDE, SPHERE_STRIDE } from '../src/layout';
+import { OBB_STRIDE, SPHERE_STRIDE, type KdopK } from '../src/layout';
 import { SHAPE_CAST_HIT_STRIDE } from '../src/query/shapeCastHit';
 import { castSphereAabb, castSphereCapsule, castSphereKdop, castSphereObb, castSphereSphere } from '../src/query/shapeCast';
-import { QUERY_SPHERE, assertShapeQuery, shapeQueryBounds, type ShapeQuery } from '../src/query/shapeQuery';
+import { castCapsuleAabb, castCapsuleCapsule, castCapsuleKdop, castCapsuleObb, castCapsuleSphere } from '../src/query/shapeCastCapsule';
+import { castObbAabb, castObbCapsule, castObbKdop, castObbObb, castObbSphere } from '../src/query/shapeCastBox';
+import { shapecastTree } from '../src/tree/shapecastTree';
+import { POSE_STRIDE } from '../src/tree/pose';
+import { TreeQueryResult } from '../src/tree/queryResult';
+import { obbFromAabb } from '../src/volumes/obb';
+import { QUERY_AABB, QUERY_CAPSULE, QUERY_OBB, QUERY_SPHERE, assertShapeQuery, shapeQueryBounds, type ShapeQuery } from '../src/query/shapeQuery';
 import { IdList } from '../src/broadphase/boxQuery';
 import { grown } from '../src/broadphase/growable';
 import { sortByKey } from '../src/broadphase/sortByKey';
-import { CollideInputError } from '../src/errors';
 import {
   SHAPE_AABB,
   SHAPE_CAPSULE,
@@ -31,7 +37,8 @@ import {
   type ColliderStore,
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
-import { gatherCandidates } from './shapeQueries';
+import { boxQueries } from './shapeQueries';
+import { entityPose } from './entityPose';
 import { nameHitbox } from './raycastColliders';
 
 /** The first hit of `castShapeColliders` (written in place; entity -1 after a miss). */
@@ -77,11 +84,18 @@ let castNumber = 0;
 const cast = new Float64Array(SHAPE_CAST_HIT_STRIDE);
 const bestCast = new Float64Array(SHAPE_CAST_HIT_STRIDE);
 const hitboxCast = new Float64Array(SHAPE_CAST_HIT_STRIDE);
+/** A box query as an OBB (the box kernels' mover). */
+const moverBox = new Float64Array(OBB_STRIDE);
+const treeResult = new TreeQueryResult();
+const pose = new Float64Array(POSE_STRIDE);
 /** A hitbox's bounding sphere's box. */
 const sphereBox = new Float64Array(6);
 
-/** Most legs of a cast: beyond them a leg's swept box grows with the displacement instead. */
+/** Most legs of a cast: beyond them a leg's swept box grows with the displacement instead (a huge box query tests its levels' boxes directly). */
 const MAX_CAST_LEGS = 64;
+
+/** The best entity before any hit: above every id, so a tie at t = 1 goes to the collider. */
+const NO_ENTITY = 0x7fffffff;
 
 /** castAgainst's miss; any other return is a hit (the hitbox or triangle index for characters and meshes, else 0). */
 const NO_HIT = -2;
@@ -114,16 +128,19 @@ function boxEntry(box: Float64Array, d: Float64Array, b: ArrayLike<number>, bo: 
  * hits at the same t the lowest entity id wins, so the answer does not depend on creation order.
  * A shape touching or overlapping a collider at the start hits it at t = 0 (normal: the direction
  * of least penetration). Exact per kind with the shape-cast kernels (src/query/shapeCast*.ts);
- * k-DOP colliders by a conservative cast (never late: see castSphereKdop); characters by their
- * hitboxes (the hit names the bone and hit group). Reads the colliders as of the last `step`: one
+ * k-DOP colliders by a conservative cast (never late: see castSphereKdop); meshes by their
+ * triangles at the entity's pose (the hit names the triangle); characters by their hitboxes (the
+ * hit names the bone and hit group). Reads the colliders as of the last `step`: one
  * added since is found from the next step on. Throws CollideInputError for a query field that is
  * not finite, outside ±MAX_COORDINATE or otherwise invalid (a zero displacement, a negative
- * radius, non-orthonormal axes, min > max, a mask outside uint32), naming it. Allocation-free.
+ * radius, non-orthonormal axes, min > max, a mask outside uint32), naming it. Allocates no
+ * objects (V8 boxes some numbers passed to the sphere kernels: docs/design/shape-queries.md).
  */
 export function castShapeColliders(target: World | CollisionPipeline, hit: ColliderShapeHit, query: ShapeQuery): boolean {
   const p = pipelineOf(target, 'castShapeColliders');
   assertShapeQuery(query, 'castShapeColliders', true);
-  if (query.kind !== QUERY_SPHERE) throw new CollideInputError(`castShapeColliders: casts of a ${query.shape} are not available yet (spheres only)`);
+  if (query.kind === QUERY_OBB) moverBox.set(query.data);
+  else if (query.kind === QUERY_AABB) obbFromAabb(moverBox, 0, query.data, 0);
   const c = p.collider, d = query.displacement, mask = query.mask, ignore = query.ignore;
   hit.entity = -1;
   hit.hitbox = -1;
@@ -134,8 +151,10 @@ export function castShapeColliders(target: World | CollisionPipeline, hit: Colli
     castNumber = 1;
   }
   shapeQueryBounds(startBox, 0, query);
-  const legs = legCount(startBox, d);
-  let best = Infinity, bestEntity = -1, bestPart = NO_HIT;
+  const grid = boxQueries(p);
+  const legs = legCount(startBox, d, grid.queryCell());
+  // No hit yet: best is the end of the motion, and a tie at it goes to any entity.
+  let best = 1, bestEntity = NO_ENTITY, bestPart = NO_HIT;
   for (let leg = 0; leg < legs; leg++) {
     const t0 = leg / legs, t1 = (leg + 1) / legs;
     for (let k = 0; k < 3; k++) {
@@ -144,7 +163,7 @@ export function castShapeColliders(target: World | CollisionPipeline, hit: Colli
       legBox[3 + k] = startBox[3 + k] + Math.max(a, b);
     }
     legCandidates.count = 0;
-    gatherCandidates(p, legBox, legCandidates);
+    grid.queryBox(c.aabb, legBox, 0, legCandidates);
     // Entry times of this leg's new candidates; those entered after the best hit are done with.
     const ids = legCandidates.ids;
     let n = 0;
@@ -179,7 +198,7 @@ export function castShapeColliders(target: World | CollisionPipeline, hit: Colli
     // Colliders first met in later legs are entered after this leg's end.
     if (best < t1) break;
   }
-  if (bestEntity < 0) {
+  if (bestEntity === NO_ENTITY) {
     nameHitbox(hit, p);
     return false;
   }
@@ -197,35 +216,30 @@ export function castShapeColliders(target: World | CollisionPipeline, hit: Colli
 }
 
 /**
- * Legs of a cast: enough that each leg moves the shape's box about its own largest side (a leg's
- * swept box then covers about twice the box's columns), at most MAX_CAST_LEGS.
+ * Legs of a cast: each moves the shape's box by about its own largest side or the grid's finest
+ * cell, whichever is larger (measured best in docs/design/shape-queries.md), at most MAX_CAST_LEGS.
  */
-function legCount(box: Float64Array, d: Float64Array): number {
-  const side = Math.max(box[3] - box[0], box[4] - box[1], box[5] - box[2]);
+function legCount(box: Float64Array, d: Float64Array, cell: number): number {
+  const leg = Math.max(box[3] - box[0], box[4] - box[1], box[5] - box[2], cell);
   const travel = Math.max(Math.abs(d[0]), Math.abs(d[1]), Math.abs(d[2]));
-  return side > 0 ? Math.max(1, Math.min(MAX_CAST_LEGS, Math.ceil(travel / side))) : MAX_CAST_LEGS;
+  return leg > 0 ? Math.max(1, Math.min(MAX_CAST_LEGS, Math.ceil(travel / leg))) : MAX_CAST_LEGS;
 }
 
 /** Exact cast of the query's shape against collider e (into `cast`), up to maxT. */
 function castAgainst(p: CollisionPipeline, c: ColliderStore, e: number, q: ShapeQuery, maxT: number): number {
-  const o = SHAPE_STRIDE * e;
-  switch (c.kind[e]) {
+  const kind = c.kind[e];
+  switch (kind) {
     case SHAPE_SPHERE:
-      return castSphereMover(q, maxT, SHAPE_SPHERE, c.world, o) ? 0 : NO_HIT;
     case SHAPE_AABB:
-      return castSphereMover(q, maxT, SHAPE_AABB, c.world, o) ? 0 : NO_HIT;
     case SHAPE_OBB:
-      return castSphereMover(q, maxT, SHAPE_OBB, c.world, o) ? 0 : NO_HIT;
     case SHAPE_CAPSULE:
-      return castSphereMover(q, maxT, SHAPE_CAPSULE, c.world, o) ? 0 : NO_HIT;
-    case SHAPE_KDOP: {
+      return castMover(q, maxT, kind, c.world, SHAPE_STRIDE * e) ? 0 : NO_HIT;
+    case SHAPE_KDOP:
       // Over the whole motion: the k-DOP cast clips a polygon spanning [0, maxT], so its t's last
       // bits depend on maxT, and a cast's answer must not depend on the order colliders are met.
-      const m = q.data, d = q.displacement;
-      return castSphereKdop(cast, 0, m[0], m[1], m[2], m[3], d[0], d[1], d[2], 1, c.kdop, c.kdopK * e, c.kdopK) && cast[0] <= maxT ? 0 : NO_HIT;
-    }
+      return castMoverKdop(q, c.kdop, c.kdopK * e, c.kdopK) && cast[0] <= maxT ? 0 : NO_HIT;
     case SHAPE_MESH:
-      throw new CollideInputError(`castShapeColliders: casts against mesh colliders are not available yet (entity ${e}); leave it out with query.mask or query.ignore`);
+      return castMesh(p, c, e, q, maxT);
     case SHAPE_CHARACTER:
       return castCharacter(p, c, e, q, maxT);
     default:
@@ -233,20 +247,51 @@ function castAgainst(p: CollisionPipeline, c: ColliderStore, e: number, q: Shape
   }
 }
 
-/** The query's sphere against a primitive target of collider kind `kind` at target[to] (into `cast`). */
-function castSphereMover(q: ShapeQuery, maxT: number, kind: number, target: ArrayLike<number>, to: number): boolean {
-  const m = q.data, d = q.displacement;
-  const cx = m[0], cy = m[1], cz = m[2], r = m[3], dx = d[0], dy = d[1], dz = d[2];
-  switch (kind) {
-    case SHAPE_SPHERE:
-      return castSphereSphere(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
-    case SHAPE_AABB:
-      return castSphereAabb(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
-    case SHAPE_OBB:
-      return castSphereObb(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
-    default:
+/**
+ * The query's shape against a primitive target of collider kind `kind` at target[to] (into
+ * `cast`). Boxes move as OBBs (moverBox, an AABB query's box made an OBB once per cast).
+ */
+function castMover(q: ShapeQuery, maxT: number, kind: number, target: ArrayLike<number>, to: number): boolean {
+  const m = q.data, d = q.displacement, dx = d[0], dy = d[1], dz = d[2];
+  switch (q.kind) {
+    case QUERY_SPHERE: {
+      const cx = m[0], cy = m[1], cz = m[2], r = m[3];
+      if (kind === SHAPE_SPHERE) return castSphereSphere(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+      if (kind === SHAPE_AABB) return castSphereAabb(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+      if (kind === SHAPE_OBB) return castSphereObb(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
       return castSphereCapsule(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
+    }
+    case QUERY_CAPSULE:
+      if (kind === SHAPE_SPHERE) return castCapsuleSphere(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
+      if (kind === SHAPE_AABB) return castCapsuleAabb(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
+      if (kind === SHAPE_OBB) return castCapsuleObb(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
+      return castCapsuleCapsule(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
+    default:
+      if (kind === SHAPE_SPHERE) return castObbSphere(cast, 0, moverBox, 0, dx, dy, dz, maxT, target, to);
+      if (kind === SHAPE_AABB) return castObbAabb(cast, 0, moverBox, 0, dx, dy, dz, maxT, target, to);
+      if (kind === SHAPE_OBB) return castObbObb(cast, 0, moverBox, 0, dx, dy, dz, maxT, target, to);
+      return castObbCapsule(cast, 0, moverBox, 0, dx, dy, dz, maxT, target, to);
   }
+}
+
+/** The query's shape against the k-DOP at kdop[ko] over the whole motion (into `cast`). */
+function castMoverKdop(q: ShapeQuery, kdop: ArrayLike<number>, ko: number, k: KdopK): boolean {
+  const m = q.data, d = q.displacement;
+  if (q.kind === QUERY_SPHERE) return castSphereKdop(cast, 0, m[0], m[1], m[2], m[3], d[0], d[1], d[2], 1, kdop, ko, k);
+  if (q.kind === QUERY_CAPSULE) return castCapsuleKdop(cast, 0, m, 0, d[0], d[1], d[2], 1, kdop, ko, k);
+  return castObbKdop(cast, 0, moverBox, 0, d[0], d[1], d[2], 1, kdop, ko, k);
+}
+
+/** First triangle of mesh collider e, at its entity's pose (the triangle index, or NO_HIT). */
+function castMesh(p: CollisionPipeline, c: ColliderStore, e: number, q: ShapeQuery, maxT: number): number {
+  const tree = c.mesh[e];
+  if (tree === undefined) return NO_HIT;
+  entityPose(pose, 0, p.transform, e);
+  const d = q.displacement;
+  const kind = q.kind === QUERY_SPHERE ? 'sphere' : q.kind === QUERY_CAPSULE ? 'capsule' : 'obb';
+  if (!shapecastTree(treeResult, tree, pose, 0, kind, q.kind === QUERY_SPHERE || q.kind === QUERY_CAPSULE ? q.data : moverBox, 0, d[0], d[1], d[2], maxT)) return NO_HIT;
+  for (let k = 0; k < SHAPE_CAST_HIT_STRIDE; k++) cast[k] = treeResult.shapeHit[k];
+  return treeResult.shapeTriangle;
 }
 
 /** First hitbox of character collider e (its index, or NO_HIT); equal t: the lower hitbox index. */
@@ -265,7 +310,7 @@ function castCharacter(p: CollisionPipeline, c: ColliderStore, e: number, q: Sha
       sphereBox[3 + k] = s[so + k] + r;
     }
     if (boxEntry(startBox, d, sphereBox, 0) > best) continue;
-    if (!castSphereMover(q, best, SHAPE_OBB, store.world, OBB_STRIDE * h)) continue;
+    if (!castMover(q, best, SHAPE_OBB, store.world, OBB_STRIDE * h)) continue;
     if (found !== NO_HIT && cast[0] >= best) continue;
     best = cast[0];
     found = h;

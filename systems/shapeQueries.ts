@@ -23,7 +23,7 @@ import { CLOSEST_SEGMENTS_STRIDE, closestPtSegmentSegment } from '../src/query/c
 import { CONTACT_STRIDE } from '../src/contacts/manifold';
 import { contactCapsuleObb } from '../src/contacts/capsuleBox';
 import { QUERY_CAPSULE, QUERY_OBB, QUERY_SPHERE, assertShapeQuery, shapeQueryBounds, type ShapeQuery } from '../src/query/shapeQuery';
-import { IdList, isBoxQueryable, sortIds } from '../src/broadphase/boxQuery';
+import { IdList, isBoxQueryable, sortIds, type BoxQueryable } from '../src/broadphase/boxQuery';
 import { QueryGrid } from '../src/broadphase/spatialHash';
 import { CollideInputError } from '../src/errors';
 import {
@@ -52,24 +52,22 @@ const treeResult = new TreeQueryResult();
 const pose = new Float64Array(POSE_STRIDE);
 
 /**
- * Appends to `out` the colliders whose broad-phase box meets the box at box[0..5] (min-max): the
- * broad phase's own box query, else the pipeline's query grid (built once per broad phase). Each
- * collider the last broad phase saw comes once; those added since do not.
+ * What answers box queries over the colliders of the last step: the broad phase itself, else the
+ * pipeline's query grid (built on the first query after each broad phase). Box queries read the
+ * colliders' boxes from the store (`queryBox(p.collider.aabb, ...)`); each collider the last broad
+ * phase saw comes once, those added since do not.
+ * @internal
  */
-export function gatherCandidates(p: CollisionPipeline, box: Float64Array, out: IdList): void {
-  const c = p.collider, b = p.broadPhase, s = p.scratch;
-  if (isBoxQueryable(b)) {
-    b.queryBox(c.aabb, box, 0, out);
-    return;
-  }
+export function boxQueries(p: CollisionPipeline): BoxQueryable {
+  const b = p.broadPhase, s = p.scratch;
+  if (isBoxQueryable(b)) return b;
   if (s.queryGridRun !== s.broadPhaseRuns) {
     s.queryGrid ??= new QueryGrid();
-    // The colliders the last broad phase saw (its input), not those added since.
-    const input = s.broadInput;
-    s.queryGrid.build(input.boxes, input.ids, input.count);
+    // The colliders the last broad phase saw, not those added since.
+    s.queryGrid.build(p.collider.aabb, s.stepIds, s.broadInput.count);
     s.queryGridRun = s.broadPhaseRuns;
   }
-  s.queryGrid!.queryBox(c.aabb, box, 0, out);
+  return s.queryGrid!;
 }
 
 /** Rank of a primitive kind in the tests below (the order src/contacts/ takes its arguments in). */
@@ -179,7 +177,7 @@ export function overlapColliders(target: World | CollisionPipeline, out: Int32Ar
   if (!isArray && !(out instanceof Int32Array)) throw new CollideInputError(`overlapColliders: out must be an Int32Array or a number[], got ${String(out)}`);
   shapeQueryBounds(bounds, 0, query);
   candidates.count = 0;
-  gatherCandidates(p, bounds, candidates);
+  boxQueries(p).queryBox(p.collider.aabb, bounds, 0, candidates);
   const c = p.collider, kind = query.kind, data = query.data, mask = query.mask, ignore = query.ignore;
   const ids = candidates.ids;
   found.count = 0;

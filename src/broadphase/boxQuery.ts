@@ -25,6 +25,11 @@ export interface BoxQueryable {
    * once, in any order. Proxies moved since that frame may be missed or reported for their old place.
    */
   queryBox(boxes: ArrayLike<number>, query: ArrayLike<number>, qo: number, out: IdList): void;
+  /**
+   * Side of the finest cells that hold boxes (Infinity when none): a box query about that size
+   * looks up a few columns per level. Shape casts cut their motion into legs of about this length.
+   */
+  queryCell(): number;
 }
 
 /** Whether the broad phase answers box queries. */

@@ -560,6 +560,11 @@ export class ColumnGrid {
     }
   }
 
+  /** Side of the cells of the finest level holding boxes (Infinity for an empty grid). */
+  finestCell(): number {
+    return this.top >= this.bottom ? 1 / this.levelInv[this.bottom] : Infinity;
+  }
+
   /** The boxes of level `level` meeting the query box, each tested directly. */
   private levelBoxesMeeting(boxes: ArrayLike<number>, level: number, query: ArrayLike<number>, qo: number, out: IdList): void {
     const x0 = query[qo], y0 = query[qo + 1], z0 = query[qo + 2], x1 = query[qo + 3], y1 = query[qo + 4], z1 = query[qo + 5];
@@ -735,6 +740,9 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
       if (staticsQueryable) staticGrid.boxesMeeting(boxes, query, qo, out);
       if (dynamicsQueryable) dynamicGrid.boxesMeeting(boxes, query, qo, out);
     },
+    queryCell(): number {
+      return Math.min(staticsQueryable ? staticGrid.finestCell() : Infinity, dynamicsQueryable ? dynamicGrid.finestCell() : Infinity);
+    },
     clear(): void {
       // The dynamic grid is rebuilt every frame; the static one when its boxes change.
       split.reset();
@@ -766,5 +774,9 @@ export class QueryGrid implements BoxQueryable {
 
   queryBox(boxes: ArrayLike<number>, query: ArrayLike<number>, qo: number, out: IdList): void {
     if (this.grid.count > 0) this.grid.boxesMeeting(boxes, query, qo, out);
+  }
+
+  queryCell(): number {
+    return this.grid.count > 0 ? this.grid.finestCell() : Infinity;
   }
 }

@@ -1,4 +1,4 @@
-import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate } from '../errors';
+import { CollideInputError, assertKnownKeys, coordinateRefusal } from '../errors';
 import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 import { MAX_COORDINATE, ROUNDING_ALLOWANCE, SAT_AXIS_SLACK } from '../tolerances';
 
@@ -163,18 +163,22 @@ function setKind(q: ShapeQuery, kind: number): ShapeQuery {
   return q;
 }
 
-/** Throws unless v is a coordinate; the field is `field` or `field[index]` (index >= 0): strings are made only to throw. */
-function checkCoordinate(v: number, caller: string, field: string, index: number): void {
-  if (!isCoordinate(v)) throw new CollideInputError(`${caller}: query.${field}${index < 0 ? '' : `[${index}]`} ${coordinateRefusal(v)}`);
+// The checks read the numbers from the query's arrays: numbers passed to a call that V8 does not
+// inline are boxed, and a query is validated on every call. Strings are made only to throw.
+
+/** Throws unless a[i] is a coordinate; the field is `field` or `field[index]` (index >= 0). */
+function checkCoordinate(a: Float64Array, i: number, caller: string, field: string, index: number): void {
+  if (!(Math.abs(a[i]) <= MAX_COORDINATE)) throw new CollideInputError(`${caller}: query.${field}${index < 0 ? '' : `[${index}]`} ${coordinateRefusal(a[i])}`);
 }
 
 function checkPoint(d: Float64Array, o: number, caller: string, field: string): void {
-  for (let k = 0; k < 3; k++) checkCoordinate(d[o + k], caller, field, k);
+  for (let k = 0; k < 3; k++) checkCoordinate(d, o + k, caller, field, k);
 }
 
-function checkLength(v: number, caller: string, field: string, index: number): void {
-  if (!(v >= 0 && v <= MAX_COORDINATE)) {
-    throw new CollideInputError(`${caller}: query.${field}${index < 0 ? '' : `[${index}]`} must be in [0, ${MAX_COORDINATE.toExponential()}], got ${v}`);
+/** Throws unless a[i] is in [0, MAX_COORDINATE]. */
+function checkLength(a: Float64Array, i: number, caller: string, field: string, index: number): void {
+  if (!(a[i] >= 0 && a[i] <= MAX_COORDINATE)) {
+    throw new CollideInputError(`${caller}: query.${field}${index < 0 ? '' : `[${index}]`} must be in [0, ${MAX_COORDINATE.toExponential()}], got ${a[i]}`);
   }
 }
 
@@ -191,17 +195,17 @@ export function assertShapeQuery(q: ShapeQuery, caller: string, cast: boolean): 
   switch (q.kind) {
     case QUERY_SPHERE:
       checkPoint(d, 0, caller, 'center');
-      checkLength(d[3], caller, 'radius', -1);
+      checkLength(d, 3, caller, 'radius', -1);
       break;
     case QUERY_CAPSULE:
       checkPoint(d, 0, caller, 'p0');
       checkPoint(d, 3, caller, 'p1');
-      checkLength(d[6], caller, 'radius', -1);
+      checkLength(d, 6, caller, 'radius', -1);
       break;
     case QUERY_OBB:
       checkPoint(d, OBB_CENTER, caller, 'center');
-      for (let k = 0; k < 3; k++) checkLength(d[OBB_HALF + k], caller, 'halfExtents', k);
-      for (let k = 0; k < 9; k++) checkCoordinate(d[OBB_AXES + k], caller, 'axes', k);
+      for (let k = 0; k < 3; k++) checkLength(d, OBB_HALF + k, caller, 'halfExtents', k);
+      for (let k = 0; k < 9; k++) checkCoordinate(d, OBB_AXES + k, caller, 'axes', k);
       for (let i = 0; i < 3; i++) {
         for (let j = i; j < 3; j++) {
           const a = OBB_AXES + 3 * i, b = OBB_AXES + 3 * j;

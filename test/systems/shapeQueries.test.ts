@@ -329,6 +329,33 @@ describe('overlapColliders', () => {
     }
   });
 
+  it('finds a collider added since the step from the next step on, on every broad phase', () => {
+    for (const broadPhase of BROAD_PHASE_NAMES) {
+      const world = createWorld();
+      const p = createCollisionPipeline(world, { broadPhase: resolveBroadPhase(broadPhase) });
+      const first = addEntity(world);
+      addCollider(world, first, { shape: 'sphere', radius: 1 });
+      p.step(world);
+      const removed = addEntity(world);
+      addCollider(world, removed, { shape: 'sphere', radius: 1 });
+      setTransform(world, removed, [3, 0, 0]);
+      p.step(world);
+      // Removed, then another added in its place, before the first query after the step (the
+      // query grid of the broad phases without one of their own is built then).
+      removeCollider(world, removed);
+      const added = addEntity(world);
+      addCollider(world, added, { shape: 'sphere', radius: 1 });
+      setTransform(world, added, [-3, 0, 0]);
+      const q = createShapeQuery({ shape: 'sphere', center: [0, 0, 0], radius: 10 });
+      const out: number[] = [];
+      expect(overlapColliders(world, out, q), broadPhase).toBe(1);
+      expect(out).toEqual([first]);
+      p.step(world);
+      expect(overlapColliders(world, out, q)).toBe(2);
+      expect(out).toEqual([first, added].sort((a, b) => a - b));
+    }
+  });
+
   it('sees a scene of statics only, and an empty scene, after their steps', () => {
     const world = createWorld();
     const p = createCollisionPipeline(world);
