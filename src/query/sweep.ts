@@ -20,10 +20,12 @@ import {
  * the great circle from the start direction to the end one, its half-length and radius linearly
  * (not its endpoints linearly, which would shrink a swung blade through its own hilt).
  *
- * Conservative advancement: at time t, d is a lower bound of the distance, the largest gap of
- * the shapes' projections over the 15 box-box separating axes and, near contact, over the
- * direction between approximate closest points (alternating projections), each gap computed
- * exactly from the shapes' supports. Along that fixed world direction n the gap cannot shrink
+ * Conservative advancement starts when the shapes' bounding spheres (about their centres, which
+ * move linearly: a quadratic in t, solved exactly) first come within the contact tolerance; a
+ * pair whose spheres never do is apart throughout. From there, at time t, d is a lower bound of
+ * the distance, the largest gap of the shapes' projections over the 15 box-box separating axes
+ * and, near contact, over the direction between approximate closest points (alternating
+ * projections), each gap computed exactly from the shapes' supports. Along that fixed world direction n the gap cannot shrink
  * faster than
  *   (Δc_A − Δc_B)·n + Σ θ·|H|max·|n × ω| + |ΔH| + Δr
  * (centre motion along n, each shape's turn θ about its world axis ω moving a point at most
@@ -303,17 +305,23 @@ function closingRate(): number {
   return rate;
 }
 
+/** Largest half-diagonal plus largest radius of the shape whose motion is at M[m]: its bounding sphere's radius about its centre at any time. */
+function motionSize(M: Float64Array, m: number): number {
+  return M[m + M_HMAX] + Math.max(M[m + M_R], M[m + M_R] + M[m + M_DR]);
+}
+
 /**
- * The sweep of the two prepared motions (A at slot 0, B at slot 1): first contact time in
- * [0, tMax], or −1. On contact, out[0] = t, out[1..3] a point of B nearest A then (or common to
- * both), out[4..6] the unit normal from B towards A.
+ * The sweep of the two prepared motions (A at slot 0, B at slot 1) from tStart, when they are
+ * known to be apart: first contact time in [tStart, tMax], or −1. On contact, out[0] = t,
+ * out[1..3] a point of B nearest A then (or common to both), out[4..6] the unit normal from B
+ * towards A.
  */
-function advance(out: Floats, oo: number, tMax: number): number {
+function advance(out: Floats, oo: number, tStart: number, tMax: number): number {
   const M = motions, B = MOTION_STRIDE;
-  const scale = M[M_HMAX] + M[B + M_HMAX] + Math.max(M[M_R], M[M_R] + M[M_DR]) + Math.max(M[B + M_R], M[B + M_R] + M[B + M_DR]);
+  const scale = motionSize(M, 0) + motionSize(M, B);
   const tolerance = SWEEP_CONTACT_TOLERANCE * scale;
   const near = NEAR_FRACTION * scale;
-  let t = 0;
+  let t = tStart;
   for (let step = 0; ; step++) {
     radius[0] = poseAt(0, t, boxes, 0);
     radius[1] = poseAt(1, t, boxes, 15);
@@ -348,6 +356,11 @@ function advance(out: Floats, oo: number, tMax: number): number {
   }
 }
 
+/** advance from tStart (preparedSphereTime, −1: the shapes stay apart). */
+function sweepFrom(out: Floats, oo: number, tStart: number, tMax: number): number {
+  return tStart < 0 ? -1 : advance(out, oo, tStart, tMax);
+}
+
 /** Fills the hit at time t (the boxes are posed there, `direction` is the deciding axis). */
 function contactAt(out: Floats, oo: number, t: number): void {
   closestPoints(PROJECTIONS_FOR_POINT);
@@ -374,7 +387,7 @@ export function obbSweep(
 ): number {
   prepareObbSweep(a0, ao0, a1, ao1);
   prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, 0, 0);
-  return advance(out, oo, tMax);
+  return sweepFrom(out, oo, preparedSphereTime(motions, MOTION_STRIDE, tMax), tMax);
 }
 
 /**
@@ -390,7 +403,7 @@ export function capsuleObbSweep(
 ): number {
   prepareCapsuleSweep(c0, co0, c1, co1);
   prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, 0, 0);
-  return advance(out, oo, tMax);
+  return sweepFrom(out, oo, preparedSphereTime(motions, MOTION_STRIDE, tMax), tMax);
 }
 
 /** @internal Prepares the moving shape A of later `sweepPrepared` calls: a box from a0 to a1. */
@@ -484,12 +497,39 @@ export function prepareBoxMotion(out: Float64Array, oo: number, b0: ReadonlyFloa
 }
 
 /**
- * @internal Sweep of the prepared shape A against the box motion at prepared[po] (prepareBoxMotion):
- * as obbSweep.
+ * @internal Sweep of the prepared shape A against the box motion at prepared[po] (prepareBoxMotion)
+ * whose preparedSphereTime is tStart (>= 0): as obbSweep, the same t to the last bit.
  */
-export function sweepPrepared(out: Floats, oo: number, prepared: Float64Array, po: number, tMax: number): number {
+export function sweepPrepared(out: Floats, oo: number, prepared: Float64Array, po: number, tStart: number, tMax: number): number {
   for (let k = 0; k < MOTION_STRIDE; k++) motions[MOTION_STRIDE + k] = prepared[po + k];
-  return advance(out, oo, tMax);
+  return advance(out, oo, tStart, tMax);
+}
+
+/**
+ * @internal A time before which the prepared shape A and the box motion at prepared[po] stay
+ * farther apart than the sweep's contact tolerance: the first time in [0, tMax] their bounding
+ * spheres (about their centres, radius their sizes: no turn moves them) come that close, exactly
+ * (their centres' distance is a quadratic in t); −1 if they stay farther apart until tMax. Every
+ * sweep starts there, and a weapon's candidates are taken in its order.
+ */
+export function preparedSphereTime(prepared: Float64Array, po: number, tMax: number): number {
+  const M = motions;
+  const reach = (1 + SWEEP_CONTACT_TOLERANCE) * (motionSize(M, 0) + motionSize(prepared, po));
+  let pp = 0, pv = 0, vv = 0;
+  for (let k = 0; k < 3; k++) {
+    const p = prepared[po + M_C + k] - M[M_C + k], v = prepared[po + M_DC + k] - M[M_DC + k];
+    pp += p * p;
+    pv += p * v;
+    vv += v * v;
+  }
+  const c = pp - reach * reach;
+  if (c <= 0) return 0;
+  // Apart and not closing, or closest approach still apart: no contact.
+  const disc = pv * pv - vv * c;
+  if (pv >= 0 || disc < 0) return -1;
+  // The smaller root of vv t² + 2 pv t + c, in the form without cancellation (pv < 0).
+  const t = c / (Math.sqrt(disc) - pv);
+  return t <= tMax ? t : -1;
 }
 
 /** Numbers `preparedSweptBounds` writes: an AABB (6), then a capsule (p0, p1, radius: 7). */
