@@ -1,7 +1,7 @@
 import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate } from '../errors';
 import { CAPSULE_STRIDE, OBB_STRIDE } from '../layout';
 import { SWEEP_AXES_ORTHONORMAL, SWEEP_CONTACT_TOLERANCE } from '../tolerances';
-import { SWEEP_HIT_STRIDE, SWEEP_MOTION_STRIDE, SWEPT_BOUNDS_STRIDE, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedSphereTime, preparedSweptBounds, sweepPrepared } from '../query/sweep';
+import { SWEEP_HIT_STRIDE, SWEEP_MOTION_STRIDE, SWEPT_BOUNDS_STRIDE, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedStartTime, preparedSweptBounds, sweepPrepared } from '../query/sweep';
 import { grown } from '../broadphase/growable';
 import type { HitboxStore } from './hitboxLayout';
 import { createHitboxHit, nameHitbox, type HitboxHit } from './hitboxHit';
@@ -179,7 +179,7 @@ let candidateTimes = new Float64Array(64);
 
 /**
  * Appends character c's hitboxes (of the query's groups) that the prepared weapon may hit by
- * tMax to the candidates after `count`, each with its bounding-sphere time (preparedSphereTime),
+ * tMax to the candidates after `count`, each with its bounding-sphere time (preparedStartTime),
  * in order of (time, hitbox index); returns the new count.
  */
 function gather(store: HitboxStore, motion: HitboxMotion, c: number, groups: number, tMax: number, count: number): number {
@@ -193,7 +193,7 @@ function gather(store: HitboxStore, motion: HitboxMotion, c: number, groups: num
       prepareBoxMotion(motion.motion, SWEEP_MOTION_STRIDE * h, start, OBB_STRIDE * h, end, OBB_STRIDE * h);
       prepared[h] = 1;
     }
-    const t = preparedSphereTime(motion.motion, SWEEP_MOTION_STRIDE * h, tMax);
+    const t = preparedStartTime(motion.motion, SWEEP_MOTION_STRIDE * h, tMax);
     if (t < 0) continue;
     if (count === candidates.length) {
       candidates = grown(candidates, count + 1);

@@ -356,7 +356,7 @@ function advance(out: Floats, oo: number, tStart: number, tMax: number): number 
   }
 }
 
-/** advance from tStart (preparedSphereTime, −1: the shapes stay apart). */
+/** advance from tStart (preparedStartTime, −1: the shapes stay apart). */
 function sweepFrom(out: Floats, oo: number, tStart: number, tMax: number): number {
   return tStart < 0 ? -1 : advance(out, oo, tStart, tMax);
 }
@@ -387,7 +387,7 @@ export function obbSweep(
 ): number {
   prepareObbSweep(a0, ao0, a1, ao1);
   prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, 0, 0);
-  return sweepFrom(out, oo, preparedSphereTime(motions, MOTION_STRIDE, tMax), tMax);
+  return sweepFrom(out, oo, preparedStartTime(motions, MOTION_STRIDE, tMax), tMax);
 }
 
 /**
@@ -403,13 +403,14 @@ export function capsuleObbSweep(
 ): number {
   prepareCapsuleSweep(c0, co0, c1, co1);
   prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, 0, 0);
-  return sweepFrom(out, oo, preparedSphereTime(motions, MOTION_STRIDE, tMax), tMax);
+  return sweepFrom(out, oo, preparedStartTime(motions, MOTION_STRIDE, tMax), tMax);
 }
 
 /** @internal Prepares the moving shape A of later `sweepPrepared` calls: a box from a0 to a1. */
 export function prepareObbSweep(a0: ReadonlyFloats, ao0: number, a1: ReadonlyFloats, ao1: number): void {
   segmentA = false;
   prepareMotion(motions, 0, a0, ao0, a1, ao1, 0, 0);
+  prepareIntervals();
 }
 
 /**
@@ -453,6 +454,7 @@ export function prepareCapsuleSweep(c0: ReadonlyFloats, co0: number, c1: Readonl
   }
   segmentA = true;
   prepareMotion(motions, 0, s, 0, s, OBB_STRIDE, c0[co0 + 6], c1[co1 + 6]);
+  prepareIntervals();
 }
 
 /**
@@ -498,7 +500,7 @@ export function prepareBoxMotion(out: Float64Array, oo: number, b0: ReadonlyFloa
 
 /**
  * @internal Sweep of the prepared shape A against the box motion at prepared[po] (prepareBoxMotion)
- * whose preparedSphereTime is tStart (>= 0): as obbSweep, the same t to the last bit.
+ * whose preparedStartTime is tStart (>= 0): as obbSweep, the same t to the last bit.
  */
 export function sweepPrepared(out: Floats, oo: number, prepared: Float64Array, po: number, tStart: number, tMax: number): number {
   for (let k = 0; k < MOTION_STRIDE; k++) motions[MOTION_STRIDE + k] = prepared[po + k];
@@ -506,15 +508,55 @@ export function sweepPrepared(out: Floats, oo: number, prepared: Float64Array, p
 }
 
 /**
- * @internal A time before which the prepared shape A and the box motion at prepared[po] stay
- * farther apart than the sweep's contact tolerance: the first time in [0, tMax] their bounding
- * spheres (about their centres, radius their sizes: no turn moves them) come that close, exactly
- * (their centres' distance is a quadratic in t); −1 if they stay farther apart until tMax. Every
- * sweep starts there, and a weapon's candidates are taken in its order.
+ * Sub-intervals of [0, 1] over which shape A is bounded by a capsule, for the start of a sweep:
+ * a turning blade's bounding sphere is as wide as it is long, a capsule about its long axis is as
+ * thin as the blade plus how far its points move within half a sub-interval.
  */
-export function preparedSphereTime(prepared: Float64Array, po: number, tMax: number): number {
+const INTERVALS = 8;
+/** Per sub-interval: the capsule's centre (3), half its segment (3), its radius. */
+const INTERVAL_STRIDE = 7;
+const intervals = new Float64Array(INTERVALS * INTERVAL_STRIDE);
+
+/**
+ * Bounds the prepared shape A over each sub-interval: its pose at the middle as a capsule about
+ * its longest axis (radius the other half-extents' diagonal plus its radius), widened by how far
+ * a point can move in half a sub-interval: (|Δc| + θ|H|max + |ΔH| + |Δr|) / 2N.
+ */
+function prepareIntervals(): void {
   const M = motions;
-  const reach = (1 + SWEEP_CONTACT_TOLERANCE) * (motionSize(M, 0) + motionSize(prepared, po));
+  let k = 0, longest = -1;
+  for (let j = 0; j < 3; j++) {
+    const h = Math.max(M[M_H + j], M[M_H + j] + M[M_DH + j]);
+    if (h > longest) { longest = h; k = j; }
+  }
+  const travel = Math.sqrt(M[M_DC] * M[M_DC] + M[M_DC + 1] * M[M_DC + 1] + M[M_DC + 2] * M[M_DC + 2]);
+  const reach = (travel + M[M_THETA] * M[M_HMAX] + M[M_DH_LENGTH] + Math.abs(M[M_DR])) / (2 * INTERVALS);
+  for (let i = 0; i < INTERVALS; i++) {
+    const o = INTERVAL_STRIDE * i;
+    const r = poseAt(0, (i + 0.5) / INTERVALS, boxes, 0);
+    let across = 0;
+    for (let j = 0; j < 3; j++) if (j !== k) across += boxes[12 + j] * boxes[12 + j];
+    for (let j = 0; j < 3; j++) {
+      intervals[o + j] = boxes[j];
+      intervals[o + 3 + j] = boxes[12 + k] * boxes[3 + 3 * k + j];
+    }
+    intervals[o + 6] = Math.sqrt(across) + r + reach;
+  }
+}
+
+/**
+ * @internal A time before which the prepared shape A and the box motion at prepared[po] stay
+ * farther apart than the sweep's contact tolerance, or −1 if they do until tMax: where their
+ * bounding spheres (about their centres, radius their sizes: no turn moves them) first come that
+ * close, exactly (their centres' distance is a quadratic in t), or later, the start of the first
+ * sub-interval where A's capsule meets B's sphere over it. Every sweep starts there, and a
+ * weapon's candidates are taken in its order.
+ */
+export function preparedStartTime(prepared: Float64Array, po: number, tMax: number): number {
+  const M = motions;
+  const sizeB = motionSize(prepared, po);
+  const margin = SWEEP_CONTACT_TOLERANCE * (motionSize(M, 0) + sizeB);
+  const reach = motionSize(M, 0) + sizeB + margin;
   let pp = 0, pv = 0, vv = 0;
   for (let k = 0; k < 3; k++) {
     const p = prepared[po + M_C + k] - M[M_C + k], v = prepared[po + M_DC + k] - M[M_DC + k];
@@ -523,13 +565,32 @@ export function preparedSphereTime(prepared: Float64Array, po: number, tMax: num
     vv += v * v;
   }
   const c = pp - reach * reach;
-  if (c <= 0) return 0;
-  // Apart and not closing, or closest approach still apart: no contact.
-  const disc = pv * pv - vv * c;
-  if (pv >= 0 || disc < 0) return -1;
-  // The smaller root of vv t² + 2 pv t + c, in the form without cancellation (pv < 0).
-  const t = c / (Math.sqrt(disc) - pv);
-  return t <= tMax ? t : -1;
+  let t = 0;
+  if (c > 0) {
+    // Apart and not closing, or closest approach still apart: no contact.
+    const disc = pv * pv - vv * c;
+    if (pv >= 0 || disc < 0) return -1;
+    // The smaller root of vv t² + 2 pv t + c, in the form without cancellation (pv < 0).
+    t = c / (Math.sqrt(disc) - pv);
+    if (!(t <= tMax)) return -1;
+  }
+  // B's sphere over a sub-interval: about its centre at the middle, widened by half its travel.
+  const dcx = prepared[po + M_DC], dcy = prepared[po + M_DC + 1], dcz = prepared[po + M_DC + 2];
+  const radiusB = sizeB + margin + Math.sqrt(dcx * dcx + dcy * dcy + dcz * dcz) / (2 * INTERVALS);
+  for (let i = Math.min(INTERVALS - 1, Math.floor(t * INTERVALS)); i < INTERVALS && i <= tMax * INTERVALS; i++) {
+    const o = INTERVAL_STRIDE * i, s = (i + 0.5) / INTERVALS;
+    const px = prepared[po + M_C] + s * dcx - intervals[o];
+    const py = prepared[po + M_C + 1] + s * dcy - intervals[o + 1];
+    const pz = prepared[po + M_C + 2] + s * dcz - intervals[o + 2];
+    const ex = intervals[o + 3], ey = intervals[o + 4], ez = intervals[o + 5];
+    const ee = ex * ex + ey * ey + ez * ez;
+    let u = ee > 0 ? (px * ex + py * ey + pz * ez) / ee : 0;
+    u = u < -1 ? -1 : u > 1 ? 1 : u;
+    const dx = px - u * ex, dy = py - u * ey, dz = pz - u * ez;
+    const r = radiusB + intervals[o + 6];
+    if (dx * dx + dy * dy + dz * dz <= r * r) return Math.max(t, i / INTERVALS);
+  }
+  return -1;
 }
 
 /** Numbers `preparedSweptBounds` writes: an AABB (6), then a capsule (p0, p1, radius: 7). */
