@@ -512,7 +512,7 @@ export function sweepPrepared(out: Floats, oo: number, prepared: Float64Array, p
  * a turning blade's bounding sphere is as wide as it is long, a capsule about its long axis is as
  * thin as the blade plus how far its points move within half a sub-interval.
  */
-const INTERVALS = 8;
+const INTERVALS = 32;
 /** Per sub-interval: the capsule's centre (3), half its segment (3), its radius. */
 const INTERVAL_STRIDE = 7;
 const intervals = new Float64Array(INTERVALS * INTERVAL_STRIDE);
@@ -520,7 +520,9 @@ const intervals = new Float64Array(INTERVALS * INTERVAL_STRIDE);
 /**
  * Bounds the prepared shape A over each sub-interval: its pose at the middle as a capsule about
  * its longest axis (radius the other half-extents' diagonal plus its radius), widened by how far
- * a point can move in half a sub-interval: (|Δc| + θ|H|max + |ΔH| + |Δr|) / 2N.
+ * a point can move in half a sub-interval: (|Δc| + θ|H|max + |ΔH| + |Δr|) / 2N. The axis at the
+ * middles by turning the start axis about ω (R(s) = Rot(ω, sθ)·R0, the slerp), a step of θ/N from
+ * one to the next: no slerp per sub-interval.
  */
 function prepareIntervals(): void {
   const M = motions;
@@ -529,18 +531,33 @@ function prepareIntervals(): void {
     const h = Math.max(M[M_H + j], M[M_H + j] + M[M_DH + j]);
     if (h > longest) { longest = h; k = j; }
   }
+  poseAt(0, 0, boxes, 0);
+  const ux = boxes[3 + 3 * k], uy = boxes[4 + 3 * k], uz = boxes[5 + 3 * k];
+  const wx = M[M_AXIS], wy = M[M_AXIS + 1], wz = M[M_AXIS + 2];
+  // Rodrigues: u(α) = u cos α + (ω × u) sin α + ω (ω·u)(1 − cos α).
+  const vx = wy * uz - wz * uy, vy = wz * ux - wx * uz, vz = wx * uy - wy * ux;
+  const wu = wx * ux + wy * uy + wz * uz;
+  const theta = M[M_THETA];
+  const stepCos = Math.cos(theta / INTERVALS), stepSin = Math.sin(theta / INTERVALS);
+  let cos = Math.cos(0.5 * theta / INTERVALS), sin = Math.sin(0.5 * theta / INTERVALS);
   const travel = Math.sqrt(M[M_DC] * M[M_DC] + M[M_DC + 1] * M[M_DC + 1] + M[M_DC + 2] * M[M_DC + 2]);
-  const reach = (travel + M[M_THETA] * M[M_HMAX] + M[M_DH_LENGTH] + Math.abs(M[M_DR])) / (2 * INTERVALS);
+  const reach = (travel + theta * M[M_HMAX] + M[M_DH_LENGTH] + Math.abs(M[M_DR])) / (2 * INTERVALS);
   for (let i = 0; i < INTERVALS; i++) {
-    const o = INTERVAL_STRIDE * i;
-    const r = poseAt(0, (i + 0.5) / INTERVALS, boxes, 0);
+    const o = INTERVAL_STRIDE * i, s = (i + 0.5) / INTERVALS;
     let across = 0;
-    for (let j = 0; j < 3; j++) if (j !== k) across += boxes[12 + j] * boxes[12 + j];
     for (let j = 0; j < 3; j++) {
-      intervals[o + j] = boxes[j];
-      intervals[o + 3 + j] = boxes[12 + k] * boxes[3 + 3 * k + j];
+      intervals[o + j] = M[M_C + j] + s * M[M_DC + j];
+      const h = M[M_H + j] + s * M[M_DH + j];
+      if (j !== k) across += h * h;
     }
-    intervals[o + 6] = Math.sqrt(across) + r + reach;
+    const h = M[M_H + k] + s * M[M_DH + k], f = wu * (1 - cos);
+    intervals[o + 3] = h * (ux * cos + vx * sin + wx * f);
+    intervals[o + 4] = h * (uy * cos + vy * sin + wy * f);
+    intervals[o + 5] = h * (uz * cos + vz * sin + wz * f);
+    intervals[o + 6] = Math.sqrt(across) + M[M_R] + s * M[M_DR] + reach;
+    const next = cos * stepCos - sin * stepSin;
+    sin = sin * stepCos + cos * stepSin;
+    cos = next;
   }
 }
 
