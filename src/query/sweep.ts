@@ -566,8 +566,8 @@ function prepareIntervals(): void {
  * farther apart than the sweep's contact tolerance, or −1 if they do until tMax: where their
  * bounding spheres (about their centres, radius their sizes: no turn moves them) first come that
  * close, exactly (their centres' distance is a quadratic in t), or later, the start of the first
- * sub-interval where A's capsule meets B's sphere over it. Every sweep starts there, and a
- * weapon's candidates are taken in its order.
+ * sub-interval, before the spheres part again, where A's capsule meets B's sphere over it. Every
+ * sweep starts there, and a weapon's candidates are taken in its order.
  */
 export function preparedStartTime(prepared: Float64Array, po: number, tMax: number): number {
   const M = motions;
@@ -581,20 +581,24 @@ export function preparedStartTime(prepared: Float64Array, po: number, tMax: numb
     pv += p * v;
     vv += v * v;
   }
-  const c = pp - reach * reach;
-  let t = 0;
+  const c = pp - reach * reach, disc = pv * pv - vv * c;
+  let t = 0, tEnd = tMax;
   if (c > 0) {
     // Apart and not closing, or closest approach still apart: no contact.
-    const disc = pv * pv - vv * c;
     if (pv >= 0 || disc < 0) return -1;
     // The smaller root of vv t² + 2 pv t + c, in the form without cancellation (pv < 0).
     t = c / (Math.sqrt(disc) - pv);
     if (!(t <= tMax)) return -1;
   }
+  // After the larger root the spheres are apart for good: no sub-interval past it can meet.
+  if (vv > 0) {
+    const root = Math.sqrt(disc);
+    tEnd = Math.min(tMax, pv < 0 ? (root - pv) / vv : pv + root > 0 ? -c / (pv + root) : 0);
+  }
   // B's sphere over a sub-interval: about its centre at the middle, widened by half its travel.
   const dcx = prepared[po + M_DC], dcy = prepared[po + M_DC + 1], dcz = prepared[po + M_DC + 2];
   const radiusB = sizeB + margin + Math.sqrt(dcx * dcx + dcy * dcy + dcz * dcz) / (2 * INTERVALS);
-  for (let i = Math.min(INTERVALS - 1, Math.floor(t * INTERVALS)); i < INTERVALS && i <= tMax * INTERVALS; i++) {
+  for (let i = Math.min(INTERVALS - 1, Math.floor(t * INTERVALS)); i < INTERVALS && i <= tEnd * INTERVALS; i++) {
     const o = INTERVAL_STRIDE * i, s = (i + 0.5) / INTERVALS;
     const px = prepared[po + M_C] + s * dcx - intervals[o];
     const py = prepared[po + M_C + 1] + s * dcy - intervals[o + 1];
