@@ -1,7 +1,8 @@
 import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate } from '../errors';
 import { CAPSULE_STRIDE, OBB_STRIDE } from '../layout';
 import { SWEEP_AXES_ORTHONORMAL, SWEEP_CONTACT_TOLERANCE } from '../tolerances';
-import { SWEEP_HIT_STRIDE, SWEEP_MOTION_STRIDE, SWEPT_BOUNDS_STRIDE, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedSweptBounds, sweepPrepared } from '../query/sweep';
+import { SWEEP_HIT_STRIDE, SWEEP_MOTION_STRIDE, SWEPT_BOUNDS_STRIDE, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedStartTime, preparedSweptBounds, sweepPrepared } from '../query/sweep';
+import { grown } from '../broadphase/growable';
 import type { HitboxStore } from './hitboxLayout';
 import { createHitboxHit, nameHitbox, type HitboxHit } from './hitboxHit';
 import { MOTION_BOUNDS_STRIDE, type HitboxMotion } from './hitboxMotion';
@@ -171,16 +172,20 @@ export function hitboxCandidate(motion: HitboxMotion, h: number): boolean {
   return dx * dx + dy * dy + dz * dz <= r * r;
 }
 
+// A swing's candidate hitboxes and the times before which they cannot be hit, sorted by
+// (time, hitbox index); grown as needed.
+let candidates = new Int32Array(64);
+let candidateTimes = new Float64Array(64);
+
 /**
- * The first contact of the prepared weapon with character c's hitboxes (of the query's groups)
- * at a time <= tMax: its hitbox (the lowest index among equal times), with t, point and normal in
- * `best`; −1 for none.
+ * Appends character c's hitboxes (of the query's groups) that the prepared weapon may hit by
+ * tMax to the candidates after `count`, each with its bounding-sphere time (preparedStartTime),
+ * in order of (time, hitbox index); returns the new count.
  */
-function sweepCharacter(store: HitboxStore, motion: HitboxMotion, c: number, groups: number, tMax: number): number {
-  if (!meetsWeapon(motion.characterAabb, 6 * c)) return -1;
+function gather(store: HitboxStore, motion: HitboxMotion, c: number, groups: number, tMax: number, count: number): number {
+  if (!meetsWeapon(motion.characterAabb, 6 * c)) return count;
   const { start, end, prepared } = motion;
   const group = store.group;
-  let found = -1, limit = tMax;
   for (let h = store.firstHitbox[c], last = h + store.hitboxCount[c]; h < last; h++) {
     if (((groups >>> group[h]) & 1) === 0 || !hitboxCandidate(motion, h)) continue;
     // Each hitbox's motion is prepared once per HitboxMotion, for every weapon that reaches it.
@@ -188,9 +193,37 @@ function sweepCharacter(store: HitboxStore, motion: HitboxMotion, c: number, gro
       prepareBoxMotion(motion.motion, SWEEP_MOTION_STRIDE * h, start, OBB_STRIDE * h, end, OBB_STRIDE * h);
       prepared[h] = 1;
     }
-    const t = sweepPrepared(contact, 0, motion.motion, SWEEP_MOTION_STRIDE * h, limit);
-    // Hitboxes come in index order: a later one wins only strictly earlier.
-    if (t < 0 || (found >= 0 && !(t < limit))) continue;
+    const t = preparedStartTime(motion.motion, SWEEP_MOTION_STRIDE * h, tMax);
+    if (t < 0) continue;
+    if (count === candidates.length) {
+      candidates = grown(candidates, count + 1);
+      candidateTimes = grown(candidateTimes, count + 1);
+    }
+    // Insertion sort: a swing keeps a few candidates.
+    let i = count++;
+    for (; i > 0 && (candidateTimes[i - 1] > t || (candidateTimes[i - 1] === t && candidates[i - 1] > h)); i--) {
+      candidates[i] = candidates[i - 1];
+      candidateTimes[i] = candidateTimes[i - 1];
+    }
+    candidates[i] = h;
+    candidateTimes[i] = t;
+  }
+  return count;
+}
+
+/**
+ * The first contact of the prepared weapon, at a time <= tMax, among the first `count`
+ * candidates: its hitbox (the lowest index among equal times), with t, point and normal in
+ * `best`; −1 for none. In order of their sphere times, each swept from its own, so the search
+ * stops at the first candidate that cannot come before the contact found.
+ */
+function firstContact(motion: HitboxMotion, count: number, tMax: number): number {
+  let found = -1, limit = tMax;
+  for (let i = 0; i < count; i++) {
+    const h = candidates[i], from = candidateTimes[i];
+    if (from > limit || (from === limit && h > found)) break;
+    const t = sweepPrepared(contact, 0, motion.motion, SWEEP_MOTION_STRIDE * h, from, limit);
+    if (t < 0 || (found >= 0 && !(t < limit || (t === limit && h < found)))) continue;
     found = h;
     limit = t;
     best.set(contact);
@@ -226,16 +259,13 @@ export function sweepHitboxes(hit: HitboxHit, store: HitboxStore, motion: Hitbox
 /** @internal sweepHitboxes, its errors naming `caller`. */
 export function sweepFirst(hit: HitboxHit, store: HitboxStore, motion: HitboxMotion, query: SweepQuery, caller: string): boolean {
   const ignored = prepareSweep(store, motion, query, caller);
-  let first = -1, t = 1;
+  let count = 0;
   for (let c = 0; c < motion.characterCount; c++) {
-    if (motion.seen[c] === 0 || c === ignored) continue;
-    const h = sweepCharacter(store, motion, c, query.groups, t);
-    if (h < 0 || (first >= 0 && !(best[0] < t))) continue;
-    first = h;
-    t = best[0];
-    fill(hit, store, h);
+    if (motion.seen[c] !== 0 && c !== ignored) count = gather(store, motion, c, query.groups, 1, count);
   }
-  return first >= 0;
+  const h = firstContact(motion, count, 1);
+  if (h >= 0) fill(hit, store, h);
+  return h >= 0;
 }
 
 /** `capacity` reusable hit records for sweepHitboxesAll. */
@@ -263,7 +293,8 @@ export function sweepAll(hits: HitboxHit[], store: HitboxStore, motion: HitboxMo
   for (let c = 0; c < motion.characterCount && capacity > 0; c++) {
     if (motion.seen[c] === 0 || c === ignored) continue;
     // Once full, only a character hit before the last kept one can enter.
-    const h = sweepCharacter(store, motion, c, query.groups, count === capacity ? hits[capacity - 1].t : 1);
+    const tMax = count === capacity ? hits[capacity - 1].t : 1;
+    const h = firstContact(motion, gather(store, motion, c, query.groups, tMax, 0), tMax);
     if (h < 0) continue;
     const t = best[0];
     // Insertion by (t, hitbox): characters come in index order, so equal times keep it.

@@ -20,10 +20,12 @@ import {
  * the great circle from the start direction to the end one, its half-length and radius linearly
  * (not its endpoints linearly, which would shrink a swung blade through its own hilt).
  *
- * Conservative advancement: at time t, d is a lower bound of the distance, the largest gap of
- * the shapes' projections over the 15 box-box separating axes and, near contact, over the
- * direction between approximate closest points (alternating projections), each gap computed
- * exactly from the shapes' supports. Along that fixed world direction n the gap cannot shrink
+ * Conservative advancement starts when the shapes' bounding spheres (about their centres, which
+ * move linearly: a quadratic in t, solved exactly) first come within the contact tolerance; a
+ * pair whose spheres never do is apart throughout. From there, at time t, d is a lower bound of
+ * the distance, the largest gap of the shapes' projections over the 15 box-box separating axes
+ * and, near contact, over the direction between approximate closest points (alternating
+ * projections), each gap computed exactly from the shapes' supports. Along that fixed world direction n the gap cannot shrink
  * faster than
  *   (Δc_A − Δc_B)·n + Σ θ·|H|max·|n × ω| + |ΔH| + Δr
  * (centre motion along n, each shape's turn θ about its world axis ω moving a point at most
@@ -303,17 +305,23 @@ function closingRate(): number {
   return rate;
 }
 
+/** Largest half-diagonal plus largest radius of the shape whose motion is at M[m]: its bounding sphere's radius about its centre at any time. */
+function motionSize(M: Float64Array, m: number): number {
+  return M[m + M_HMAX] + Math.max(M[m + M_R], M[m + M_R] + M[m + M_DR]);
+}
+
 /**
- * The sweep of the two prepared motions (A at slot 0, B at slot 1): first contact time in
- * [0, tMax], or −1. On contact, out[0] = t, out[1..3] a point of B nearest A then (or common to
- * both), out[4..6] the unit normal from B towards A.
+ * The sweep of the two prepared motions (A at slot 0, B at slot 1) from tStart, when they are
+ * known to be apart: first contact time in [tStart, tMax], or −1. On contact, out[0] = t,
+ * out[1..3] a point of B nearest A then (or common to both), out[4..6] the unit normal from B
+ * towards A.
  */
-function advance(out: Floats, oo: number, tMax: number): number {
+function advance(out: Floats, oo: number, tStart: number, tMax: number): number {
   const M = motions, B = MOTION_STRIDE;
-  const scale = M[M_HMAX] + M[B + M_HMAX] + Math.max(M[M_R], M[M_R] + M[M_DR]) + Math.max(M[B + M_R], M[B + M_R] + M[B + M_DR]);
+  const scale = motionSize(M, 0) + motionSize(M, B);
   const tolerance = SWEEP_CONTACT_TOLERANCE * scale;
   const near = NEAR_FRACTION * scale;
-  let t = 0;
+  let t = tStart;
   for (let step = 0; ; step++) {
     radius[0] = poseAt(0, t, boxes, 0);
     radius[1] = poseAt(1, t, boxes, 15);
@@ -348,6 +356,11 @@ function advance(out: Floats, oo: number, tMax: number): number {
   }
 }
 
+/** advance from tStart (preparedStartTime, −1: the shapes stay apart). */
+function sweepFrom(out: Floats, oo: number, tStart: number, tMax: number): number {
+  return tStart < 0 ? -1 : advance(out, oo, tStart, tMax);
+}
+
 /** Fills the hit at time t (the boxes are posed there, `direction` is the deciding axis). */
 function contactAt(out: Floats, oo: number, t: number): void {
   closestPoints(PROJECTIONS_FOR_POINT);
@@ -374,7 +387,7 @@ export function obbSweep(
 ): number {
   prepareObbSweep(a0, ao0, a1, ao1);
   prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, 0, 0);
-  return advance(out, oo, tMax);
+  return sweepFrom(out, oo, preparedStartTime(motions, MOTION_STRIDE, tMax), tMax);
 }
 
 /**
@@ -390,13 +403,14 @@ export function capsuleObbSweep(
 ): number {
   prepareCapsuleSweep(c0, co0, c1, co1);
   prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, 0, 0);
-  return advance(out, oo, tMax);
+  return sweepFrom(out, oo, preparedStartTime(motions, MOTION_STRIDE, tMax), tMax);
 }
 
 /** @internal Prepares the moving shape A of later `sweepPrepared` calls: a box from a0 to a1. */
 export function prepareObbSweep(a0: ReadonlyFloats, ao0: number, a1: ReadonlyFloats, ao1: number): void {
   segmentA = false;
   prepareMotion(motions, 0, a0, ao0, a1, ao1, 0, 0);
+  prepareIntervals();
 }
 
 /**
@@ -440,6 +454,7 @@ export function prepareCapsuleSweep(c0: ReadonlyFloats, co0: number, c1: Readonl
   }
   segmentA = true;
   prepareMotion(motions, 0, s, 0, s, OBB_STRIDE, c0[co0 + 6], c1[co1 + 6]);
+  prepareIntervals();
 }
 
 /**
@@ -484,12 +499,119 @@ export function prepareBoxMotion(out: Float64Array, oo: number, b0: ReadonlyFloa
 }
 
 /**
- * @internal Sweep of the prepared shape A against the box motion at prepared[po] (prepareBoxMotion):
- * as obbSweep.
+ * @internal Sweep of the prepared shape A against the box motion at prepared[po] (prepareBoxMotion)
+ * whose preparedStartTime is tStart (>= 0): as obbSweep, the same t to the last bit.
  */
-export function sweepPrepared(out: Floats, oo: number, prepared: Float64Array, po: number, tMax: number): number {
+export function sweepPrepared(out: Floats, oo: number, prepared: Float64Array, po: number, tStart: number, tMax: number): number {
   for (let k = 0; k < MOTION_STRIDE; k++) motions[MOTION_STRIDE + k] = prepared[po + k];
-  return advance(out, oo, tMax);
+  return advance(out, oo, tStart, tMax);
+}
+
+/**
+ * Sub-intervals of [0, 1] over which shape A is bounded by a capsule, for the start of a sweep:
+ * a turning blade's bounding sphere is as wide as it is long, a capsule about its long axis is as
+ * thin as the blade plus how far its points move within half a sub-interval.
+ */
+const INTERVALS = 32;
+/** Per sub-interval: the capsule's centre (3), half its segment (3), its radius. */
+const INTERVAL_STRIDE = 7;
+const intervals = new Float64Array(INTERVALS * INTERVAL_STRIDE);
+
+/**
+ * Bounds the prepared shape A over each sub-interval: its pose at the middle as a capsule about
+ * its longest axis (radius the other half-extents' diagonal plus its radius), widened by how far
+ * a point can move in half a sub-interval: (|Δc| + θ|H|max + |ΔH| + |Δr|) / 2N. The axis at the
+ * middles by turning the start axis about ω (R(s) = Rot(ω, sθ)·R0, the slerp), a step of θ/N from
+ * one to the next: no slerp per sub-interval.
+ */
+function prepareIntervals(): void {
+  const M = motions;
+  let k = 0, longest = -1;
+  for (let j = 0; j < 3; j++) {
+    const h = Math.max(M[M_H + j], M[M_H + j] + M[M_DH + j]);
+    if (h > longest) { longest = h; k = j; }
+  }
+  poseAt(0, 0, boxes, 0);
+  const ux = boxes[3 + 3 * k], uy = boxes[4 + 3 * k], uz = boxes[5 + 3 * k];
+  const wx = M[M_AXIS], wy = M[M_AXIS + 1], wz = M[M_AXIS + 2];
+  // Rodrigues: u(α) = u cos α + (ω × u) sin α + ω (ω·u)(1 − cos α).
+  const vx = wy * uz - wz * uy, vy = wz * ux - wx * uz, vz = wx * uy - wy * ux;
+  const wu = wx * ux + wy * uy + wz * uz;
+  const theta = M[M_THETA];
+  const stepCos = Math.cos(theta / INTERVALS), stepSin = Math.sin(theta / INTERVALS);
+  let cos = Math.cos(0.5 * theta / INTERVALS), sin = Math.sin(0.5 * theta / INTERVALS);
+  const travel = Math.sqrt(M[M_DC] * M[M_DC] + M[M_DC + 1] * M[M_DC + 1] + M[M_DC + 2] * M[M_DC + 2]);
+  const reach = (travel + theta * M[M_HMAX] + M[M_DH_LENGTH] + Math.abs(M[M_DR])) / (2 * INTERVALS);
+  for (let i = 0; i < INTERVALS; i++) {
+    const o = INTERVAL_STRIDE * i, s = (i + 0.5) / INTERVALS;
+    let across = 0;
+    for (let j = 0; j < 3; j++) {
+      intervals[o + j] = M[M_C + j] + s * M[M_DC + j];
+      const h = M[M_H + j] + s * M[M_DH + j];
+      if (j !== k) across += h * h;
+    }
+    const h = M[M_H + k] + s * M[M_DH + k], f = wu * (1 - cos);
+    intervals[o + 3] = h * (ux * cos + vx * sin + wx * f);
+    intervals[o + 4] = h * (uy * cos + vy * sin + wy * f);
+    intervals[o + 5] = h * (uz * cos + vz * sin + wz * f);
+    intervals[o + 6] = Math.sqrt(across) + M[M_R] + s * M[M_DR] + reach;
+    const next = cos * stepCos - sin * stepSin;
+    sin = sin * stepCos + cos * stepSin;
+    cos = next;
+  }
+}
+
+/**
+ * @internal A time before which the prepared shape A and the box motion at prepared[po] stay
+ * farther apart than the sweep's contact tolerance, or −1 if they do until tMax: where their
+ * bounding spheres (about their centres, radius their sizes: no turn moves them) first come that
+ * close, exactly (their centres' distance is a quadratic in t), or later, the start of the first
+ * sub-interval, before the spheres part again, where A's capsule meets B's sphere over it. Every
+ * sweep starts there, and a weapon's candidates are taken in its order.
+ */
+export function preparedStartTime(prepared: Float64Array, po: number, tMax: number): number {
+  const M = motions;
+  const sizeB = motionSize(prepared, po);
+  const margin = SWEEP_CONTACT_TOLERANCE * (motionSize(M, 0) + sizeB);
+  const reach = motionSize(M, 0) + sizeB + margin;
+  let pp = 0, pv = 0, vv = 0;
+  for (let k = 0; k < 3; k++) {
+    const p = prepared[po + M_C + k] - M[M_C + k], v = prepared[po + M_DC + k] - M[M_DC + k];
+    pp += p * p;
+    pv += p * v;
+    vv += v * v;
+  }
+  const c = pp - reach * reach, disc = pv * pv - vv * c;
+  let t = 0, tEnd = tMax;
+  if (c > 0) {
+    // Apart and not closing, or closest approach still apart: no contact.
+    if (pv >= 0 || disc < 0) return -1;
+    // The smaller root of vv t² + 2 pv t + c, in the form without cancellation (pv < 0).
+    t = c / (Math.sqrt(disc) - pv);
+    if (!(t <= tMax)) return -1;
+  }
+  // After the larger root the spheres are apart for good: no sub-interval past it can meet.
+  if (vv > 0) {
+    const root = Math.sqrt(disc);
+    tEnd = Math.min(tMax, pv < 0 ? (root - pv) / vv : pv + root > 0 ? -c / (pv + root) : 0);
+  }
+  // B's sphere over a sub-interval: about its centre at the middle, widened by half its travel.
+  const dcx = prepared[po + M_DC], dcy = prepared[po + M_DC + 1], dcz = prepared[po + M_DC + 2];
+  const radiusB = sizeB + margin + Math.sqrt(dcx * dcx + dcy * dcy + dcz * dcz) / (2 * INTERVALS);
+  for (let i = Math.min(INTERVALS - 1, Math.floor(t * INTERVALS)); i < INTERVALS && i <= tEnd * INTERVALS; i++) {
+    const o = INTERVAL_STRIDE * i, s = (i + 0.5) / INTERVALS;
+    const px = prepared[po + M_C] + s * dcx - intervals[o];
+    const py = prepared[po + M_C + 1] + s * dcy - intervals[o + 1];
+    const pz = prepared[po + M_C + 2] + s * dcz - intervals[o + 2];
+    const ex = intervals[o + 3], ey = intervals[o + 4], ez = intervals[o + 5];
+    const ee = ex * ex + ey * ey + ez * ez;
+    let u = ee > 0 ? (px * ex + py * ey + pz * ez) / ee : 0;
+    u = u < -1 ? -1 : u > 1 ? 1 : u;
+    const dx = px - u * ex, dy = py - u * ey, dz = pz - u * ez;
+    const r = radiusB + intervals[o + 6];
+    if (dx * dx + dy * dy + dz * dz <= r * r) return Math.max(t, i / INTERVALS);
+  }
+  return -1;
 }
 
 /** Numbers `preparedSweptBounds` writes: an AABB (6), then a capsule (p0, p1, radius: 7). */
