@@ -1,7 +1,8 @@
 /**
  * The pipeline on worker threads: the same touching pairs, contacts, events and hitbox-free
  * outputs as on one thread, frame by frame, under random scenes, worker counts and add / remove
- * sequences; faults inside a worker reach `step`; bad `workers` options are refused; without
+ * sequences (overlap queries and shape casts too, which read the broad phase's grids); faults
+ * inside a worker reach `step`; bad `workers` options are refused; without
  * SharedArrayBuffer the pipeline says so once and runs on one thread; the process exits after
  * destroy().
  */
@@ -20,6 +21,9 @@ import { addMeshCollider } from '../../systems/meshCollider';
 import { addKdopCollider } from '../../systems/kdopCollider';
 import { createCollisionPipeline } from '../../systems/pipeline';
 import { createWorkerPool } from '../../systems/parallel/workerPool';
+import { overlapColliders } from '../../systems/shapeQueries';
+import { castShapeColliders, createColliderShapeHit } from '../../systems/shapeCasts';
+import { createShapeQuery, setCapsuleQuery, setShapeCast, setSphereQuery } from '../../src/query/shapeQuery';
 import { triangulatedFloor } from '../../scenes/floors';
 import { mulberry32 } from '../../scenes/random';
 import { advanceScene, randomScene, type Body } from '../support/pipelineScene';
@@ -78,6 +82,30 @@ afterEach(() => {
   for (const run of running.splice(0)) run.p.destroy();
 });
 
+const overlapQuery = createShapeQuery({ shape: 'sphere' });
+const castQuery = createShapeQuery({ shape: 'capsule' });
+const overlapped: number[] = [];
+const castHit = createColliderShapeHit();
+
+/**
+ * What overlap queries and shape casts find after a step, as comparable text: they read the
+ * broad phase's grids, which the worker threads fill when the broad phase is split.
+ */
+function queries(p: CollisionPipeline, frame: number): string {
+  const rand = mulberry32(1000 + frame);
+  const found: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    const x = 40 * rand(), y = 40 * rand(), z = 40 * rand();
+    setSphereQuery(overlapQuery, x, y, z, 1 + 4 * rand());
+    const count = overlapColliders(p, overlapped, overlapQuery);
+    found.push(`overlap ${overlapped.slice(0, count).join(',')}`);
+    setCapsuleQuery(castQuery, x, y, z, x + 2, y, z, 0.5 + rand());
+    setShapeCast(castQuery, 30 * rand() - 15, 30 * rand() - 15, 30 * rand() - 15);
+    found.push(castShapeColliders(p, castHit, castQuery) ? `cast ${castHit.entity} ${castHit.t}` : 'cast none');
+  }
+  return found.join('\n');
+}
+
 /**
  * Steps a single-thread world and one on `workers` threads through the same frames of `bodies`
  * (plus what `extra` adds to each world), with the same removal, removed entity and re-add, and
@@ -102,6 +130,7 @@ function agreesWithOneThread(rand: () => number, bodies: Body[], workers: number
       run.p.step(run.world);
     }
     expect(outputs(runs[1].p)).toBe(outputs(runs[0].p));
+    expect(queries(runs[1].p, frame)).toBe(queries(runs[0].p, frame));
     expect(Array.from(runs[1].p.candidates.a.subarray(0, runs[1].p.candidates.count))).toEqual(Array.from(runs[0].p.candidates.a.subarray(0, runs[0].p.candidates.count)));
     expect(Array.from(runs[1].p.candidates.b.subarray(0, runs[1].p.candidates.count))).toEqual(Array.from(runs[0].p.candidates.b.subarray(0, runs[0].p.candidates.count)));
   }
