@@ -179,8 +179,8 @@ let candidateTimes = new Float64Array(64);
 
 /**
  * Appends character c's hitboxes (of the query's groups) that the prepared weapon may hit by
- * tMax to the candidates after `count`, each with its bounding-sphere time (preparedStartTime),
- * in order of (time, hitbox index); returns the new count.
+ * tMax to the candidates after `count`, each with its start time (preparedStartTime), in order
+ * of (time, hitbox index); returns the new count.
  */
 function gather(store: HitboxStore, motion: HitboxMotion, c: number, groups: number, tMax: number, count: number): number {
   if (!meetsWeapon(motion.characterAabb, 6 * c)) return count;
@@ -214,14 +214,15 @@ function gather(store: HitboxStore, motion: HitboxMotion, c: number, groups: num
 /**
  * The first contact of the prepared weapon, at a time <= tMax, among the first `count`
  * candidates: its hitbox (the lowest index among equal times), with t, point and normal in
- * `best`; −1 for none. In order of their sphere times, each swept from its own, so the search
+ * `best`; −1 for none. In order of their start times, each swept from its own, so the search
  * stops at the first candidate that cannot come before the contact found.
  */
 function firstContact(motion: HitboxMotion, count: number, tMax: number): number {
   let found = -1, limit = tMax;
   for (let i = 0; i < count; i++) {
     const h = candidates[i], from = candidateTimes[i];
-    if (from > limit || (from === limit && h > found)) break;
+    // Sorted by start: past this one none can come first (at most tie later in index order).
+    if (from > limit || (found >= 0 && from === limit && h > found)) break;
     const t = sweepPrepared(contact, 0, motion.motion, SWEEP_MOTION_STRIDE * h, from, limit);
     if (t < 0 || (found >= 0 && !(t < limit || (t === limit && h < found)))) continue;
     found = h;

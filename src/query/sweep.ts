@@ -20,13 +20,13 @@ import {
  * the great circle from the start direction to the end one, its half-length and radius linearly
  * (not its endpoints linearly, which would shrink a swung blade through its own hilt).
  *
- * Conservative advancement starts when the shapes' bounding spheres (about their centres, which
- * move linearly: a quadratic in t, solved exactly) first come within the contact tolerance; a
- * pair whose spheres never do is apart throughout. From there, at time t, d is a lower bound of
- * the distance, the largest gap of the shapes' projections over the 15 box-box separating axes
- * and, near contact, over the direction between approximate closest points (alternating
- * projections), each gap computed exactly from the shapes' supports. Along that fixed world direction n the gap cannot shrink
- * faster than
+ * Conservative advancement starts at a time before which cheap bounds keep the shapes farther
+ * apart than the contact tolerance (preparedStartTime: their bounding spheres, then A's capsule
+ * over sub-intervals of the frame); a pair the bounds never bring that close is apart throughout.
+ * From there, at time t, d is a lower bound of the distance, the largest gap of the shapes'
+ * projections over the 15 box-box separating axes and, near contact, over the direction between
+ * approximate closest points (alternating projections), each gap computed exactly from the
+ * shapes' supports. Along that fixed world direction n the gap cannot shrink faster than
  *   (Δc_A − Δc_B)·n + Σ θ·|H|max·|n × ω| + |ΔH| + Δr
  * (centre motion along n, each shape's turn θ about its world axis ω moving a point at most
  * θ·|H| and only across n, and the growth of its half-extents and radius), so the shapes stay

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import '../support/fastCheckSeed';
-import { capsuleObbSweep, obbSweep, SWEEP_HIT_STRIDE } from '../../src/query/sweep';
+import { capsuleObbSweep, obbSweep, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedStartTime, SWEEP_HIT_STRIDE, SWEEP_MOTION_STRIDE } from '../../src/query/sweep';
 import { interpolateObb } from '../../src/volumes/obb';
 import { SWEEP_CONTACT_TOLERANCE } from '../../src/tolerances';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
@@ -202,5 +202,37 @@ describe('capsuleObbSweep', () => {
     const t1 = capsuleObbSweep(out, 0, c0, 0, c1, 0, limb, 0, limb, 0);
     const t2 = capsuleObbSweep(out, 0, c0, 0, c1, 0, also, 0, also, 0);
     expect(Math.max(t1, t2)).toBeGreaterThan(0);
+  });
+});
+
+describe('preparedStartTime', () => {
+  it('is never later than the first contact the sampled reference finds, and culls only motions that stay apart', () => {
+    const prepared = new Float64Array(SWEEP_MOTION_STRIDE);
+    let late = 0, culled = 0, runs = 0;
+    fc.assert(
+      fc.property(fc.integer(), fc.constantFrom(...KINDS), fc.constantFrom(0, 1e4), fc.boolean(), (seed, kind, offset, capsule) => {
+        const rand = mulberry32(seed);
+        const { a0, a1, b0, b1 } = scene(rand, kind, offset);
+        // The weapon box's long axis as a capsule's segment.
+        const segment = (a: Float64Array) => Float64Array.from([a[0] - a[12] * a[3], a[1] - a[12] * a[4], a[2] - a[12] * a[5], a[0] + a[12] * a[3], a[1] + a[12] * a[4], a[2] + a[12] * a[5], 0.02]);
+        const c0 = segment(a0), c1 = segment(a1);
+        if (capsule) prepareCapsuleSweep(c0, 0, c1, 0);
+        else prepareObbSweep(a0, 0, a1, 0);
+        prepareBoxMotion(prepared, 0, b0, 0, b1, 0);
+        const start = preparedStartTime(prepared, 0, 1);
+        const ref = referenceFirstContact((s) => (capsule ? capsuleGapAt(c0, c1, b0, b1, s) : boxGapAt(a0, a1, b0, b1, s)));
+        runs++;
+        if (start > 0.25) late++;
+        if (start < 0) culled++;
+        if (ref.t >= 0) {
+          expect(start).toBeGreaterThanOrEqual(0);
+          expect(start).toBeLessThanOrEqual(ref.t + 1e-9);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // It starts well into the motion, or culls it, often enough to matter.
+    expect(late).toBeGreaterThan(runs * 0.1);
+    expect(culled).toBeGreaterThan(runs * 0.1);
   });
 });
