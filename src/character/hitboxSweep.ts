@@ -237,8 +237,8 @@ function fill(hit: HitboxHit, store: HitboxStore, h: number): void {
   nameHitbox(hit, store, h);
   hit.t = best[0];
   for (let k = 0; k < 3; k++) {
-    hit.point[k] = best[1 + k];
-    hit.normal[k] = best[4 + k];
+    hit.normal[k] = best[1 + k];
+    hit.point[k] = best[4 + k];
   }
 }
 

@@ -39,7 +39,7 @@ import {
  * Allocation-free (module scratch); not re-entrant.
  */
 
-/** Result of a sweep: t, the contact point (3), the unit normal (3). */
+/** Result of a sweep: t, the unit normal (3), the contact point (3): the layout of SHAPE_CAST_HIT_STRIDE. */
 export const SWEEP_HIT_STRIDE = 7;
 
 // One shape's motion, prepared once per sweep: start centre (3), centre displacement (3), start
@@ -313,8 +313,8 @@ function motionSize(M: Float64Array, m: number): number {
 /**
  * The sweep of the two prepared motions (A at slot 0, B at slot 1) from tStart, when they are
  * known to be apart: first contact time in [tStart, tMax], or −1. On contact, out[0] = t,
- * out[1..3] a point of B nearest A then (or common to both), out[4..6] the unit normal from B
- * towards A.
+ * out[1..3] the unit normal from B towards A, out[4..6] a point of B nearest A then (or common
+ * to both).
  */
 function advance(out: Floats, oo: number, tStart: number, tMax: number): number {
   const M = motions, B = MOTION_STRIDE;
@@ -366,8 +366,8 @@ function contactAt(out: Floats, oo: number, t: number): void {
   closestPoints(PROJECTIONS_FOR_POINT);
   out[oo] = t;
   for (let k = 0; k < 3; k++) {
-    out[oo + 1 + k] = closest[3 + k];
-    out[oo + 4 + k] = -direction[k];
+    out[oo + 1 + k] = -direction[k];
+    out[oo + 4 + k] = closest[3 + k];
   }
 }
 
@@ -375,8 +375,8 @@ function contactAt(out: Floats, oo: number, t: number): void {
  * First time of contact, in [0, tMax] (tMax <= 1, default 1), of box A moving rigidly from a0 (at
  * ao0) to a1 (at ao1) and box B from b0 to b1 (OBB layout; each box's axes orthonormal), by the
  * motion of interpolateObb; −1 if they stay apart until tMax. 0 when they touch at the start.
- * On contact writes out[oo] = t, out[oo+1..3] a point of B nearest A at t, out[oo+4..6] the unit
- * normal from B towards A (the axis that decided: B's outward face normal for a face contact).
+ * On contact writes out[oo] = t, out[oo+1..3] the unit normal from B towards A (the axis that
+ * decided: B's outward face normal for a face contact), out[oo+4..6] a point of B nearest A at t.
  * Never later than the true first contact; see the module comment for the tolerance.
  */
 export function obbSweep(
