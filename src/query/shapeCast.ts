@@ -175,11 +175,14 @@ function castSphereBoxFrame(
   const x = px + enter * vx, y = py + enter * vy, z = pz + enter * vz;
   const o0 = x < -h0 ? -1 : x > h0 ? 1 : 0, o1 = y < -h1 ? -1 : y > h1 ? 1 : 0, o2 = z < -h2 ? -1 : z > h2 ? 1 : 0;
   const outside = (o0 !== 0 ? 1 : 0) + (o1 !== 0 ? 1 : 0) + (o2 !== 0 ? 1 : 0);
-  if (outside <= 1 && axis >= 0) {
+  if (outside <= 1) {
+    // A face (entered at t = 0 only when the test above missed a touch by rounding: its axis is
+    // then the one coordinate outside the box).
+    const i = axis >= 0 ? axis : o0 !== 0 ? 0 : o1 !== 0 ? 1 : 2;
     boxHit[0] = enter;
     boxHit[1] = boxHit[2] = boxHit[3] = 0;
-    const c = axis === 0 ? x : axis === 1 ? y : z;
-    boxHit[1 + axis] = c >= 0 ? 1 : -1;
+    const c = i === 0 ? x : i === 1 ? y : z;
+    boxHit[1 + i] = c >= 0 ? 1 : -1;
     boxHit[4] = x - r * boxHit[1];
     boxHit[5] = y - r * boxHit[2];
     boxHit[6] = z - r * boxHit[3];
