@@ -92,6 +92,7 @@ export {
 export { collideTrees } from './tree/collideTrees';
 export { overlapTreeObb, overlapTreeSphere, overlapTreeCapsule } from './tree/overlapVolume';
 export { raycastTree } from './tree/raycastTree';
+export { shapecastTree, SHAPE_CAST_MOVER_STRIDE, type ShapeCastMover } from './tree/shapecastTree';
 export { poseFromTranslationQuaternion, POSE_STRIDE } from './tree/pose';
 export {
   TreeQueryResult, TREE_CONTACT_STRIDE, TREE_RAY_HIT_STRIDE, type TreeQueryMode, type TreeBoxTest,
@@ -122,6 +123,7 @@ export {
 export { SHAPE_CAST_HIT_STRIDE } from './query/shapeCastHit';
 export { castSphereSphere, castSphereCapsule, castSphereAabb, castSphereObb, castSphereTriangle, castSphereKdop } from './query/shapeCast';
 export { castCapsuleSphere, castCapsuleCapsule, castCapsuleAabb, castCapsuleObb, castCapsuleTriangle, castCapsuleKdop } from './query/shapeCastCapsule';
+export { castObbObb, castObbAabb, castObbSphere, castObbCapsule, castObbTriangle, castObbKdop } from './query/shapeCastBox';
 export { obbSweep, capsuleObbSweep, SWEEP_HIT_STRIDE } from './query/sweep';
 export { createHitboxHit, type HitboxHit } from './character/hitboxHit';
 export { createHitboxMotion, beginHitboxMotion, beginHitboxMotionAt, finishHitboxMotion, type HitboxMotion } from './character/hitboxMotion';
