@@ -28,6 +28,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   hitboxes: () => import('./hitboxes.bench'),
   pipeline: () => import('./pipeline.bench'),
   queries: () => import('./queries.bench'),
+  shapeCast: () => import('./shapeCast.bench'),
 };
 
 const root = packageRoot(import.meta.url);

@@ -1,7 +1,8 @@
 import { CollideInputError, coordinateRefusal, isCoordinate } from '../errors';
 import { CAPSULE_STRIDE, IDENTITY_AXES, OBB_AXES, OBB_HALF, type Floats, type KdopK, type ReadonlyFloats } from '../layout';
 import { CLOSEST_ON_TRIANGLE_STRIDE, closestPtPointTriangle } from './closestPoints';
-import { ballEntry, RAY_HIT_STRIDE, raycastCapsule, raycastTriangle } from './raycast';
+import { DEGENERATE_TRIANGLE_SINE } from '../tolerances';
+import { ballEntry, RAY_HIT_STRIDE, raycastCapsule } from './raycast';
 import { writeShapeHit } from './shapeCastHit';
 import { castSegmentKdop } from './shapeCastKdop';
 
@@ -38,7 +39,6 @@ export function assertShapeCast(what: string, dx: number, dy: number, dz: number
 const capsule = new Float64Array(CAPSULE_STRIDE);
 const rayHit = new Float64Array(RAY_HIT_STRIDE);
 const closest = new Float64Array(CLOSEST_ON_TRIANGLE_STRIDE);
-const lifted = new Float64Array(9);
 const boxHit = new Float64Array(7); // t, normal (3), point (3), in the box frame
 
 /** Sphere against a sphere [x, y, z, r] at sphere[so]: a ray against the ball of radius r + r_s. */
@@ -175,11 +175,14 @@ function castSphereBoxFrame(
   const x = px + enter * vx, y = py + enter * vy, z = pz + enter * vz;
   const o0 = x < -h0 ? -1 : x > h0 ? 1 : 0, o1 = y < -h1 ? -1 : y > h1 ? 1 : 0, o2 = z < -h2 ? -1 : z > h2 ? 1 : 0;
   const outside = (o0 !== 0 ? 1 : 0) + (o1 !== 0 ? 1 : 0) + (o2 !== 0 ? 1 : 0);
-  if (outside <= 1 && axis >= 0) {
+  if (outside <= 1) {
+    // A face (entered at t = 0 only when the test above missed a touch by rounding: its axis is
+    // then the one coordinate outside the box).
+    const i = axis >= 0 ? axis : o0 !== 0 ? 0 : o1 !== 0 ? 1 : 2;
     boxHit[0] = enter;
     boxHit[1] = boxHit[2] = boxHit[3] = 0;
-    const c = axis === 0 ? x : axis === 1 ? y : z;
-    boxHit[1 + axis] = c >= 0 ? 1 : -1;
+    const c = i === 0 ? x : i === 1 ? y : z;
+    boxHit[1 + i] = c >= 0 ? 1 : -1;
     boxHit[4] = x - r * boxHit[1];
     boxHit[5] = y - r * boxHit[2];
     boxHit[6] = z - r * boxHit[3];
@@ -282,11 +285,27 @@ export function castSphereAabb(
 }
 
 /**
+ * Whether the point p (relative to vertex a) projects along the normal n into the triangle with
+ * edges e1 = b − a, e2 = c − a (closed): on the inner side of all three edges.
+ */
+function overTriangle(
+  px: number, py: number, pz: number, e1x: number, e1y: number, e1z: number, e2x: number, e2y: number, e2z: number,
+  nx: number, ny: number, nz: number,
+): boolean {
+  // (e1 × p)·n >= 0, (p × e2)·n >= 0, and ((e2 − e1) × (p − e1))·n >= 0.
+  const s1 = (e1y * pz - e1z * py) * nx + (e1z * px - e1x * pz) * ny + (e1x * py - e1y * px) * nz;
+  const s2 = (py * e2z - pz * e2y) * nx + (pz * e2x - px * e2z) * ny + (px * e2y - py * e2x) * nz;
+  const fx = e2x - e1x, fy = e2y - e1y, fz = e2z - e1z, qx = px - e1x, qy = py - e1y, qz = pz - e1z;
+  const s3 = (fy * qz - fz * qy) * nx + (fz * qx - fx * qz) * ny + (fx * qy - fy * qx) * nz;
+  return s1 >= 0 && s2 >= 0 && s3 >= 0;
+}
+
+/**
  * Sphere against a triangle (9 numbers a, b, c at tri[to]), two-sided and closed. Exact: the
  * triangle grown by r is the prism between the triangle lifted by ±r along its normal and the three
- * edge capsules; the first entry into that union is the earliest of the ray against the lifted
- * triangle on the centre's side and the rays against the capsules. A zero-area triangle has no
- * lifted face (raycastTriangle refuses it): its edge capsules are the whole shape.
+ * edge capsules; the first entry into that union is the earliest of the centre reaching the lifted
+ * triangle on its side (plane distance r, over the triangle) and the rays against the capsules. A
+ * zero-area triangle has no lifted face: its edge capsules are the whole shape.
  */
 export function castSphereTriangle(
   out: Floats, oo: number,
@@ -300,6 +319,8 @@ export function castSphereTriangle(
   const e2x = tri[to + 6] - ax, e2y = tri[to + 7] - ay, e2z = tri[to + 8] - az;
   let nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
   const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  // A triangle thinner than DEGENERATE_TRIANGLE_SINE has a noise normal: no face, edges only (as raycastTriangle).
+  const face = nl > DEGENERATE_TRIANGLE_SINE * Math.sqrt((e1x * e1x + e1y * e1y + e1z * e1z) * (e2x * e2x + e2y * e2y + e2z * e2z));
   if (nl > 0) { nx /= nl; ny /= nl; nz /= nl; }
   const side = (cx - ax) * nx + (cy - ay) * ny + (cz - az) * nz;
   const d2 = closestPtPointTriangle(closest, 0, cx, cy, cz, tri, to);
@@ -314,15 +335,15 @@ export function castSphereTriangle(
     return true;
   }
   let best = Infinity, bx = 0, by = 0, bz = 0;
-  const lift = side >= 0 ? r : -r;
-  for (let i = 0; i < 9; i += 3) {
-    lifted[i] = tri[to + i] + lift * nx;
-    lifted[i + 1] = tri[to + i + 1] + lift * ny;
-    lifted[i + 2] = tri[to + i + 2] + lift * nz;
-  }
-  if (raycastTriangle(rayHit, cx, cy, cz, dx, dy, dz, maxT, lifted, 0)) {
-    best = rayHit[0];
-    bx = rayHit[1]; by = rayHit[2]; bz = rayHit[3];
+  // The lifted face on the centre's side: reached when the plane distance falls to r (at once if
+  // it is within r by rounding only), if the centre then lies over the triangle.
+  const sign = side >= 0 ? 1 : -1, closing = -sign * (dx * nx + dy * ny + dz * nz);
+  if (face && closing > 0) {
+    const t = Math.max(0, (Math.abs(side) - r) / closing);
+    if (t <= maxT && overTriangle(cx + t * dx - ax, cy + t * dy - ay, cz + t * dz - az, e1x, e1y, e1z, e2x, e2y, e2z, nx, ny, nz)) {
+      best = t;
+      bx = sign * nx; by = sign * ny; bz = sign * nz;
+    }
   }
   capsule[6] = r;
   for (let e = 0; e < 3; e++) {

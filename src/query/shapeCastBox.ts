@@ -7,7 +7,7 @@ import { beginSlabs, clipSlab, enteredSlab, enteredSlabSign, finishSlabs, RAY_HI
 import { castSphereObb } from './shapeCast';
 import { castCapsuleObb } from './shapeCastCapsule';
 import { swapShapeHit, writeShapeHit } from './shapeCastHit';
-import { clipObbMotion, motionAxis, obbMotionAxis, obbMotionMargin } from './toi';
+import { clipObbMotion, MOTION_AXIS_STRIDE, motionAxes } from './toi';
 
 /**
  * Shape casts of an oriented box (OBB layout at box[bo]) translated by t·(dx, dy, dz), t in
@@ -76,22 +76,23 @@ export function castObbObb(
   if (maxT < 0) return false;
   if (!clipObbMotion(box, bo, target, to, dx, dy, dz)) return false;
   if (!finishSlabs(rayHit, dx, dy, dz, maxT)) return false;
-  const margin = obbMotionMargin(box, bo, target, to, dx, dy, dz);
   let index = enteredSlab();
   if (slabOriginInside()) {
-    // Least penetration, in true distance, over the axes.
+    // Least penetration, in true distance, over the axes (all were written: none rejected).
     let depth = Infinity;
     for (let i = 0; i < 15; i++) {
-      if (!obbMotionAxis(box, bo, target, to, i, dx, dy, dz, margin)) continue;
-      const l = Math.sqrt(motionAxis[0] * motionAxis[0] + motionAxis[1] * motionAxis[1] + motionAxis[2] * motionAxis[2]);
-      const p = (motionAxis[5] - Math.abs(motionAxis[3])) / l;
+      const m = MOTION_AXIS_STRIDE * i;
+      if (motionAxes[m + 4] < 0) continue;
+      const l = Math.sqrt(motionAxes[m] * motionAxes[m] + motionAxes[m + 1] * motionAxes[m + 1] + motionAxes[m + 2] * motionAxes[m + 2]);
+      const p = (motionAxes[m + 4] - Math.abs(motionAxes[m + 3])) / l;
       if (p < depth) { depth = p; index = i; }
     }
   }
-  obbMotionAxis(box, bo, target, to, index, dx, dy, dz, margin);
+  const m = MOTION_AXIS_STRIDE * index;
+  const lx = motionAxes[m], ly = motionAxes[m + 1], lz = motionAxes[m + 2], s = motionAxes[m + 3];
   // s = (c_target − c_mover)·L at t = 0: the mover lies on the −sign(s) side (the entering side).
-  const sign = motionAxis[3] > 0 ? -1 : motionAxis[3] < 0 ? 1 : motionAxis[4] > 0 ? -1 : 1;
-  writeBoxHit(out, oo, box, bo, rayHit[0], sign * motionAxis[0], sign * motionAxis[1], sign * motionAxis[2], dx, dy, dz, target, to, CLAMP_OBB);
+  const sign = s > 0 ? -1 : s < 0 ? 1 : dx * lx + dy * ly + dz * lz > 0 ? -1 : 1;
+  writeBoxHit(out, oo, box, bo, rayHit[0], sign * lx, sign * ly, sign * lz, dx, dy, dz, target, to, CLAMP_OBB);
   return true;
 }
 

@@ -76,6 +76,21 @@ function edgeEntry(
   return true;
 }
 
+/**
+ * Cheap rejection: whether the capsule's bounding sphere (about the segment's midpoint) meets the
+ * target by maxT (its hit left in `hit`). The capsule lies inside it, so when it does not, neither
+ * does the capsule; most misses end here, before the dozen feature casts, and a sphere first
+ * touching after t = 0 rules out a start overlap.
+ */
+function boundingSphereReaches(
+  x0: number, y0: number, z0: number, ax: number, ay: number, az: number, r: number,
+  dx: number, dy: number, dz: number, maxT: number, target: ReadonlyFloats, to: number,
+  cast: typeof castSphereObb,
+): boolean {
+  const half = 0.5 * Math.sqrt(ax * ax + ay * ay + az * az);
+  return cast(hit, 0, x0 + 0.5 * ax, y0 + 0.5 * ay, z0 + 0.5 * az, half + r, dx, dy, dz, maxT, target, to);
+}
+
 /** Point (x, y, z) cast by −d against the moving capsule, rewritten as the capsule's hit on it. */
 function vertexCast(cap: ReadonlyFloats, co: number, x: number, y: number, z: number, dx: number, dy: number, dz: number, maxT: number): boolean {
   if (!castSphereCapsule(hit, 0, x, y, z, 0, -dx, -dy, -dz, maxT, cap, co)) return false;
@@ -145,27 +160,9 @@ export function castCapsuleTriangle(
   const r = cap[co + 6];
   const x0 = cap[co], y0 = cap[co + 1], z0 = cap[co + 2];
   const ax = cap[co + 3] - x0, ay = cap[co + 4] - y0, az = cap[co + 5] - z0;
-  // Start overlap: the segment crosses the triangle, or comes within r of it at an end or an edge.
-  if (raycastTriangle(rayHit, x0, y0, z0, ax, ay, az, 1, tri, to)) {
-    const s = rayHit[0];
-    const side = rayHit[1] * dx + rayHit[2] * dy + rayHit[3] * dz > 0 ? -1 : 1;
-    writeShapeHit(out, oo, 0, side * rayHit[1], side * rayHit[2], side * rayHit[3], x0 + s * ax, y0 + s * ay, z0 + s * az, dx, dy, dz);
-    return true;
-  }
-  let near = closestPtPointTriangle(closest, 0, x0, y0, z0, tri, to);
-  let qx = closest[0], qy = closest[1], qz = closest[2], mx = x0, my = y0, mz = z0;
-  const d1 = closestPtPointTriangle(closest, 0, x0 + ax, y0 + ay, z0 + az, tri, to);
-  if (d1 < near) { near = d1; qx = closest[0]; qy = closest[1]; qz = closest[2]; mx = x0 + ax; my = y0 + ay; mz = z0 + az; }
-  for (let e = 0; e < 3; e++) {
-    const p = to + 3 * e, q = to + 3 * ((e + 1) % 3);
-    for (let i = 0; i < 3; i++) { edge[i] = tri[p + i]; edge[3 + i] = tri[q + i]; }
-    const de = closestPtSegmentSegment(segs, 0, cap, co, edge, 0);
-    if (de < near) { near = de; mx = segs[0]; my = segs[1]; mz = segs[2]; qx = segs[3]; qy = segs[4]; qz = segs[5]; }
-  }
-  if (near <= r * r) {
-    writeShapeHit(out, oo, 0, mx - qx, my - qy, mz - qz, qx, qy, qz, dx, dy, dz);
-    return true;
-  }
+  if (!boundingSphereReaches(x0, y0, z0, ax, ay, az, r, dx, dy, dz, maxT, tri, to, castSphereTriangle)) return false;
+  // Start overlap is only possible when the bounding sphere touches at the start.
+  if (hit[0] === 0 && startOverlapTriangle(out, oo, cap, co, x0, y0, z0, ax, ay, az, r, dx, dy, dz, tri, to)) return true;
   best[0] = Infinity;
   let limit = maxT;
   limit = keep(castSphereTriangle(hit, 0, x0, y0, z0, r, dx, dy, dz, limit, tri, to));
@@ -182,6 +179,37 @@ export function castCapsuleTriangle(
     ));
   }
   return emit(out, oo);
+}
+
+/**
+ * Start overlap of the capsule with the triangle: the segment crosses it (normal: the triangle's,
+ * against the motion; point: the crossing), or comes within r of it at an end or an edge (normal
+ * from the triangle's closest point, which is the point).
+ */
+function startOverlapTriangle(
+  out: Floats, oo: number, cap: ReadonlyFloats, co: number,
+  x0: number, y0: number, z0: number, ax: number, ay: number, az: number, r: number,
+  dx: number, dy: number, dz: number, tri: ReadonlyFloats, to: number,
+): boolean {
+  if (raycastTriangle(rayHit, x0, y0, z0, ax, ay, az, 1, tri, to)) {
+    const s = rayHit[0];
+    const side = rayHit[1] * dx + rayHit[2] * dy + rayHit[3] * dz > 0 ? -1 : 1;
+    writeShapeHit(out, oo, 0, side * rayHit[1], side * rayHit[2], side * rayHit[3], x0 + s * ax, y0 + s * ay, z0 + s * az, dx, dy, dz);
+    return true;
+  }
+  let near = closestPtPointTriangle(closest, 0, x0, y0, z0, tri, to);
+  let qx = closest[0], qy = closest[1], qz = closest[2], mx = x0, my = y0, mz = z0;
+  const d1 = closestPtPointTriangle(closest, 0, x0 + ax, y0 + ay, z0 + az, tri, to);
+  if (d1 < near) { near = d1; qx = closest[0]; qy = closest[1]; qz = closest[2]; mx = x0 + ax; my = y0 + ay; mz = z0 + az; }
+  for (let e = 0; e < 3; e++) {
+    const p = to + 3 * e, q = to + 3 * ((e + 1) % 3);
+    for (let i = 0; i < 3; i++) { edge[i] = tri[p + i]; edge[3 + i] = tri[q + i]; }
+    const de = closestPtSegmentSegment(segs, 0, cap, co, edge, 0);
+    if (de < near) { near = de; mx = segs[0]; my = segs[1]; mz = segs[2]; qx = segs[3]; qy = segs[4]; qz = segs[5]; }
+  }
+  if (near > r * r) return false;
+  writeShapeHit(out, oo, 0, mx - qx, my - qy, mz - qz, qx, qy, qz, dx, dy, dz);
+  return true;
 }
 
 /** Box corner i (bits: signs of the three half-extents) of the OBB at box[bo] into corners[3i]. */
@@ -208,8 +236,10 @@ export function castCapsuleObb(
   const r = cap[co + 6];
   const x0 = cap[co], y0 = cap[co + 1], z0 = cap[co + 2];
   const ax = cap[co + 3] - x0, ay = cap[co + 4] - y0, az = cap[co + 5] - z0;
+  if (!boundingSphereReaches(x0, y0, z0, ax, ay, az, r, dx, dy, dz, maxT, box, bo, castSphereObb)) return false;
   writeCorners(box, bo);
-  if (startOverlapObb(out, oo, cap, co, x0, y0, z0, ax, ay, az, r, dx, dy, dz, box, bo)) return true;
+  // Start overlap is only possible when the bounding sphere touches at the start.
+  if (hit[0] === 0 && startOverlapObb(out, oo, cap, co, x0, y0, z0, ax, ay, az, r, dx, dy, dz, box, bo)) return true;
   best[0] = Infinity;
   let limit = maxT;
   limit = keep(castSphereObb(hit, 0, x0, y0, z0, r, dx, dy, dz, limit, box, bo));

@@ -15,8 +15,10 @@ import type { Floats } from '../layout';
  * penetration (from the target's closest feature towards the mover's centre or core, or the SAT
  * axis of least overlap for boxes); where that is undefined (a centre exactly on the target's core)
  * it is −displacement/|displacement|, and (0, 0, 0) only for a zero displacement as well. The point
- * is a point of the target inside or on the mover (the target's point closest to the mover's core,
- * or the target's supporting point along the normal).
+ * lies in both shapes: the target's point closest to the mover's centre or core (sphere and capsule
+ * movers), the box's supporting point clamped onto the target (box movers), or, for the casts run
+ * backwards (capsule vs sphere, box vs sphere or capsule), the mover's point closest to the
+ * target's core.
  */
 export const SHAPE_CAST_HIT_STRIDE = 7;
 

@@ -28,80 +28,72 @@ export function sphereSphereToi(
 // Scratch for finishSlabs' output (t, unused normal).
 const slabHit = new Float64Array(4);
 
-/** One axis of the moving-box SAT (obbMotionAxis): L (3, unnormalised), T·L, d·L, reach along L. */
-export const motionAxis = new Float64Array(6);
-
 /**
- * Axis i (0..14: A's faces, B's faces, then Ai × Bj = 6 + 3i + j) of the moving SAT of box A
- * (OBB at a[ao], moving by d) against box B (at b[bo]), into `motionAxis`: the axis L, the centre
- * offset s = (cB − cA)·L, the motion d·L, and the reach rA + rB + margin·|L| (contact iff
- * |s − t·d·L| <= reach). False for a skipped near-parallel edge pair (TOI_PARALLEL_SINE).
- * @internal
+ * The axes of the last clipObbMotion, 5 numbers per axis index (0..14): L (3, unnormalised), the
+ * centre offset s = (cB − cA)·L, and the reach rA + rB + margin·|L| (contact iff |s − t·d·L| <=
+ * reach); reach is −1 for a skipped near-parallel edge pair. Written as the clip goes (the axes past
+ * a rejecting one are left stale), so the shape casts read the axis they entered by, or every axis
+ * for the least penetration, without building them twice.
  */
-export function obbMotionAxis(
-  a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, i: number, dx: number, dy: number, dz: number, margin: number,
-): boolean {
-  const pa = ao + OBB_AXES, pb = bo + OBB_AXES;
-  let lx: number, ly: number, lz: number;
-  if (i < 6) {
-    // Face axes: A's three, then B's three.
-    const p = i < 3 ? pa + 3 * i : pb + 3 * (i - 3);
-    const src = i < 3 ? a : b;
-    lx = src[p];
-    ly = src[p + 1];
-    lz = src[p + 2];
-  } else {
-    // Edge axes: A's axis j × B's axis k.
-    const p = pa + 3 * Math.floor((i - 6) / 3), q = pb + 3 * ((i - 6) % 3);
-    lx = a[p + 1] * b[q + 2] - a[p + 2] * b[q + 1];
-    ly = a[p + 2] * b[q] - a[p] * b[q + 2];
-    lz = a[p] * b[q + 1] - a[p + 1] * b[q];
-    if (lx * lx + ly * ly + lz * lz <= TOI_PARALLEL_SINE * TOI_PARALLEL_SINE) return false;
-  }
-  const rA =
-    a[ao + OBB_HALF] * Math.abs(lx * a[pa] + ly * a[pa + 1] + lz * a[pa + 2]) +
-    a[ao + OBB_HALF + 1] * Math.abs(lx * a[pa + 3] + ly * a[pa + 4] + lz * a[pa + 5]) +
-    a[ao + OBB_HALF + 2] * Math.abs(lx * a[pa + 6] + ly * a[pa + 7] + lz * a[pa + 8]);
-  const rB =
-    b[bo + OBB_HALF] * Math.abs(lx * b[pb] + ly * b[pb + 1] + lz * b[pb + 2]) +
-    b[bo + OBB_HALF + 1] * Math.abs(lx * b[pb + 3] + ly * b[pb + 4] + lz * b[pb + 5]) +
-    b[bo + OBB_HALF + 2] * Math.abs(lx * b[pb + 6] + ly * b[pb + 7] + lz * b[pb + 8]);
-  motionAxis[0] = lx;
-  motionAxis[1] = ly;
-  motionAxis[2] = lz;
-  motionAxis[3] = (b[bo] - a[ao]) * lx + (b[bo + 1] - a[ao + 1]) * ly + (b[bo + 2] - a[ao + 2]) * lz;
-  motionAxis[4] = dx * lx + dy * ly + dz * lz;
-  motionAxis[5] = rA + rB + margin * Math.sqrt(lx * lx + ly * ly + lz * lz);
-  return true;
-}
-
-/**
- * The TOI_SEPARATION_MARGIN widening of the moving SAT of box A (moving by d) against box B:
- * that fraction of the scene's scale (centre distance, displacement, half-extents).
- * @internal
- */
-export function obbMotionMargin(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, dx: number, dy: number, dz: number): number {
-  const tx = b[bo] - a[ao], ty = b[bo + 1] - a[ao + 1], tz = b[bo + 2] - a[ao + 2];
-  return TOI_SEPARATION_MARGIN * (Math.sqrt(tx * tx + ty * ty + tz * tz) + Math.sqrt(dx * dx + dy * dy + dz * dz) +
-    a[ao + OBB_HALF] + a[ao + OBB_HALF + 1] + a[ao + OBB_HALF + 2] + b[bo + OBB_HALF] + b[bo + OBB_HALF + 1] + b[bo + OBB_HALF + 2]);
-}
+export const MOTION_AXIS_STRIDE = 5;
+export const motionAxes = new Float64Array(15 * MOTION_AXIS_STRIDE);
 
 /**
  * Moving-SAT slab clip of box A (moving by d) against static box B: at any instant the boxes touch
  * iff their projections overlap on all 15 SAT axes; with linear motion each axis allows one
  * interval of t, so the contact times are a ray-through-slabs clip (raycast.ts's slab state, slab
  * index = axis index). Returns false once an axis rules contact out; otherwise finishSlabs reads
- * the first contact. Shared by obbToi and the box shape casts.
+ * the first contact. Each axis is widened by TOI_SEPARATION_MARGIN × (scene scale); near-parallel
+ * edge pairs (TOI_PARALLEL_SINE) are skipped. Shared by obbToi and the box shape casts.
  * @internal
  */
 export function clipObbMotion(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, dx: number, dy: number, dz: number): boolean {
-  const margin = obbMotionMargin(a, ao, b, bo, dx, dy, dz);
+  const tx = b[bo] - a[ao], ty = b[bo + 1] - a[ao + 1], tz = b[bo + 2] - a[ao + 2];
+  const ha0 = a[ao + OBB_HALF], ha1 = a[ao + OBB_HALF + 1], ha2 = a[ao + OBB_HALF + 2];
+  const hb0 = b[bo + OBB_HALF], hb1 = b[bo + OBB_HALF + 1], hb2 = b[bo + OBB_HALF + 2];
+  const scale =
+    Math.sqrt(tx * tx + ty * ty + tz * tz) + Math.sqrt(dx * dx + dy * dy + dz * dz) + ha0 + ha1 + ha2 + hb0 + hb1 + hb2;
+  const margin = TOI_SEPARATION_MARGIN * scale;
+  const pa = ao + OBB_AXES, pb = bo + OBB_AXES;
   beginSlabs();
   for (let i = 0; i < 15; i++) {
-    if (!obbMotionAxis(a, ao, b, bo, i, dx, dy, dz, margin)) continue;
-    const reach = motionAxis[5];
+    const m = MOTION_AXIS_STRIDE * i;
+    let lx: number, ly: number, lz: number;
+    if (i < 6) {
+      // Face axes: A's three, then B's three.
+      const p = i < 3 ? pa + 3 * i : pb + 3 * (i - 3);
+      const src = i < 3 ? a : b;
+      lx = src[p];
+      ly = src[p + 1];
+      lz = src[p + 2];
+    } else {
+      // Edge axes: A's axis j × B's axis k.
+      const p = pa + 3 * Math.floor((i - 6) / 3), q = pb + 3 * ((i - 6) % 3);
+      lx = a[p + 1] * b[q + 2] - a[p + 2] * b[q + 1];
+      ly = a[p + 2] * b[q] - a[p] * b[q + 2];
+      lz = a[p] * b[q + 1] - a[p + 1] * b[q];
+      if (lx * lx + ly * ly + lz * lz <= TOI_PARALLEL_SINE * TOI_PARALLEL_SINE) {
+        motionAxes[m + 4] = -1;
+        continue;
+      }
+    }
+    const rA =
+      ha0 * Math.abs(lx * a[pa] + ly * a[pa + 1] + lz * a[pa + 2]) +
+      ha1 * Math.abs(lx * a[pa + 3] + ly * a[pa + 4] + lz * a[pa + 5]) +
+      ha2 * Math.abs(lx * a[pa + 6] + ly * a[pa + 7] + lz * a[pa + 8]);
+    const rB =
+      hb0 * Math.abs(lx * b[pb] + ly * b[pb + 1] + lz * b[pb + 2]) +
+      hb1 * Math.abs(lx * b[pb + 3] + ly * b[pb + 4] + lz * b[pb + 5]) +
+      hb2 * Math.abs(lx * b[pb + 6] + ly * b[pb + 7] + lz * b[pb + 8]);
+    const reach = rA + rB + margin * Math.sqrt(lx * lx + ly * ly + lz * lz);
     // Gap along L at time t is T·L − t·(d·L); contact needs it within ±reach.
-    if (!clipSlab(i, motionAxis[3], -motionAxis[4], -reach, reach)) return false;
+    const s = tx * lx + ty * ly + tz * lz;
+    motionAxes[m] = lx;
+    motionAxes[m + 1] = ly;
+    motionAxes[m + 2] = lz;
+    motionAxes[m + 3] = s;
+    motionAxes[m + 4] = reach;
+    if (!clipSlab(i, s, -(dx * lx + dy * ly + dz * lz), -reach, reach)) return false;
   }
   return true;
 }

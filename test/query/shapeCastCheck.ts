@@ -81,7 +81,9 @@ export function checkCast(hit: boolean, out: ArrayLike<number>, oo: number, c: C
   const n: V = [out[oo + 1], out[oo + 2], out[oo + 3]], p: V = [out[oo + 4], out[oo + 5], out[oo + 6]];
   const dl = norm(c.d);
   if (dl > 0 || t > 0) expect(Math.abs(norm(n) - 1)).toBeLessThan(1e-9);
-  if (t > 0) expect(n[0] * c.d[0] + n[1] * c.d[1] + n[2] * c.d[2]).toBeLessThanOrEqual(1e-9 * dl);
+  // Against the motion; a graze (motion tangent at the contact, met a rounding after a touching
+  // start) fixes the normal only to about √(rounding) across the motion.
+  if (t > 0) expect(n[0] * c.d[0] + n[1] * c.d[1] + n[2] * c.d[2], 'normal along the motion').toBeLessThanOrEqual(3e-5 * dl);
   expect(c.targetDistance(p), 'point off the target').toBeLessThanOrEqual(c.tol + c.early);
   expect(c.moverDistance(p, t), 'point off the mover').toBeLessThanOrEqual(c.tol + (c.pointOnMover ?? c.early));
   if (t > 0 && c.exactNormal) {

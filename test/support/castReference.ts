@@ -24,12 +24,13 @@ export function distanceToTriangle(p: V, a: V, b: V, c: V): number {
   const n = cross(sub(b, a), sub(c, a));
   const nn = dot(n, n);
   const edges = Math.min(distanceToSegment(p, a, b), distanceToSegment(p, b, c), distanceToSegment(p, c, a));
-  if (nn === 0) return edges;
+  // Degenerate (sine below 1e-10): its normal is noise, the edges are the whole triangle.
+  if (nn <= 1e-20 * dot(sub(b, a), sub(b, a)) * dot(sub(c, a), sub(c, a))) return edges;
   const h = dot(sub(p, a), n) / nn;
   const q = sub(p, scale(n, h));
   // q inside iff it lies on the inner side of all three edges.
   const inside = [[a, b], [b, c], [c, a]].every(([u, v]) => dot(cross(sub(v, u), sub(q, u)), n) >= 0);
-  return inside ? Math.abs(h) * Math.sqrt(nn) : edges;
+  return inside ? Math.min(edges, Math.abs(h) * Math.sqrt(nn)) : edges;
 }
 
 /** Unit directions (with their k-DOP offsets divided by |n|) of a k-DOP's 2·(k/2) half-spaces n·x <= b. */
