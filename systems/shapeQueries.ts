@@ -1,8 +1,8 @@
 /**
- * overlapColliders and castShapeColliders: world queries with a shape (sphere, capsule, OBB,
- * AABB) instead of a ray, for area damage, triggers on demand, spawn checks, character movement.
- * They read the volumes of the last `step`, as raycastColliders does: world shapes as refitted,
- * mesh trees at their entity's transform, character hitboxes as last updated.
+ * overlapColliders: a world query with a shape (sphere, capsule, OBB, AABB) instead of a ray, for
+ * area damage, triggers on demand, spawn checks; and the box queries it shares with shape casts
+ * (shapeCasts.ts). It reads the volumes of the last `step`, as raycastColliders does: world shapes
+ * as refitted, mesh trees at their entity's transform, character hitboxes as last updated.
  *
  * Candidates come from the broad phase's structure of that step, not from a scan of every
  * collider: the spatial hash (the default) answers box queries from its grids; for the other broad

@@ -239,17 +239,24 @@ const castArbitrary = fc.record({
   length: fc.oneof(between(0.1, 3), between(3, 30)),
   mask: fc.constantFrom(0xffffffff, 1, 2, 4, 6),
   ignore: fc.integer({ min: -1, max: 60 }),
+  /** 0: also checked by dense sampling (one cast in 25, chosen by the input so shrinking sees the same check). */
+  sample: fc.integer({ min: 0, max: 24 }),
 });
 
 type CastRecord = typeof castArbitrary extends fc.Arbitrary<infer T> ? T : never;
 
 function setCast(q: ShapeQuery, r: CastRecord, scene: Scene): void {
+  let start: readonly number[] = r.c;
+  if (r.aim === 'character') {
+    // From 3 units away (little in between), through it.
+    const target = scene.characterAt(), m = Math.hypot(...r.dir) || 1;
+    start = target.map((x, k) => x + (3 * (r.dir[k] || (k === 0 ? 1 : 0))) / m);
+  }
   const aim = r.aim === 'character' ? scene.characterAt() : r.aim;
-  const dir = aim === undefined ? r.dir : aim.map((x, k) => x - r.c[k]);
+  const dir = aim === undefined ? r.dir : aim.map((x, k) => x - start[k]);
   const n = Math.hypot(...dir) || 1;
-  // At the character: through it.
   const length = r.aim === 'character' ? 1.5 * n : r.length;
-  setMover(q, r.shape, r.c, r.e, r.r, r.u);
+  setMover(q, r.shape, start, r.e, r.r, r.u);
   setShapeCast(q, (length * dir[0]) / n || length, (length * dir[1]) / n, (length * dir[2]) / n);
   q.mask = r.mask;
   q.ignore = r.ignore;
@@ -279,7 +286,12 @@ function checkBySampling(scene: Scene, q: ShapeQuery, hit: ColliderShapeHit, hit
   for (let i = 0; i <= 400 && end >= 0; i++) {
     const s = (end * i) / 400;
     place(s, 0);
-    expect(overlapColliders(scene.world, out, probe), `touching ${out} at ${s} before ${hit.t}`).toBe(0);
+    overlapColliders(scene.world, out, probe);
+    // k-DOP colliders aside: overlap queries test the shape's k-DOP against theirs, casts the
+    // shape's core against their slabs widened by its radius; both conservative, not alike (but
+    // for spheres).
+    const touching = out.filter((e) => scene.p.collider.kind[e] !== SHAPE_KDOP || q.shape === 'sphere');
+    expect(touching, `touching at ${s} before ${hit.t}`).toEqual([]);
   }
   if (!hits) return;
   const t = hit.t;
@@ -313,7 +325,7 @@ describe('castShapeColliders', () => {
             if (hit.t === 0) starts++;
             if (hit.hitbox >= 0) characters++;
           }
-          if (casts % 25 === 0) {
+          if (r.sample === 0) {
             sampled++;
             checkBySampling(scene, q, hit, h);
           }
@@ -326,7 +338,7 @@ describe('castShapeColliders', () => {
       expect(starts, "casts starting in contact").toBeGreaterThan(0);
       expect(characters, "character hits").toBeGreaterThan(0);
       expect(meshHits - meshesBefore, 'mesh hits').toBeGreaterThan(0);
-      expect(sampled).toBeGreaterThan(10);
+      expect(sampled).toBeGreaterThan(3);
     });
   }
 
