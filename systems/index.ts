@@ -13,6 +13,7 @@ export { raycastColliders, raycastCharactersBatch, createColliderRayHit, type Co
 export { raycastCharactersAt, raycastCharactersBatchAt, characterHitboxesAt } from './characterHistory';
 export { sweepCharacters, sweepCharactersAll } from './characterSweep';
 export { overlapColliders } from './shapeQueries';
+export { castShapeColliders, createColliderShapeHit, type ColliderShapeHit } from './shapeCasts';
 export { updateCharacterColliders } from './updateCharacterColliders';
 export { addMeshCollider } from './meshCollider';
 export { addKdopCollider } from './kdopCollider';
