@@ -8,9 +8,12 @@ import { grown } from './growable';
 
 /** A pooled list of ids: the first `count` of `ids` (grown by doubling, never shrunk). */
 export class IdList {
+  /** The ids; entries past `count` are scratch. */
   ids = new Int32Array(64);
+  /** How many ids the list holds. */
   count = 0;
 
+  /** Appends `id`, growing `ids` when full. */
   push(id: number): void {
     if (this.count === this.ids.length) this.ids = grown(this.ids, this.count + 1);
     this.ids[this.count++] = id;

@@ -50,15 +50,17 @@ export interface ShapeQueryInit {
   center?: ArrayLike<number>;
   /** Sphere and capsule: radius >= 0 (default 0.5). */
   radius?: number;
-  /** Capsule: segment ends (default (0, -0.5, 0) and (0, 0.5, 0)). */
+  /** Capsule: one end of its segment (default (0, -0.5, 0)). */
   p0?: ArrayLike<number>;
+  /** Capsule: the other end (default (0, 0.5, 0)). */
   p1?: ArrayLike<number>;
   /** OBB: half-extents >= 0 (default 0.5 each). */
   halfExtents?: ArrayLike<number>;
   /** OBB: the box's axes as 9 numbers, u0, u1, u2, orthonormal (default the world axes). */
   axes?: ArrayLike<number>;
-  /** AABB: corners, min <= max per axis (default ±0.5). */
+  /** AABB: lowest corner, min <= max per axis (default −0.5 each). */
   min?: ArrayLike<number>;
+  /** AABB: highest corner (default 0.5 each). */
   max?: ArrayLike<number>;
   /** Casts: translation over the cast (default +x, 1 unit). */
   displacement?: ArrayLike<number>;
