@@ -37,7 +37,10 @@ import { createCharacterRayGrid } from '../src/character/rayGrid';
 import { CollideInputError } from '../src/errors';
 import type { RayBatch } from '../src/query/rayQuery';
 
-/** The nearest hit of `raycastColliders` (written in place; entity -1 after a miss). */
+/**
+ * The nearest hit of `raycastColliders` (written in place; entity -1 after a miss). Shape casts
+ * report in the same record (ColliderShapeHit), t then being the fraction of the displacement.
+ */
 export interface ColliderRayHit {
   /** Entity hit, or -1. */
   entity: number;

@@ -39,35 +39,21 @@ import {
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { boxQueries } from './shapeQueries';
 import { entityPose } from './entityPose';
-import { nameHitbox } from './raycastColliders';
+import { createColliderRayHit, nameHitbox, type ColliderRayHit } from './raycastColliders';
 
-/** The first hit of `castShapeColliders` (written in place; entity -1 after a miss). */
-export interface ColliderShapeHit {
-  /** Entity hit, or -1. */
-  entity: number;
-  /** Fraction of the displacement, in [0, 1], at which the shape first touches it (0: touching at the start). */
-  t: number;
-  /** t·|displacement|: how far the shape travels before the contact, world units. */
-  distance: number;
-  /** Contact point on the collider's surface, with the shape moved by t·displacement. */
-  readonly point: Float64Array;
-  /** Unit normal at the contact, from the collider towards the shape (normal·displacement <= 0 for a hit from outside). */
-  readonly normal: Float64Array;
-  /** Character colliders: the hitbox hit (index into the hitbox store), else -1. */
-  hitbox: number;
-  /** Character colliders: the name of the hitbox's bone, else ''. */
-  boneName: string;
-  /** Character colliders: the hit group (HIT_GROUP_*), else -1. */
-  group: number;
-  /** Character colliders: the hit group's name ('head', 'torso', ...), else ''. */
-  groupName: string;
-  /** Mesh colliders: the mesh triangle hit, else -1. */
-  triangle: number;
-}
+/**
+ * The first hit of `castShapeColliders` (written in place; entity -1 after a miss): the record of
+ * raycastColliders, read for a cast: t is the fraction of the displacement, in [0, 1], at which
+ * the shape first touches the collider (0: touching at the start), distance t·|displacement|,
+ * point the contact on the collider's surface with the shape moved by t·displacement, normal the
+ * unit normal there from the collider towards the shape (normal·displacement <= 0 for a hit from
+ * outside).
+ */
+export type ColliderShapeHit = ColliderRayHit;
 
 /** A reusable hit record for `castShapeColliders`. */
 export function createColliderShapeHit(): ColliderShapeHit {
-  return { entity: -1, t: 0, distance: 0, point: new Float64Array(3), normal: new Float64Array(3), hitbox: -1, boneName: '', group: -1, groupName: '', triangle: -1 };
+  return createColliderRayHit();
 }
 
 /** The shape's box at the start (min-max), then a leg's swept box. */
