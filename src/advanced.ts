@@ -17,5 +17,5 @@ export { obbQuaternion, interpolationReach } from './volumes/obb';
 export { MOTION_BOUNDS_STRIDE } from './character/hitboxMotion';
 export { assertShapeCast } from './query/shapeCast';
 export { IdList, sortIds, isBoxQueryable, type BoxQueryable } from './broadphase/boxQuery';
-export { QueryGrid } from './broadphase/spatialHash';
+export { QueryGrid } from './broadphase/gridQuery';
 export { aabbSphereOverlap } from './query/sat';

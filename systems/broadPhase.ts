@@ -5,6 +5,7 @@
 import type { World } from 'bitecs';
 import { pipelineOf } from './collisionState';
 import { isBoxQueryable } from '../src/broadphase/boxQuery';
+import { hasGrids } from '../src/broadphase/spatialHash';
 import { grown } from '../src/broadphase/growable';
 
 /** System: fills the pipeline's `candidates` with the overlapping broad-phase boxes. Allocation-free in steady state. */
@@ -21,7 +22,7 @@ export function broadPhase(world: World): World {
   input.mask = c.mask;
   p.broadPhase.findPairs(input, p.candidates);
   p.scratch.broadPhaseRuns++;
-  if (!isBoxQueryable(p.broadPhase)) {
+  if (!hasGrids(p.broadPhase) && !isBoxQueryable(p.broadPhase)) {
     // For the query grid of overlap queries and casts, built later from this step's colliders.
     const ids = (p.scratch.stepIds = grown(p.scratch.stepIds, c.count));
     for (let i = 0; i < c.count; i++) ids[i] = c.ids[i];

@@ -8,6 +8,7 @@
  *
  * Character pairs report touching pairs, events and hitbox pairs; no contact manifold.
  */
+import { CollideInputError } from '../src/errors';
 import { kdopFromObb, kdopOverlap } from '../src/volumes/kdop';
 import { CONTACT_STRIDE } from '../src/contacts/manifold';
 import { contactCapsuleObb } from '../src/contacts/capsuleBox';
@@ -34,7 +35,16 @@ import { recordHitboxHistory } from '../src/character/hitboxHistory';
 import { beginHitboxMotion, finishHitboxMotion } from '../src/character/hitboxMotion';
 
 /** What addCharacterCollider installs into a pipeline. */
-export const CHARACTER_KIND: CharacterKind = { update: updateCharacters, pairOverlap: characterPairOverlap };
+export const CHARACTER_KIND: CharacterKind = { update: updateCharacters, pairOverlap: characterPairOverlap, stepTime };
+
+/** The time of a step: finite and, once a time was given, later than the last one; required with a history. */
+function stepTime(p: CollisionPipeline, time: number | undefined): void {
+  if (time === undefined && p.historyFrames === 0) return;
+  if (time === undefined) throw new CollideInputError('step: the hitbox history records each frame with its time: call step(world, time) (e.g. the server\'s tick time)');
+  if (!Number.isFinite(time)) throw new CollideInputError(`step: time must be a finite number, got ${time}`);
+  if (!(time > p.time) && !Number.isNaN(p.time)) throw new CollideInputError(`step: time must increase from step to step, got ${time} after ${p.time}`);
+  p.time = time;
+}
 
 /**
  * The step's character stage: the placement of characters added with addCharacterCollider (from

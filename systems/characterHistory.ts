@@ -17,11 +17,20 @@ import { characterOf } from './characters';
 // What a pipeline whose history holds no frame yet casts against (the time check refuses first).
 const noHitboxes = createHitboxStore();
 
+/**
+ * @internal Whether the pipeline's `characters` option asks for `key` (a history, sweeps), which
+ * the first character collider reads: before one is added, only the option as given tells.
+ */
+export function characterOptionGiven(p: CollisionPipeline, key: 'history' | 'sweeps'): boolean {
+  const option = p.charactersOption as Record<string, unknown> | undefined;
+  return option !== null && typeof option === 'object' && option[key] !== undefined && option[key] !== false;
+}
+
 /** The pipeline's history and hitbox store; throws CollideInputError when it keeps no history. */
 function historyOf(target: World | CollisionPipeline, caller: string): { history: HitboxHistory; store: HitboxStore } {
   const p = pipelineOf(target, caller);
   const history = p.hitboxHistory;
-  if (history === undefined && p.historyFrames > 0) throw new CollideInputError(`${caller}: the hitbox history holds no frame yet (no character collider was added)`);
+  if (history === undefined && (p.historyFrames > 0 || characterOptionGiven(p, 'history'))) throw new CollideInputError(`${caller}: the hitbox history holds no frame yet (no character collider was added)`);
   if (history === undefined) {
     throw new CollideInputError(`${caller}: the pipeline keeps no hitbox history (createCollisionPipeline(world, { characters: { history: { frames: 64 } } }))`);
   }

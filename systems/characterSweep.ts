@@ -11,6 +11,7 @@ import type { HitboxHit } from '../src/character/hitboxHit';
 import { beginHitboxMotion, beginHitboxMotionAt, createHitboxMotion, finishHitboxMotion, type HitboxMotion } from '../src/character/hitboxMotion';
 import { sweepAll, sweepFirst, type SweepQuery } from '../src/character/hitboxSweep';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
+import { characterOptionGiven } from './characterHistory';
 
 // What a pipeline without characters (or not stepped yet) sweeps against: nothing.
 const noHitboxes = createHitboxStore();
@@ -24,6 +25,8 @@ const noMotion = createHitboxMotion();
 function motionOf(target: World | CollisionPipeline, caller: string): { store: HitboxStore; motion: HitboxMotion } {
   const p = pipelineOf(target, caller);
   const store = p.characters?.hitboxes;
+  // Before the first character collider reads the options, there is nothing to sweep.
+  if (p.characterKind === undefined && (characterOptionGiven(p, 'sweeps') || characterOptionGiven(p, 'history'))) return { store: noHitboxes, motion: noMotion };
   if (p.sweeps) return store === undefined || p.hitboxMotion === undefined ? { store: noHitboxes, motion: noMotion } : { store, motion: p.hitboxMotion };
   if (p.historyFrames === 0 && p.hitboxHistory === undefined) {
     throw new CollideInputError(`${caller}: the pipeline keeps no hitboxes from before its last step: createCollisionPipeline(world, { characters: { sweeps: true } }) (or a hitbox history, { characters: { history: { frames } } })`);

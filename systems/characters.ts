@@ -5,17 +5,17 @@
  * asset's fixed root matrix), so no user code writes matrices.
  */
 import type { World } from 'bitecs';
-import { CollideInputError, assertFiniteValues } from '../src/errors';
+import { CollideInputError, assertFiniteValues, assertKnownKeys } from '../src/errors';
 import type { SkeletonDefinition } from '../src/character/skeleton';
 import { addCharacter, createSkeletonStore } from '../src/character/skeleton';
 import type { BoneHitboxes } from '../src/character/hitboxFit';
 import { addCharacterHitboxes, createHitboxStore } from '../src/character/hitboxStore';
 import { createCharacterRayGrid } from '../src/character/rayGrid';
-import { createHitboxHistory } from '../src/character/hitboxHistory';
+import { createHitboxHistory, type HitboxHistory } from '../src/character/hitboxHistory';
 import { createHitboxMotion } from '../src/character/hitboxMotion';
 import { SHAPE_CHARACTER } from '../components/collider';
 import { COLLIDER_OPTION_KEYS, attachCollider, checkColliderOptions, type ColliderBits, type ColliderOptions } from './colliderApi';
-import { pipelineOf, type CollisionPipeline } from './collisionState';
+import { pipelineOf, type CollisionPipeline, type CollisionPipelineOptions } from './collisionState';
 import type { BoneHitboxState } from './updateBoneHitboxes';
 import { CHARACTER_KIND } from './characterColliders';
 
@@ -40,10 +40,33 @@ export interface CharacterColliderOptions extends ColliderOptions {
 
 const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
+/**
+ * The characters' `history` (a history given, or `{ frames }`) and `sweeps` options, read when the
+ * first character collider installs the characters' code: a program without characters bundles
+ * none of it (createCollisionPipeline checks only the option's keys).
+ */
+function resolveCharacterOptions(option: CollisionPipelineOptions['characters'], p: CollisionPipeline): void {
+  if (option === null || typeof option !== 'object') return;
+  const { history, sweeps } = option as { history?: HitboxHistory | { frames?: unknown } | null; sweeps?: unknown };
+  if (sweeps !== undefined && typeof sweeps !== 'boolean') throw new CollideInputError(`createCollisionPipeline: characters.sweeps must be a boolean, got ${String(sweeps)}`);
+  p.sweeps = sweeps === true;
+  if (history === undefined) return;
+  if (history !== null && typeof history === 'object' && 'slots' in history) {
+    p.hitboxHistory = history;
+    p.historyFrames = history.frames;
+    return;
+  }
+  if (history !== null && typeof history === 'object') assertKnownKeys(history, ['frames'], 'createCollisionPipeline: characters.history');
+  const frames = (history as { frames?: unknown } | null)?.frames;
+  if (!(Number.isInteger(frames) && (frames as number) >= 2)) throw new CollideInputError(`createCollisionPipeline: characters.history.frames must be an integer >= 2, got ${String(frames)}`);
+  p.historyFrames = frames as number;
+}
+
 /** The pipeline's character stores, made on first use, with the character kind installed. */
 function characterStores(p: CollisionPipeline): BoneHitboxState {
   // Shared with the pipeline's worker threads, which split the hitbox update and ray batches.
   const shared = p.parallel !== undefined;
+  if (p.characterKind === undefined) resolveCharacterOptions(p.charactersOption, p);
   p.characters ??= { skeletons: createSkeletonStore(shared), hitboxes: createHitboxStore(shared), rayGrid: createCharacterRayGrid(1, shared) };
   if (p.historyFrames > 0) p.hitboxHistory ??= createHitboxHistory(p.historyFrames);
   if (p.sweeps) p.hitboxMotion ??= createHitboxMotion();

@@ -8,7 +8,7 @@ import type { HitboxJobs } from './parallel/hitboxJobs';
 import type { World } from 'bitecs';
 import type { BroadPhase, BroadPhaseInput } from '../src/broadphase/broadPhase';
 import type { PairList } from '../src/broadphase/pairList';
-import type { QueryGrid } from '../src/broadphase/spatialHash';
+import type { QueryGrid, SpatialHashQueries } from '../src/broadphase/gridQuery';
 import type { Floats, KdopK } from '../src/layout';
 import { CollideInputError } from '../src/errors';
 import type { ColliderStore } from '../components/collider';
@@ -79,7 +79,9 @@ export interface CollisionPipelineOptions {
 
 /**
  * The `characters` option as an object: your stores (skeletons and hitboxes together, optionally a
- * ray grid), a hitbox history, or both.
+ * ray grid), a hitbox history, sweeps, or several. `history` and `sweeps` are read, and checked,
+ * when the first character collider is added (so a program without characters bundles none of
+ * their code).
  */
 export interface CharactersOption {
   /** Bones of your characters (with `hitboxes`). */
@@ -210,6 +212,8 @@ export interface PipelineScratch {
   broadPhaseRuns: number;
   /** Box queries for overlap queries and casts when the broad phase answers none, built on the first query after a broad phase. */
   queryGrid: QueryGrid | undefined;
+  /** Box queries over the spatial hash's grids, when it is the broad phase (made on the first query). */
+  hashQueries: SpatialHashQueries | undefined;
   queryGridRun: number;
   /**
    * The ids of the last broad phase's input, copied when the broad phase answers no box queries:
@@ -249,6 +253,8 @@ export interface CharacterKind {
   update(p: CollisionPipeline): void;
   /** Whether a pair with at least one character touches (writes its hitbox pairs). */
   pairOverlap(p: CollisionPipeline, a: number, b: number): boolean;
+  /** Checks and keeps the time given to `step` (required with a hitbox history), before the step changes anything. */
+  stepTime(p: CollisionPipeline, time: number | undefined): void;
 }
 
 /** What `createCollisionPipeline` returns; also stored on the world under COLLISION_PIPELINE. */
@@ -283,11 +289,13 @@ export interface CollisionPipeline {
    * every step (its oldestTime and newestTime give the window a past time must fall in), from the
    * first character collider on (or the history given); else undefined.
    */
+  /** @internal The `characters` option as given: its history and sweeps are read when the first character collider is added. */
+  readonly charactersOption: CollisionPipelineOptions['characters'];
   hitboxHistory: HitboxHistory | undefined;
   /** @internal Frames of the characters' `history` option (0 without it). */
-  readonly historyFrames: number;
+  historyFrames: number;
   /** @internal The characters' `sweeps` option. */
-  readonly sweeps: boolean;
+  sweeps: boolean;
   /**
    * @internal The hitboxes' motion over the last step that melee sweeps read: kept by each step
    * with the `sweeps` option, else made from the history's two newest frames on demand.
@@ -299,17 +307,17 @@ export interface CollisionPipeline {
   sweepFromRest: boolean;
   /**
    * The time of the current step, in your units (e.g. the server's tick time in seconds): set by
-   * `step(world, time)`; with custom system orders, write it before updateCharacterColliders.
-   * NaN until a time was given.
+   * `step(world, time)` once a character collider exists (before, no system reads it); with
+   * custom system orders, write it before updateCharacterColliders. NaN until a time was given.
    */
   time: number;
   /** The systems in order: refitVolumes, updateCharacterColliders, broadPhase, narrowPhase. */
   readonly systems: readonly System[];
   /**
    * Runs every system in order on `world` (this pipeline's world). `time` is the step's time in
-   * your units (e.g. the server's tick time), which a hitbox history records with each frame: then
-   * required, finite and later than the last step's. Throws CollideInputError for a bad time
-   * before running any system.
+   * your units (e.g. the server's tick time), which a hitbox history records with each frame: with
+   * a history and a character collider, required, finite and later than the last step's. Throws
+   * CollideInputError for a bad time before running any system.
    */
   step(world: World, time?: number): World;
   /** Milliseconds per system of the last step (with the `timings` option). */

@@ -32,7 +32,6 @@ import { createPoseSource } from './poseSource';
 import { createTouchingTag } from './touchingTag';
 import type { BoneHitboxState } from './updateBoneHitboxes';
 import { retireCharacter } from '../src/character/hitboxStore';
-import type { HitboxHistory } from '../src/character/hitboxHistory';
 
 /** Every option `createCollisionPipeline` accepts. */
 const PIPELINE_OPTIONS = ['broadPhase', 'aabbMargin', 'kdopK', 'characters', 'timings', 'transform', 'tags', 'workers'] as const;
@@ -54,46 +53,12 @@ function timed(p: CollisionPipeline, key: keyof PipelineTimings, system: System,
  */
 function resolveCharacters(option: CollisionPipelineOptions['characters']): BoneHitboxState | undefined {
   if (option === undefined || option === false || option === true) return undefined;
-  const onlyOptions = option !== null && typeof option === 'object' && ('history' in option || 'sweeps' in option) && !('skeletons' in option) && !('hitboxes' in option);
-  if (onlyOptions) {
-    assertKnownKeys(option, ['history', 'sweeps'], 'createCollisionPipeline: characters');
-    return undefined;
-  }
-  if (option === null || typeof option !== 'object' || !option.skeletons || !option.hitboxes) {
+  const stores = option !== null && typeof option === 'object' && ('skeletons' in option || 'hitboxes' in option);
+  if (option === null || typeof option !== 'object' || (stores ? !option.skeletons || !option.hitboxes : !('history' in option || 'sweeps' in option))) {
     throw new CollideInputError('createCollisionPipeline: characters must be true, { history: { frames }, sweeps } or { skeletons, hitboxes[, rayGrid][, history][, sweeps] }');
   }
-  assertKnownKeys(option, ['skeletons', 'hitboxes', 'rayGrid', 'history', 'sweeps'], 'createCollisionPipeline: characters');
-  return option as BoneHitboxState;
-}
-
-/**
- * The characters' `history` option: a history given, or `{ frames }`, whose history the first
- * character collider makes (so a program without characters does not bundle its code).
- */
-function resolveHistory(option: CollisionPipelineOptions['characters']): HitboxHistory | number {
-  if (option === null || typeof option !== 'object' || !('history' in option) || option.history === undefined) return 0;
-  const history = option.history;
-  if (history === null || typeof history !== 'object') throw new CollideInputError(`createCollisionPipeline: characters.history must be { frames } (an integer >= 2), got ${String(history)}`);
-  if ('slots' in history) return history;
-  assertKnownKeys(history, ['frames'], 'createCollisionPipeline: characters.history');
-  const frames = history.frames;
-  if (!(Number.isInteger(frames) && frames >= 2)) throw new CollideInputError(`createCollisionPipeline: characters.history.frames must be an integer >= 2, got ${frames}`);
-  return frames;
-}
-
-/** The characters' `sweeps` option: a boolean, default false. */
-function resolveSweeps(option: CollisionPipelineOptions['characters']): boolean {
-  if (option === null || typeof option !== 'object' || !('sweeps' in option) || option.sweeps === undefined) return false;
-  if (typeof option.sweeps !== 'boolean') throw new CollideInputError(`createCollisionPipeline: characters.sweeps must be a boolean, got ${String(option.sweeps)}`);
-  return option.sweeps;
-}
-
-/** The time of a step: finite and, once a time was given, later than the last one. */
-function stepTime(p: CollisionPipeline, time: number | undefined): number {
-  if (time === undefined) throw new CollideInputError('step: the hitbox history records each frame with its time: call step(world, time) (e.g. the server\'s tick time)');
-  if (!Number.isFinite(time)) throw new CollideInputError(`step: time must be a finite number, got ${time}`);
-  if (!(time > p.time) && !Number.isNaN(p.time)) throw new CollideInputError(`step: time must increase from step to step, got ${time} after ${p.time}`);
-  return time;
+  assertKnownKeys(option, stores ? ['skeletons', 'hitboxes', 'rayGrid', 'history', 'sweeps'] : ['history', 'sweeps'], 'createCollisionPipeline: characters');
+  return stores ? (option as BoneHitboxState) : undefined;
 }
 
 /** The `workers` option: a pool from createWorkerPool, or none. */
@@ -140,8 +105,6 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
   if (options.tags !== undefined && typeof options.tags !== 'boolean') throw new CollideInputError(`createCollisionPipeline: tags must be a boolean, got ${options.tags}`);
   const touchingTag = options.tags ? createTouchingTag() : undefined;
   const characters = resolveCharacters(options.characters);
-  const history = resolveHistory(options.characters);
-  const sweeps = resolveSweeps(options.characters);
   const poseSource = options.transform === undefined ? undefined : createPoseSource(options.transform, 'createCollisionPipeline: transform');
   const broadPhaseInstance = resolveBroadPhaseOption(options.broadPhase);
   const pool = checkWorkers(options.workers);
@@ -162,9 +125,10 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     aabbMargin,
     characters,
     hitboxPairs: createHitboxPairStore(),
-    hitboxHistory: typeof history === 'number' ? undefined : history,
-    historyFrames: typeof history === 'number' ? history : history.frames,
-    sweeps,
+    charactersOption: options.characters,
+    hitboxHistory: undefined,
+    historyFrames: 0,
+    sweeps: false,
     hitboxMotion: undefined,
     hitboxMotionTime: NaN,
     sweepFromRest: false,
@@ -172,7 +136,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     systems,
     step(w: World, time?: number): World {
       if (w !== world) throw new CollideInputError('step: this pipeline belongs to another world');
-      if (time !== undefined || pipeline.historyFrames > 0) pipeline.time = stepTime(pipeline, time);
+      pipeline.characterKind?.stepTime(pipeline, time);
       w = timed(pipeline, 'refitVolumes', refitVolumes, w, measure);
       if (pipeline.characterKind !== undefined) w = timed(pipeline, 'boneHitboxes', updateCharacterColliders, w, measure);
       w = timed(pipeline, 'broadPhase', broadPhase, w, measure);
@@ -206,6 +170,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
       reversedContactsFrame: -1,
       broadPhaseRuns: 0,
       queryGrid: undefined,
+      hashQueries: undefined,
       queryGridRun: -1,
       stepIds: new Int32Array(0),
     },

@@ -24,7 +24,8 @@ import { CONTACT_STRIDE } from '../src/contacts/manifold';
 import { contactCapsuleObb } from '../src/contacts/capsuleBox';
 import { QUERY_CAPSULE, QUERY_OBB, QUERY_SPHERE, assertShapeQuery, shapeQueryBounds, type ShapeQuery } from '../src/query/shapeQuery';
 import { IdList, isBoxQueryable, sortIds, type BoxQueryable } from '../src/broadphase/boxQuery';
-import { QueryGrid } from '../src/broadphase/spatialHash';
+import { QueryGrid, SpatialHashQueries } from '../src/broadphase/gridQuery';
+import { hasGrids } from '../src/broadphase/spatialHash';
 import { CollideInputError } from '../src/errors';
 import {
   SHAPE_AABB,
@@ -52,14 +53,15 @@ const treeResult = new TreeQueryResult();
 const pose = new Float64Array(POSE_STRIDE);
 
 /**
- * What answers box queries over the colliders of the last step: the broad phase itself, else the
- * pipeline's query grid (built on the first query after each broad phase). Box queries read the
+ * What answers box queries over the colliders of the last step: the spatial hash's grids, a broad
+ * phase of yours that answers box queries, else the pipeline's query grid (built on the first query after each broad phase). Box queries read the
  * colliders' boxes from the store (`queryBox(p.collider.aabb, ...)`); each collider the last broad
  * phase saw comes once, those added since do not.
  * @internal
  */
 export function boxQueries(p: CollisionPipeline): BoxQueryable {
   const b = p.broadPhase, s = p.scratch;
+  if (hasGrids(b)) return (s.hashQueries ??= new SpatialHashQueries(b));
   if (isBoxQueryable(b)) return b;
   if (s.queryGridRun !== s.broadPhaseRuns) {
     s.queryGrid ??= new QueryGrid();

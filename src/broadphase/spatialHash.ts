@@ -36,7 +36,6 @@ import { selectByKey } from './sortByKey';
 import { StaticSplit } from './staticSplit';
 import { HASH_WINDOW_SLACK } from '../tolerances';
 import { allocate } from '../sharedMemory';
-import type { BoxQueryable, IdList } from './boxQuery';
 
 /** Options of `createSpatialHash`. */
 export interface SpatialHashOptions {
@@ -78,7 +77,7 @@ export interface ScanSplitter {
 }
 
 /** A spatial-hash broad phase, with the work counters of its last frame; box queries read its grids. */
-export interface SpatialHash extends BroadPhase, BoxQueryable {
+export interface SpatialHash extends BroadPhase {
   /** Work counters of the last `findPairs`, for tests and tuning. */
   readonly statistics: SpatialHashStatistics;
   /**
@@ -86,6 +85,16 @@ export interface SpatialHash extends BroadPhase, BoxQueryable {
    * dynamic grid lives on SharedArrayBuffers, for the worker threads to read.
    */
   splitScans(splitter: ScanSplitter | undefined): void;
+  /**
+   * @internal The grids of the last `findPairs` that hold its boxes ([static, dynamic], undefined
+   * for one that holds none), for box queries (gridQuery.ts). The same array each call.
+   */
+  lastGrids(): readonly (ColumnGrid | undefined)[];
+}
+
+/** Whether broad phase `b` is a spatial hash, whose grids box queries read. */
+export function hasGrids(b: BroadPhase): b is SpatialHash {
+  return typeof (b as Partial<SpatialHash>).lastGrids === 'function';
 }
 
 // Large odd multipliers for mixing column coordinates (Teschner et al. 2003).
@@ -97,11 +106,11 @@ const LEVELS = 21;
 /** Hash table slots per entry (at least): keeps unrelated columns mostly in separate buckets. */
 const SLOTS_PER_ENTRY = 1;
 /** Boxes sampled for the median box size that sets the cell edge (the adaptive factor absorbs the estimate's error). */
-const CELL_SIZE_SAMPLES = 63;
+export const CELL_SIZE_SAMPLES = 63;
 /** Default of `maxCellsPerBox`. */
-const DEFAULT_MAX_CELLS = 64;
+export const DEFAULT_MAX_CELLS = 64;
 /** Starting cell factor, and the static grid's. */
-const DEFAULT_CELL_FACTOR = 2;
+export const DEFAULT_CELL_FACTOR = 2;
 /** Limits and step of the adaptive cell factor. */
 const MIN_CELL_FACTOR = 0.5;
 const MAX_CELL_FACTOR = 8;
@@ -113,11 +122,11 @@ const CELL_FACTOR_STEP = 1.25;
  */
 const SCAN_WEIGHT = 0.5;
 /** Column coordinates must fit int32 to be stored and hashed exactly; farther boxes count as oversize. */
-const MAX_CELL_COORD = 2 ** 31 - 1;
+export const MAX_CELL_COORD = 2 ** 31 - 1;
 /** `ColumnGrid.pairsWithAll` level meaning all levels. */
 const ANY_LEVEL = -1;
 
-function columnHash(iy: number, iz: number, level: number, slotMask: number): number {
+export function columnHash(iy: number, iz: number, level: number, slotMask: number): number {
   return (Math.imul(iy, HASH_Y) ^ Math.imul(iz, HASH_Z) ^ Math.imul(level, HASH_LEVEL)) & slotMask;
 }
 
@@ -127,7 +136,7 @@ function columnHash(iy: number, iz: number, level: number, slotMask: number): nu
  * the data, and a short-circuit chain of them mispredicted often enough to cost about 10% of the
  * broad phase (measured at 2,000 and 10,000 boxes, alone and between the peers' frames).
  */
-function boxesMeet(boxes: ArrayLike<number>, b: number, ax0: number, ay0: number, az0: number, ax1: number, ay1: number, az1: number): number {
+export function boxesMeet(boxes: ArrayLike<number>, b: number, ax0: number, ay0: number, az0: number, ax1: number, ay1: number, az1: number): number {
   return +(boxes[b] <= ax1) & +(boxes[b + 3] >= ax0) & +(boxes[b + 1] <= ay1) & +(boxes[b + 4] >= ay0) & +(boxes[b + 2] <= az1) & +(boxes[b + 5] >= az0);
 }
 
@@ -136,7 +145,7 @@ function boxesMeet(boxes: ArrayLike<number>, b: number, ax0: number, ay0: number
  * cell size only tunes speed; pairs are exact whatever it is). Falls back to the boxes' spread
  * when the sampled boxes are points.
  */
-function derivedCellSize(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number, factor: number, sides: Float64Array, sideTags: Int32Array): number {
+export function derivedCellSize(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number, factor: number, sides: Float64Array, sideTags: Int32Array): number {
   const samples = Math.min(count, CELL_SIZE_SAMPLES);
   for (let s = 0; s < samples; s++) {
     const o = ids[Math.floor((s * count) / samples)] * 6;
@@ -440,7 +449,8 @@ export class ColumnGrid {
   }
 
   /** Index of the first entry of [from, to) whose lower-x key is >= x (entries are in key order). */
-  private firstEntryFrom(from: number, to: number, x: number): number {
+  /** @internal */
+  firstEntryFrom(from: number, to: number, x: number): number {
     const lowerX = this.entryLowerX;
     let lo = from, hi = to;
     while (lo < hi) {
@@ -518,63 +528,6 @@ export class ColumnGrid {
     return passed;
   }
 
-  /**
-   * Appends to `out` the ids of the boxes meeting the closed box at query[qo] (min-max), each once: on each level in use, the columns the box covers there, by the lower-corner rule of
-   * the pair scans (see entryFirst), or the level's boxes directly where the box covers more
-   * columns than the level has boxes; then the oversize boxes directly.
-   */
-  boxesMeeting(boxes: ArrayLike<number>, query: ArrayLike<number>, qo: number, out: IdList): void {
-    // The box comes as an array, not six numbers: doubles passed to a call are boxed on the heap.
-    const x0 = query[qo], y0 = query[qo + 1], z0 = query[qo + 2], x1 = query[qo + 3], y1 = query[qo + 4], z1 = query[qo + 5];
-    const columns = this.entryColumn, first = this.entryFirst, levels = this.entryLevel, bucketIds = this.entryId, ends = this.bucketStart, lowerX = this.entryLowerX;
-    const slotMask = this.slots - 1;
-    for (let level = this.bottom; level <= this.top; level++) {
-      const count = this.levelBoxes[level];
-      if (count === 0) continue;
-      const li = this.levelInv[level];
-      const cy0 = Math.floor(y0 * li), cz0 = Math.floor(z0 * li);
-      const cy1 = Math.floor(y1 * li), cz1 = Math.floor(z1 * li);
-      const inRange = cy0 >= -MAX_CELL_COORD && cz0 >= -MAX_CELL_COORD && cy1 <= MAX_CELL_COORD && cz1 <= MAX_CELL_COORD;
-      if (!inRange || (cy1 - cy0 + 1) * (cz1 - cz0 + 1) > count) {
-        this.levelBoxesMeeting(boxes, level, query, qo, out);
-        continue;
-      }
-      const reach = this.levelWidthX[level];
-      const windowStart = x0 - reach - (Math.abs(x0) + reach) * HASH_WINDOW_SLACK;
-      for (let y = cy0; y <= cy1; y++) {
-        for (let z = cz0; z <= cz1; z++) {
-          const firstQ = (y === cy0 ? 1 : 0) | (z === cz0 ? 2 : 0);
-          const h = columnHash(y, z, level, slotMask);
-          const end = ends[h];
-          for (let e = this.firstEntryFrom(h > 0 ? ends[h - 1] : 0, end, windowStart); e < end; e++) {
-            if (lowerX[e] > x1) break;
-            if ((+((firstQ | first[e]) === 3) & +(levels[e] === level) & +(columns[e * 2] === y) & +(columns[e * 2 + 1] === z) &
-              boxesMeet(boxes, bucketIds[e] * 6, x0, y0, z0, x1, y1, z1)) !== 0) out.push(bucketIds[e]);
-          }
-        }
-      }
-    }
-    const oversize = this.oversize;
-    for (let s = 0; s < this.oversizeCount; s++) {
-      if (boxesMeet(boxes, oversize[s] * 6, x0, y0, z0, x1, y1, z1) !== 0) out.push(oversize[s]);
-    }
-  }
-
-  /** Side of the cells of the finest level holding boxes (Infinity for an empty grid). */
-  finestCell(): number {
-    return this.top >= this.bottom ? 1 / this.levelInv[this.bottom] : Infinity;
-  }
-
-  /** The boxes of level `level` meeting the query box, each tested directly. */
-  private levelBoxesMeeting(boxes: ArrayLike<number>, level: number, query: ArrayLike<number>, qo: number, out: IdList): void {
-    const x0 = query[qo], y0 = query[qo + 1], z0 = query[qo + 2], x1 = query[qo + 3], y1 = query[qo + 4], z1 = query[qo + 5];
-    const sortedIds = this.byLowerX.order, columnN = this.columnN, boxLevel = this.boxLevel;
-    for (let r = 0; r < this.count; r++) {
-      if (columnN[r * 2] < 0 || boxLevel[r] !== level) continue;
-      if (boxesMeet(boxes, sortedIds[r] * 6, x0, y0, z0, x1, y1, z1) !== 0) out.push(sortedIds[r]);
-    }
-  }
-
   /** Pairs of box `a` with every box of level `level` (every box but the oversize ones for ANY_LEVEL), each tested directly. */
   pairsWithAll(input: BroadPhaseInput, out: PairList, a: number, level: number): void {
     const boxes = input.boxes, o = a * 6;
@@ -623,6 +576,7 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
   /** Whether each grid holds the boxes of the last frame (a frame without dynamics leaves the dynamic grid stale). */
   let dynamicsQueryable = false;
   let staticsQueryable = false;
+  const lastGrids: (ColumnGrid | undefined)[] = [undefined, undefined];
   const split = new StaticSplit();
   const sides = new Float64Array(CELL_SIZE_SAMPLES);
   const sideTags = new Int32Array(CELL_SIZE_SAMPLES);
@@ -736,12 +690,10 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
       }
       out.sort();
     },
-    queryBox(boxes: ArrayLike<number>, query: ArrayLike<number>, qo: number, out: IdList): void {
-      if (staticsQueryable) staticGrid.boxesMeeting(boxes, query, qo, out);
-      if (dynamicsQueryable) dynamicGrid.boxesMeeting(boxes, query, qo, out);
-    },
-    queryCell(): number {
-      return Math.min(staticsQueryable ? staticGrid.finestCell() : Infinity, dynamicsQueryable ? dynamicGrid.finestCell() : Infinity);
+    lastGrids(): readonly (ColumnGrid | undefined)[] {
+      lastGrids[0] = staticsQueryable ? staticGrid : undefined;
+      lastGrids[1] = dynamicsQueryable ? dynamicGrid : undefined;
+      return lastGrids;
     },
     clear(): void {
       // The dynamic grid is rebuilt every frame; the static one when its boxes change.
@@ -756,27 +708,3 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
   };
 }
 
-/**
- * A column grid over every proxy of a frame, for the box queries of broad phases that keep no
- * grid of their own (sweep and prune, trees, brute force): built on demand, at most once per frame
- * by its owner, with the spatial hash's starting cell factor.
- */
-export class QueryGrid implements BoxQueryable {
-  private readonly grid = new ColumnGrid();
-  private readonly sides = new Float64Array(CELL_SIZE_SAMPLES);
-  private readonly sideTags = new Int32Array(CELL_SIZE_SAMPLES);
-
-  /** Builds the grid over the `count` boxes of `ids`. */
-  build(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number): void {
-    const inv = count === 0 ? 1 : 1 / derivedCellSize(boxes, ids, count, DEFAULT_CELL_FACTOR, this.sides, this.sideTags);
-    this.grid.build(boxes, ids, count, inv, DEFAULT_MAX_CELLS);
-  }
-
-  queryBox(boxes: ArrayLike<number>, query: ArrayLike<number>, qo: number, out: IdList): void {
-    if (this.grid.count > 0) this.grid.boxesMeeting(boxes, query, qo, out);
-  }
-
-  queryCell(): number {
-    return this.grid.count > 0 ? this.grid.finestCell() : Infinity;
-  }
-}

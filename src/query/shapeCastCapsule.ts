@@ -1,4 +1,4 @@
-import { OBB_AXES, OBB_HALF, OBB_STRIDE, type Floats, type KdopK, type ReadonlyFloats } from '../layout';
+import { OBB_AXES, OBB_HALF, type Floats, type KdopK, type ReadonlyFloats } from '../layout';
 import { SEGMENTS_PARALLEL_SINE_SQUARED } from '../tolerances';
 import { CLOSEST_SEGMENTS_STRIDE, closestPtPointObb, closestPtPointTriangle, closestPtSegmentSegment } from './closestPoints';
 import { RAY_HIT_STRIDE, raycastObb, raycastTriangle } from './raycast';
@@ -306,10 +306,9 @@ function startOverlapObb(
   return true;
 }
 
-const aabbBox = new Float64Array(OBB_STRIDE);
-aabbBox[OBB_AXES] = 1;
-aabbBox[OBB_AXES + 4] = 1;
-aabbBox[OBB_AXES + 8] = 1;
+// Scratch OBB with identity axes (centre and half-extents written per call); made in one
+// expression so that bundles without the capsule casts drop it.
+const aabbBox = new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]);
 
 /** Capsule against a min-max AABB at box[bo]: the OBB cast with identity axes. */
 export function castCapsuleAabb(

@@ -70,12 +70,13 @@ export interface ShapeQueryInit {
   ignore?: number;
 }
 
-const COMMON_KEYS = ['shape', 'displacement', 'mask', 'ignore'];
+// Written out rather than spread from a common list: a module-level spread is code a bundler
+// keeps even in programs that never make a shape query.
 const SHAPE_KEYS: Readonly<Record<ShapeQueryShape, readonly string[]>> = {
-  sphere: [...COMMON_KEYS, 'center', 'radius'],
-  capsule: [...COMMON_KEYS, 'p0', 'p1', 'radius'],
-  obb: [...COMMON_KEYS, 'center', 'halfExtents', 'axes'],
-  aabb: [...COMMON_KEYS, 'min', 'max'],
+  sphere: ['shape', 'displacement', 'mask', 'ignore', 'center', 'radius'],
+  capsule: ['shape', 'displacement', 'mask', 'ignore', 'p0', 'p1', 'radius'],
+  obb: ['shape', 'displacement', 'mask', 'ignore', 'center', 'halfExtents', 'axes'],
+  aabb: ['shape', 'displacement', 'mask', 'ignore', 'min', 'max'],
 };
 
 /** Numbers of an init field, refused unless `n` of them are given. */

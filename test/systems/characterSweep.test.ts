@@ -83,7 +83,10 @@ describe('sweepCharacters', () => {
     createCollisionPipeline(plain);
     expect(() => sweepCharacters(plain, createHitboxHit(), pole(0))).toThrow(/characters: \{ sweeps: true \}/);
     expect(() => sweepCharactersAll(plain, createHitboxSweepHits(1), pole(0))).toThrow(/sweepCharactersAll: .*history: \{ frames \}/);
-    expect(() => createCollisionPipeline(createWorld(), { characters: { sweeps: 1 as never } })).toThrow(/characters\.sweeps must be a boolean, got 1/);
+    const sweepsOne = createWorld();
+    createCollisionPipeline(sweepsOne, { characters: { sweeps: 1 as never } });
+    // Read by the first character collider.
+    expect(() => addCharacterCollider(sweepsOne, addEntity(sweepsOne), asset)).toThrow(/characters\.sweeps must be a boolean, got 1/);
     expect(() => createCollisionPipeline(createWorld(), { characters: { sweeps: true, sweep: true } as never })).toThrow(/unknown option 'sweep'/);
   });
 });
