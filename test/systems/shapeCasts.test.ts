@@ -34,6 +34,7 @@ import { buildHumanoid } from '../../scenes/humanoid';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
 import { randomBody, type Body } from '../support/pipelineScene';
 import { refusal } from '../support/refusal';
+import { leastBytesPerCall } from '../support/allocation';
 
 const humanoid = buildHumanoid();
 const definition = defineSkeleton(humanoid.skeleton);
@@ -472,20 +473,11 @@ describe('castShapeColliders', () => {
       return total;
     };
     run(30_000);
-    const gc = (globalThis as { gc?: () => void }).gc;
-    expect(gc, 'run vitest with --expose-gc (vitest.config.ts execArgv)').toBeDefined();
     // The sphere kernels take the sphere and the motion as 8 numbers, which V8 boxes (16 bytes
     // each) when the call is not inlined: 150 to 350 bytes per cast here (a cast makes about one
     // exact cast; more when earlier tests made the kernels' call sites polymorphic).
-    // An object, array or string per cast would add more than the slack here. The least of a few
-    // runs: the first after a collection also pays for V8's own bookkeeping.
-    let perCast = Infinity;
-    for (let rep = 0; rep < 4; rep++) {
-      gc!();
-      const before = process.memoryUsage().heapUsed;
-      expect(run(10_000)).toBeGreaterThan(2000);
-      perCast = Math.min(perCast, (process.memoryUsage().heapUsed - before) / 10_000);
-    }
+    // An object, array or string per cast would add more than the slack here.
+    const perCast = leastBytesPerCall(run, 10_000, 4, 2000);
     expect(perCast).toBeLessThan(480);
   });
 

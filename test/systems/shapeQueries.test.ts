@@ -27,6 +27,7 @@ import { torusKnot } from '../../scenes/torusKnot';
 import { randomBody, referenceBand, referenceGap, referenceShape, type Body, type RefShape } from '../support/pipelineScene';
 import { boxFromStore, norm, scale as scaleV, add, sub, type V } from '../support/contactReference';
 import { refusal } from '../support/refusal';
+import { leastBytesPerCall } from '../support/allocation';
 
 const knot = torusKnot({ tubularSegments: 48, radialSegments: 8, radius: 3, tube: 0.8 });
 const tree = buildBoundingTree(knot.positions, knot.indices);
@@ -404,16 +405,7 @@ describe('overlapColliders', () => {
       return total;
     };
     run(30_000);
-    const gc = (globalThis as { gc?: () => void }).gc;
-    expect(gc, 'run vitest with --expose-gc (vitest.config.ts execArgv)').toBeDefined();
-    // The least of a few runs: the first after a collection also pays for V8's own bookkeeping.
-    let perQuery = Infinity;
-    for (let rep = 0; rep < 3; rep++) {
-      gc!();
-      const before = process.memoryUsage().heapUsed;
-      expect(run(10_000)).toBeGreaterThan(5000);
-      perQuery = Math.min(perQuery, (process.memoryUsage().heapUsed - before) / 10_000);
-    }
+    const perQuery = leastBytesPerCall(run, 10_000, 3, 5000);
     expect(perQuery).toBeLessThan(64);
   });
 });
