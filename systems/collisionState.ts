@@ -284,13 +284,13 @@ export interface CollisionPipeline {
   characters: BoneHitboxState | undefined;
   /** This frame's touching hitbox pairs of character colliders (sorted like touchingPairs). */
   readonly hitboxPairs: HitboxPairStore;
+  /** @internal The `characters` option as given: its history and sweeps are read when the first character collider is added. */
+  readonly charactersOption: CollisionPipelineOptions['characters'];
   /**
    * With the characters' `history` option: the hitbox history the character stage records into at
    * every step (its oldestTime and newestTime give the window a past time must fall in), from the
    * first character collider on (or the history given); else undefined.
    */
-  /** @internal The `characters` option as given: its history and sweeps are read when the first character collider is added. */
-  readonly charactersOption: CollisionPipelineOptions['characters'];
   hitboxHistory: HitboxHistory | undefined;
   /** @internal Frames of the characters' `history` option (0 without it). */
   historyFrames: number;
