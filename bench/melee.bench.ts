@@ -41,7 +41,11 @@ function createSubsteps(steps: number) {
   const boxes = new Float64Array(60); // A and B at the sub-step's start (grown), their velocities
   const v = new Float64Array(6);
   const turn = new Float64Array(4);
-  /** Box `which` (0: A, 1: B) at time s into boxes[15·which], grown by e. */
+  /**
+   * Box `which` (0: A, 1: B) at time s into boxes[15·which], grown by e: interpolateObb's motion
+   * from the quaternions taken once per pair (interpolateObb would take them again at every
+   * sub-step, which measured the alternative about 40% slower than it needs to be).
+   */
   const pose = (which: number, b0: ArrayLike<number>, o0: number, b1: ArrayLike<number>, o1: number, s: number, e: number) => {
     slerpQuaternion(turn, 0, q, 8 * which, q, 8 * which + 4, s);
     const o = 15 * which;
