@@ -150,6 +150,8 @@ export interface ParallelState {
   refit(p: CollisionPipeline): void;
   /** The narrow phase's tests into the touching pairs and contacts, split between the threads. */
   narrowTests(p: CollisionPipeline): void;
+  /** Tests: the jobs' splits between the threads made uneven at random. */
+  scrambleSplits(rand: () => number): void;
   /** Tests: the next job makes every worker throw. */
   failNextJob(): void;
   /** Ends the threads. */

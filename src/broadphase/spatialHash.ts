@@ -542,14 +542,18 @@ export class ColumnGrid {
   }
 }
 
+/** Part bounds of a scan covering the whole grid. */
+export const WHOLE_GRID: readonly number[] = [0, 1];
+
 /**
- * Part `part` of `parts` of the scans of a grid of dynamic boxes (pairs inside buckets, then
- * pairs across levels): a near-equal run of the buckets and one of the boxes. The parts together
- * find each pair once, as one part covering everything does. Returns the entries passed.
+ * Part `part` of the scans of a grid of dynamic boxes (pairs inside buckets, then pairs across
+ * levels): of the buckets and of the boxes, the fractions [bounds[part], bounds[part + 1]) (the
+ * last part's end 1). The parts together find each pair once, as one part covering everything
+ * does. Returns the entries passed.
  */
-export function scanPart(grid: ColumnGrid, input: BroadPhaseInput, out: PairList, part: number, parts: number): number {
-  const fromBucket = Math.floor((grid.slots * part) / parts), toBucket = Math.floor((grid.slots * (part + 1)) / parts);
-  const fromBox = Math.floor((grid.count * part) / parts), toBox = Math.floor((grid.count * (part + 1)) / parts);
+export function scanPart(grid: ColumnGrid, input: BroadPhaseInput, out: PairList, part: number, bounds: ArrayLike<number>): number {
+  const fromBucket = Math.floor(grid.slots * bounds[part]), toBucket = Math.floor(grid.slots * bounds[part + 1]);
+  const fromBox = Math.floor(grid.count * bounds[part]), toBox = Math.floor(grid.count * bounds[part + 1]);
   return grid.pairsInBuckets(input, out, fromBucket, toBucket) + grid.crossLevelPairs(input, out, fromBox, toBox);
 }
 
@@ -682,7 +686,7 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
           scanned = splitter.scan(dynamicGrid, input, out);
         } else {
           dynamicGrid.build(boxes, dynamicIds, dynamics, inv, maxCells);
-          scanned = scanPart(dynamicGrid, input, out, 0, 1);
+          scanned = scanPart(dynamicGrid, input, out, 0, WHOLE_GRID);
         }
         statistics.boxTests = scanned + oversizePairs(input, out);
         if (split.staticCount > 0) statistics.boxTests += dynamicStaticPairs(input, out);

@@ -13,7 +13,7 @@ import type { BroadPhaseInput } from '../../src/broadphase/broadPhase';
 import type { PairList } from '../../src/broadphase/pairList';
 import { scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
 import type { WorkerPool } from './pool';
-import { JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY } from './protocol';
+import { JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, partStart } from './protocol';
 
 /** Slots of BroadBuffers.scalars: the grid's counts, then each worker's pair capacity. */
 const SCALAR_BOXES = 0, SCALAR_SLOTS = 1, SCALAR_BOTTOM = 2, SCALAR_TOP = 3, SCALAR_CAPACITY = 4, SCALAR_MAX_CELLS = 5;
@@ -80,10 +80,10 @@ function shareBroadArrays(pool: WorkerPool, bb: BroadBuffers, grid: ColumnGrid, 
  * into its run of the shared buffer when they fit (else only their count: the calling thread
  * scans that part again).
  */
-export function broadWorkerPart(grid: ColumnGrid, input: BroadPhaseInput, bb: BroadBuffers, local: PairList, part: number, parts: number): void {
+export function broadWorkerPart(grid: ColumnGrid, input: BroadPhaseInput, bb: BroadBuffers, local: PairList, part: number, bounds: ArrayLike<number>): void {
   const s = readGridCounts(grid, bb);
   local.clear();
-  const passed = scanPart(grid, input, local, part, parts);
+  const passed = scanPart(grid, input, local, part, bounds);
   const n = local.count, capacity = s[SCALAR_CAPACITY];
   if (n <= capacity) {
     const base = (part - 1) * capacity;
@@ -113,22 +113,22 @@ function writeGridCounts(grid: ColumnGrid, bb: BroadBuffers): void {
 }
 
 /** A thread's part of the classification: its run of the boxes, its level counts and widths into its slots; its entries into the results. */
-export function classifyPart(grid: ColumnGrid, input: BroadPhaseInput, bb: BroadBuffers, part: number, parts: number): void {
+export function classifyPart(grid: ColumnGrid, input: BroadPhaseInput, bb: BroadBuffers, part: number, bounds: ArrayLike<number>): void {
   readGridCounts(grid, bb);
   const levels = grid.levelBoxes.length, at = part * LEVEL_SLOTS;
   const levelBoxes = bb.levelBoxes.subarray(at, at + levels), levelWidthX = bb.levelWidthX.subarray(at, at + levels);
   levelBoxes.fill(0);
   levelWidthX.fill(0);
-  const entries = grid.classifyRange(input.boxes, bb.scalars[SCALAR_MAX_CELLS], Math.floor((grid.count * part) / parts), Math.floor((grid.count * (part + 1)) / parts), levelBoxes, levelWidthX);
+  const entries = grid.classifyRange(input.boxes, bb.scalars[SCALAR_MAX_CELLS], partStart(grid.count, bounds, part), partStart(grid.count, bounds, part + 1), levelBoxes, levelWidthX);
   bb.results[2 * part] = entries;
 }
 
 /** A thread's part of the bucket fill: pass 0 counts the entries of its run of boxes (into zeroed counts), pass 1 places them. */
-export function fillPart(grid: ColumnGrid, bb: BroadBuffers, pass: number, part: number, parts: number): void {
+export function fillPart(grid: ColumnGrid, bb: BroadBuffers, pass: number, part: number, bounds: ArrayLike<number>): void {
   readGridCounts(grid, bb);
   const counts = bb.counts[part];
   if (pass === 0) counts.fill(0, 0, grid.slots + 1);
-  grid.fillBuckets(pass, counts, Math.floor((grid.count * part) / parts), Math.floor((grid.count * (part + 1)) / parts));
+  grid.fillBuckets(pass, counts, partStart(grid.count, bounds, part), partStart(grid.count, bounds, part + 1));
 }
 
 /** The bucket fill and scans of grids of at least `state.minBroad` dynamic boxes, split between the pool's threads. */
@@ -141,7 +141,8 @@ export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }
       writeGridCounts(grid, bb);
       bb.scalars[SCALAR_MAX_CELLS] = maxCells;
       shareBroadArrays(pool, bb, grid, input);
-      pool.run(JOB_CLASSIFY, parts, 0, 0, 0, () => classifyPart(grid, input, bb, 0, parts));
+      const split = pool.splitOf(JOB_CLASSIFY);
+      pool.run(JOB_CLASSIFY, parts, 0, 0, 0, () => classifyPart(grid, input, bb, 0, split.bounds), split);
       let entries = 0;
       for (let part = 0; part < parts; part++) entries += bb.results[2 * part];
       grid.mergeLevels(bb.levelBoxes, bb.levelWidthX, LEVEL_SLOTS, parts);
@@ -153,18 +154,21 @@ export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }
       }
       writeGridCounts(grid, bb);
       shareBroadArrays(pool, bb, grid, input);
-      pool.run(JOB_BUCKET_COUNT, parts, 0, 0, 0, () => fillPart(grid, bb, 0, 0, parts));
+      // Both passes cover the same runs of boxes: the fill's split, kept between them.
+      const split = pool.splitOf(JOB_BUCKET_FILL);
+      pool.run(JOB_BUCKET_COUNT, parts, 0, 0, 0, () => fillPart(grid, bb, 0, 0, split.bounds), split);
       grid.mergeCounts(bb.counts, parts);
-      pool.run(JOB_BUCKET_FILL, parts, 0, 0, 0, () => fillPart(grid, bb, 1, 0, parts));
+      pool.run(JOB_BUCKET_FILL, parts, 0, 0, 0, () => fillPart(grid, bb, 1, 0, split.bounds), split, false);
     },
     scan(grid: ColumnGrid, input: BroadPhaseInput, out: PairList): number {
       const s = bb.scalars;
       writeGridCounts(grid, bb);
       shareBroadArrays(pool, bb, grid, input);
       let passed = 0;
+      const split = pool.splitOf(JOB_BROAD);
       pool.run(JOB_BROAD, parts, 0, 0, 0, () => {
-        passed = scanPart(grid, input, out, 0, parts);
-      });
+        passed = scanPart(grid, input, out, 0, split.bounds);
+      }, split);
       const capacity = s[SCALAR_CAPACITY];
       let most = 0;
       for (let part = 1; part < parts; part++) {
@@ -173,7 +177,7 @@ export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }
         most = Math.max(most, n);
         if (n > capacity) {
           // The worker's run was too short: this part again, here.
-          scanPart(grid, input, out, part, parts);
+          scanPart(grid, input, out, part, split.bounds);
           continue;
         }
         const a = bb.pairA, b = bb.pairB, base = (part - 1) * capacity;

@@ -17,12 +17,12 @@
  * have) and it waits for a job's end by spinning on Atomics.load.
  */
 import {
-  CTRL_BINDINGS, CTRL_BYTES, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
-  CTRL_ARG, CTRL_ARG2, JOB_FAIL, JOB_STOP, controlViews, partStart, type Bindings, type Control,
+  CTRL_BINDINGS, CTRL_BYTES, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_READY, CTRL_SEQUENCE,
+  CTRL_ARG, CTRL_ARG2, JOB_FAIL, JOB_STOP, MAX_WORKERS, controlViews, partStart, type Bindings, type Control,
 } from './protocol';
+import { PartSplit } from './partSplit';
 
-/** Most worker threads a pipeline starts. */
-export const MAX_WORKERS = 64;
+export { MAX_WORKERS };
 
 /** How long the calling thread waits for workers before it gives up on them, ms. */
 const WORKER_START_TIMEOUT_MS = 30_000;
@@ -76,7 +76,7 @@ export function autoWorkerCount(): number {
   const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency
     ?? ((globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:os') as { availableParallelism?: () => number } | undefined)?.availableParallelism?.()
     ?? 1;
-  return Math.max(0, cores - 1);
+  return Math.min(MAX_WORKERS, Math.max(0, cores - 1));
 }
 
 /** Whether worker threads can be started here (Node, or a browser with Worker). */
@@ -115,9 +115,13 @@ export class WorkerPool {
   failNextJob = false;
   /** Jobs split with the workers so far (tests and the debug page check the threads ran). */
   jobsOnWorkers = 0;
+  private readonly splits = new Map<number, PartSplit>();
+  /** The parts' durations of a run, the calling thread's first. */
+  private readonly durations: Float64Array;
 
   constructor(workerCount: number, source: WorkerPoolOptions = {}) {
     this.workerCount = workerCount;
+    this.durations = new Float64Array(workerCount + 1);
     const buffer = new SharedArrayBuffer(CTRL_BYTES);
     this.control = controlViews(buffer);
     const NodeWorker = nodeWorkerConstructor();
@@ -188,12 +192,26 @@ export class WorkerPool {
     for (const [name, array] of this.shared) this.sent.set(name, array);
   }
 
+  /** The split of job kind `job`'s items between the parts, kept from run to run. */
+  splitOf(job: number): PartSplit {
+    let split = this.splits.get(job);
+    if (split === undefined) this.splits.set(job, (split = new PartSplit(this.workerCount + 1)));
+    return split;
+  }
+
+  /** @internal Tests: every job kind's split made uneven at random (see PartSplit.scramble). */
+  scrambleSplits(rand: () => number): void {
+    for (const split of this.splits.values()) split.scramble(rand);
+  }
+
   /**
    * Runs job `job` over `count` items: part 0 on this thread (`own(from, to)`), the others on the
-   * workers, then waits for them. Throws when a worker caught an error (its message included) or
-   * did not answer in time.
+   * workers, then waits for them. The items are split at `split`'s bounds (by default the job
+   * kind's), first rebalanced from its last run unless `rebalance` is false (a job whose parts
+   * must cover the same items as the last one's); the run's durations are recorded in it. Throws
+   * when a worker caught an error (its message included) or did not answer in time.
    */
-  run(job: number, count: number, margin: number, arg: number, arg2: number, own: (from: number, to: number) => void): void {
+  run(job: number, count: number, margin: number, arg: number, arg2: number, own: (from: number, to: number) => void, split = this.splitOf(job), rebalance = true): void {
     if (this.destroyed) throw new Error('bitecs-collide: the worker pool was destroyed');
     const ints = this.control.ints;
     if (!this.started) {
@@ -207,11 +225,12 @@ export class WorkerPool {
     }
     this.sendBindings();
     const parts = this.workerCount + 1;
+    if (rebalance) split.rebalance();
+    this.control.bounds.set(split.bounds);
     ints[CTRL_JOB] = this.failNextJob ? JOB_FAIL : job;
     this.failNextJob = false;
     ints[CTRL_BINDINGS] = this.bindingsVersion;
     ints[CTRL_COUNT] = count;
-    ints[CTRL_PARTS] = parts;
     ints[CTRL_ARG] = arg;
     ints[CTRL_ARG2] = arg2;
     this.control.floats[CTRL_MARGIN] = margin;
@@ -221,13 +240,18 @@ export class WorkerPool {
     Atomics.notify(ints, CTRL_SEQUENCE);
     this.jobsOnWorkers++;
     let ownError: unknown;
+    const start = performance.now();
     try {
-      own(0, partStart(count, parts, 1));
+      own(0, partStart(count, split.bounds, 1));
     } catch (error) {
       ownError = error;
     }
+    const durations = this.durations;
+    durations[0] = performance.now() - start;
     waitAtLeast(ints, CTRL_DONE, this.workerCount, WORKER_JOB_TIMEOUT_MS, 'finish a job', this.blocking);
     if (ownError !== undefined) throw ownError;
+    for (let w = 1; w < parts; w++) durations[w] = this.control.partMs[w];
+    split.record(durations);
     if (Atomics.load(ints, CTRL_ERROR) !== 0) {
       const text = this.control.errorText;
       const end = text.indexOf(0);

@@ -1,9 +1,14 @@
 /**
  * What the calling thread and its workers agree on: the layout of the shared control block, the
  * job kinds, and how a job's items are split. The control block is one SharedArrayBuffer: an
- * Int32 header that Atomics waits and wakes on, a Float64 parameter, and the text of the last
- * error a worker caught.
+ * Int32 header that Atomics waits and wakes on, Float64 slots (a parameter, the parts' bounds,
+ * the parts' durations), and the text of the last error a worker caught.
  */
+
+/** Most worker threads a pool starts. */
+export const MAX_WORKERS = 64;
+/** Most parts of a job: one per worker and the calling thread's. */
+export const MAX_PARTS = MAX_WORKERS + 1;
 
 /** Int32 slots of the control header. */
 export const CTRL_SEQUENCE = 0; // bumped by the caller to start a job; workers wait on it
@@ -12,14 +17,15 @@ export const CTRL_ERROR = 2; // 1 when a worker caught an error in the current j
 export const CTRL_JOB = 3; // JOB_* kind of the current job
 export const CTRL_BINDINGS = 4; // version of the arrays the job reads (see Bindings)
 export const CTRL_COUNT = 5; // items of the job (candidates, colliders)
-export const CTRL_PARTS = 6; // parts the items are split into: the caller's and one per worker
-export const CTRL_ARG = 7; // a job argument (the narrow phase's current pair set)
-export const CTRL_ARG2 = 8; // a second job argument (the narrow phase's previous pair count)
-export const CTRL_READY = 9; // workers that have started
+export const CTRL_ARG = 6; // a job argument (the narrow phase's current pair set)
+export const CTRL_ARG2 = 7; // a second job argument (the narrow phase's previous pair count)
+export const CTRL_READY = 8; // workers that have started
 export const CTRL_INTS = 16;
 /** Float64 slots, after the header. */
 export const CTRL_MARGIN = 0; // the pipeline's aabbMargin
-export const CTRL_FLOATS = 2;
+export const CTRL_BOUNDS = 1; // MAX_PARTS + 1 slots: part p of a job covers [bounds[p], bounds[p + 1]) of its items, as fractions
+export const CTRL_PART_MS = CTRL_BOUNDS + MAX_PARTS + 1; // MAX_PARTS slots: how long each worker's part of the last job took, ms
+export const CTRL_FLOATS = CTRL_PART_MS + MAX_PARTS;
 /** Bytes of error text (UTF-8) after the floats. */
 export const CTRL_ERROR_BYTES = 2048;
 export const CTRL_BYTES = 4 * CTRL_INTS + 8 * CTRL_FLOATS + CTRL_ERROR_BYTES;
@@ -41,21 +47,31 @@ export const JOB_FAIL = -1;
 export interface Control {
   ints: Int32Array;
   floats: Float64Array;
+  /** The current job's part bounds (see CTRL_BOUNDS). */
+  bounds: Float64Array;
+  /** Per part, how long it took in the last job, ms (written by the workers; slot 0 unused). */
+  partMs: Float64Array;
   errorText: Uint8Array;
 }
 
 /** The views of a control block's buffer. */
 export function controlViews(buffer: SharedArrayBuffer): Control {
+  const floats = new Float64Array(buffer, 4 * CTRL_INTS, CTRL_FLOATS);
   return {
     ints: new Int32Array(buffer, 0, CTRL_INTS),
-    floats: new Float64Array(buffer, 4 * CTRL_INTS, CTRL_FLOATS),
+    floats,
+    bounds: floats.subarray(CTRL_BOUNDS, CTRL_BOUNDS + MAX_PARTS + 1),
+    partMs: floats.subarray(CTRL_PART_MS, CTRL_PART_MS + MAX_PARTS),
     errorText: new Uint8Array(buffer, 4 * CTRL_INTS + 8 * CTRL_FLOATS, CTRL_ERROR_BYTES),
   };
 }
 
-/** First item of part `part` of `count` items split into `parts` near-equal runs. */
-export function partStart(count: number, parts: number, part: number): number {
-  return Math.floor((count * part) / parts);
+/**
+ * First item of part `part` of `count` items split at `bounds` (fractions, see PartSplit; the last
+ * part's end is 1, so the parts cover every item).
+ */
+export function partStart(count: number, bounds: ArrayLike<number>, part: number): number {
+  return Math.floor(count * bounds[part]);
 }
 
 /**

@@ -22,7 +22,7 @@ import { castHitboxRange, createHitboxRayHits, HIT_ARRAYS } from '../../src/char
 import { createRayBatch } from '../../src/query/rayQuery';
 import { grown } from '../../src/broadphase/growable';
 import {
-  CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
+  CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_READY, CTRL_SEQUENCE,
   COLLIDER_ARRAYS, JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_NARROW, JOB_REFIT, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
   HITBOX_ARRAYS, HITBOX_JOB_PARAMS, JOB_HITBOXES, JOB_HITBOX_RAYS, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS,
   type Bindings, type Control,
@@ -116,8 +116,8 @@ function bindingsOf(wanted: number): Promise<void> | undefined {
 }
 
 function runPart(job: number, ints: Int32Array): void {
-  const count = ints[CTRL_COUNT], parts = ints[CTRL_PARTS];
-  const from = partStart(count, parts, part), to = partStart(count, parts, part + 1);
+  const count = ints[CTRL_COUNT], bounds = control.bounds;
+  const from = partStart(count, bounds, part), to = partStart(count, bounds, part + 1);
   if (job === JOB_REFIT) {
     refitRange(collider, transform, from, to, control.floats[CTRL_MARGIN], KDOP_KIND);
   } else if (job === JOB_NARROW) {
@@ -133,11 +133,11 @@ function runPart(job: number, ints: Int32Array): void {
     rayGrid.stamp = grown(rayGrid.stamp, characters);
     castHitboxRange(hits, hitboxes, rayGrid, rays, from, to);
   } else if (job === JOB_CLASSIFY) {
-    classifyPart(grid, broadInput, broad, part, parts);
+    classifyPart(grid, broadInput, broad, part, bounds);
   } else if (job === JOB_BUCKET_COUNT || job === JOB_BUCKET_FILL) {
-    fillPart(grid, broad, job === JOB_BUCKET_COUNT ? 0 : 1, part, parts);
+    fillPart(grid, broad, job === JOB_BUCKET_COUNT ? 0 : 1, part, bounds);
   } else if (job === JOB_BROAD) {
-    broadWorkerPart(grid, broadInput, broad, broadPairs, part, parts);
+    broadWorkerPart(grid, broadInput, broad, broadPairs, part, bounds);
   } else {
     throw new Error(`job ${job} failed on purpose (a test of fault reporting)`);
   }
@@ -167,11 +167,13 @@ async function start(data: WorkerStart): Promise<void> {
     if (job === JOB_STOP) return;
     const pending = bindingsOf(ints[CTRL_BINDINGS]);
     if (pending !== undefined) await pending;
+    const started = performance.now();
     try {
       runPart(job, ints);
     } catch (error) {
       reportError(error);
     }
+    control.partMs[part] = performance.now() - started;
     Atomics.add(ints, CTRL_DONE, 1);
     Atomics.notify(ints, CTRL_DONE);
   }

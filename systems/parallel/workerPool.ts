@@ -121,6 +121,9 @@ function parallelState(pool: WorkerPool): ParallelState {
     failNextJob(): void {
       pool.failNextJob = true;
     },
+    scrambleSplits(rand: () => number): void {
+      pool.scrambleSplits(rand);
+    },
     destroy(): void {
       splitBroadPhase?.splitScans(undefined);
       pool.destroy();

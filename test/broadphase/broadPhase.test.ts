@@ -9,6 +9,8 @@ import { createOctree } from '../../src/broadphase/octree';
 import { createSpatialHash, scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
 import { createSweepAndPrune } from '../../src/broadphase/sweepAndPrune';
 import { CollideInputError } from '../../src/errors';
+import { partStart } from '../../systems/parallel/protocol';
+import { PartSplit } from '../../systems/parallel/partSplit';
 import { makeScene, referencePairs, stepDynamicOnly, stepScene, type Scene, type SceneParams } from '../../scenes/broadphase';
 import { mulberry32 } from '../../scenes/random';
 
@@ -69,14 +71,19 @@ function expectExactFrames(algorithm: BroadPhase, out: PairList, scene: Scene, f
 /**
  * A spatial hash whose classification, bucket fill and scans run in `parts` parts one after the
  * other, merged as the worker pool merges them: the partitioned kernels against the reference.
+ * The parts' bounds are drawn anew each frame, uneven (a part may be empty), as the pool's
+ * rebalancing moves them.
  */
 function splitSpatialHash(parts: number): BroadPhase {
-  const range = (n: number, part: number): [number, number] => [Math.floor((n * part) / parts), Math.floor((n * (part + 1)) / parts)];
+  const rand = mulberry32(7);
+  const split = new PartSplit(parts), bounds = split.bounds;
+  const range = (n: number, part: number): [number, number] => [partStart(n, bounds, part), partStart(n, bounds, part + 1)];
   const stride = 32, levelBoxes = new Int32Array(stride * parts), levelWidthX = new Float64Array(stride * parts);
   const counts = Array.from({ length: parts }, () => new Int32Array(0));
   const splitter: ScanSplitter = {
     splits: () => true,
     classify(grid: ColumnGrid, input, maxCells) {
+      split.scramble(rand);
       levelBoxes.fill(0);
       levelWidthX.fill(0);
       let entries = 0;
@@ -97,7 +104,7 @@ function splitSpatialHash(parts: number): BroadPhase {
     },
     scan(grid: ColumnGrid, input, out) {
       let passed = 0;
-      for (let part = 0; part < parts; part++) passed += scanPart(grid, input, out, part, parts);
+      for (let part = 0; part < parts; part++) passed += scanPart(grid, input, out, part, bounds);
       return passed;
     },
   };

@@ -72,8 +72,10 @@ describe('characters on worker threads', () => {
       const found = raycastCharactersBatch(one.world, hits1, rays);
       expect(raycastCharactersBatch(many.world, hitsN, rays)).toBe(found);
       sameHits(hitsN, hits1);
-      // The workers took part: the pool's cast ran (it returns -1 when it leaves the batch to the caller).
+      // The workers took part: the pool's cast ran (it returns -1 when it leaves the batch to the caller),
+      // here split unevenly between the threads.
       hitsN.hitbox.fill(-2);
+      many.parallel!.scrambleSplits(mulberry32(seed + 2));
       expect(many.parallel!.hitboxes.cast(hitsN, hn, many.characters!.rayGrid!, rays)).toBe(found);
       sameHits(hitsN, hits1);
       hitsSeen += found;

@@ -127,6 +127,8 @@ function agreesWithOneThread(rand: () => number, bodies: Body[], workers: number
         if (frame >= 6 && i === (victim + 1) % bodies.length) return;
         setTransform(run.world, run.eids[i], body.position, body.rotation);
       });
+      // Every other frame, uneven splits between the threads (otherwise as the pool balances them).
+      if (frame % 2 === 1) run.p.parallel?.scrambleSplits(rand);
       run.p.step(run.world);
     }
     expect(outputs(runs[1].p)).toBe(outputs(runs[0].p));
