@@ -103,8 +103,13 @@ const HASH_Z = 83492791;
 const HASH_LEVEL = 2654435761;
 /** Levels of the hierarchy: cells up to 2^20 times the base size; larger boxes are oversize. */
 const LEVELS = 21;
-/** Hash table slots per entry (at least): keeps unrelated columns mostly in separate buckets. */
-const SLOTS_PER_ENTRY = 1;
+/**
+ * Hash table slots per column in use (at least): keeps unrelated columns mostly in separate
+ * buckets. The columns in use are bounded by the entries and by the columns the levels' boxes
+ * span, far fewer in a scene many columns long in x: a table sized by the columns stays in cache
+ * where one sized by the entries would not.
+ */
+const SLOTS_PER_COLUMN = 2;
 /** Boxes sampled for the median box size that sets the cell edge (the adaptive factor absorbs the estimate's error). */
 export const CELL_SIZE_SAMPLES = 63;
 /** Default of `maxCellsPerBox`. */
@@ -128,6 +133,16 @@ const ANY_LEVEL = -1;
 
 export function columnHash(iy: number, iz: number, level: number, slotMask: number): number {
   return (Math.imul(iy, HASH_Y) ^ Math.imul(iz, HASH_Z) ^ Math.imul(level, HASH_LEVEL)) & slotMask;
+}
+
+/** Empties per-level counts, widths and spans (any number of levels, as classifyRange fills them). */
+export function clearLevels(levelBoxes: Int32Array, levelWidthX: Float64Array, levelSpan: Float64Array): void {
+  levelBoxes.fill(0);
+  levelWidthX.fill(0);
+  for (let s = 0; s < levelSpan.length; s += 4) {
+    levelSpan[s] = levelSpan[s + 2] = Infinity;
+    levelSpan[s + 1] = levelSpan[s + 3] = -Infinity;
+  }
 }
 
 /**
@@ -188,6 +203,8 @@ export class ColumnGrid {
   levelBoxes: Int32Array;
   /** Widest x extent of a box per level: how far below a box's lower x a box of that level can start and still reach it. */
   levelWidthX: Float64Array;
+  /** Per level, 4 numbers: the lowest and highest column coordinate of its boxes in y, then in z (sizes the hash table). */
+  levelSpan: Float64Array;
   /** Lowest and highest level holding boxes (top < bottom: none). */
   bottom = 0;
   top = -1;
@@ -221,6 +238,7 @@ export class ColumnGrid {
     this.levelInv = allocate(Float64Array, LEVELS, shared);
     this.levelBoxes = allocate(Int32Array, LEVELS, shared);
     this.levelWidthX = allocate(Float64Array, LEVELS, shared);
+    this.levelSpan = allocate(Float64Array, 4 * LEVELS, shared);
     this.bucketStart = allocate(Int32Array, 0, shared);
     this.entryId = allocate(Int32Array, 0, shared);
     this.entryColumn = allocate(Int32Array, 0, shared);
@@ -257,7 +275,7 @@ export class ColumnGrid {
     for (let i = 0; i < count; i++) keys[i] = float32Below(boxes[ids[i] * 6]);
     byLowerX.sort(count, ids);
     this.startClassify(inv);
-    const entries = split !== undefined ? split.classify(this, input!, maxCells) : this.classifyRange(boxes, maxCells, 0, count, this.levelBoxes, this.levelWidthX);
+    const entries = split !== undefined ? split.classify(this, input!, maxCells) : this.classifyRange(boxes, maxCells, 0, count, this.levelBoxes, this.levelWidthX, this.levelSpan);
     this.finishLayOut(entries);
   }
 
@@ -283,10 +301,11 @@ export class ColumnGrid {
 
   /**
    * Puts each box of ranks [from, to) on its level and computes its column range there (count -1:
-   * oversize), counting the boxes per level into `levelBoxes` and the widest per level into
-   * `levelWidthX`. Returns the boxes' (box, column) entries. `levelInv` must be set.
+   * oversize), counting the boxes per level into `levelBoxes`, the widest per level into
+   * `levelWidthX` and their columns' span per level into `levelSpan` (from clearLevels). Returns
+   * the boxes' (box, column) entries. `levelInv` must be set.
    */
-  classifyRange(boxes: ArrayLike<number>, maxCells: number, from: number, to: number, levelBoxes: Int32Array, levelWidthX: Float64Array): number {
+  classifyRange(boxes: ArrayLike<number>, maxCells: number, from: number, to: number, levelBoxes: Int32Array, levelWidthX: Float64Array, levelSpan: Float64Array): number {
     const { levelInv, boxLowerX, boxLevel, columnLo, columnN } = this;
     let entries = 0;
     const sortedIds = this.byLowerX.order;
@@ -317,6 +336,11 @@ export class ColumnGrid {
         levelBoxes[level]++;
         const width = boxes[o + 3] - boxes[o];
         if (width > levelWidthX[level]) levelWidthX[level] = width;
+        const y0 = columnLo[i * 2], z0 = columnLo[i * 2 + 1], s = level * 4;
+        if (y0 < levelSpan[s]) levelSpan[s] = y0;
+        if (y0 + columnN[i * 2] - 1 > levelSpan[s + 1]) levelSpan[s + 1] = y0 + columnN[i * 2] - 1;
+        if (z0 < levelSpan[s + 2]) levelSpan[s + 2] = z0;
+        if (z0 + columnN[i * 2 + 1] - 1 > levelSpan[s + 3]) levelSpan[s + 3] = z0 + columnN[i * 2 + 1] - 1;
         entries += columnN[i * 2] * columnN[i * 2 + 1];
       }
     }
@@ -325,14 +349,21 @@ export class ColumnGrid {
 
   /**
    * After parts of a split classification each ran classifyRange into their own `stride`-long
-   * slices of `levelBoxes` and `levelWidthX` (from zeroes): adds their counts and takes the widest
-   * per level, as one part would find them.
+   * slices of `levelBoxes` and `levelWidthX` and `4 * stride`-long slices of `levelSpan` (from
+   * clearLevels): adds their counts, takes the widest per level and joins the spans, as one part
+   * would find them.
    */
-  mergeLevels(levelBoxes: Int32Array, levelWidthX: Float64Array, stride: number, parts: number): void {
+  mergeLevels(levelBoxes: Int32Array, levelWidthX: Float64Array, levelSpan: Float64Array, stride: number, parts: number): void {
+    const span = this.levelSpan;
     for (let part = 0; part < parts; part++) {
       for (let level = 0; level < LEVELS; level++) {
         this.levelBoxes[level] += levelBoxes[part * stride + level];
         if (levelWidthX[part * stride + level] > this.levelWidthX[level]) this.levelWidthX[level] = levelWidthX[part * stride + level];
+        const from = 4 * (part * stride + level), to = 4 * level;
+        span[to] = Math.min(span[to], levelSpan[from]);
+        span[to + 1] = Math.max(span[to + 1], levelSpan[from + 1]);
+        span[to + 2] = Math.min(span[to + 2], levelSpan[from + 2]);
+        span[to + 3] = Math.max(span[to + 3], levelSpan[from + 3]);
       }
     }
   }
@@ -340,8 +371,7 @@ export class ColumnGrid {
   /** Sets the inverse cell sizes of the levels and clears their counts, before classifyRange. */
   startClassify(inv: number): void {
     for (let l = 0; l < LEVELS; l++) this.levelInv[l] = inv * 2 ** -l;
-    this.levelBoxes.fill(0);
-    this.levelWidthX.fill(0);
+    clearLevels(this.levelBoxes, this.levelWidthX, this.levelSpan);
   }
 
   /**
@@ -360,8 +390,13 @@ export class ColumnGrid {
     while (bottom < top && levelBoxes[bottom] === 0) bottom++;
     this.top = top;
     this.bottom = bottom;
+    let columns = 0;
+    const span = this.levelSpan;
+    for (let level = bottom; level <= top; level++) {
+      if (levelBoxes[level] !== 0) columns += (span[4 * level + 1] - span[4 * level] + 1) * (span[4 * level + 3] - span[4 * level + 2] + 1);
+    }
     let slots = 16;
-    while (slots < SLOTS_PER_ENTRY * entries) slots *= 2;
+    while (slots < SLOTS_PER_COLUMN * Math.min(entries, columns)) slots *= 2;
     this.slots = slots;
     this.bucketStart = grown(this.bucketStart, slots + 1);
     this.entryId = grown(this.entryId, entries);

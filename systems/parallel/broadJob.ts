@@ -11,7 +11,7 @@
 import { allocate } from '../../src/sharedMemory';
 import type { BroadPhaseInput } from '../../src/broadphase/broadPhase';
 import type { PairList } from '../../src/broadphase/pairList';
-import { scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
+import { clearLevels, scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
 import type { WorkerPool } from './pool';
 import { JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, partStart } from './protocol';
 
@@ -33,13 +33,14 @@ export interface BroadBuffers {
   pairB: Uint32Array;
   /** Per part: its bucket counts, then its places (see ColumnGrid.mergeCounts). */
   counts: Int32Array[];
-  /** Per part, LEVEL_SLOTS each: the boxes it put on each level and the widest of them. */
+  /** Per part, LEVEL_SLOTS each: the boxes it put on each level and the widest of them; 4 * LEVEL_SLOTS: their columns' spans. */
   levelBoxes: Int32Array;
   levelWidthX: Float64Array;
+  levelSpan: Float64Array;
 }
 
 /** Names of the broad-phase job's arrays: its buffers, the grid's arrays the scans read, the input's. */
-export const BROAD_ARRAYS = ['scalars', 'results', 'pairA', 'pairB', 'levelBoxes', 'levelWidthX'] as const;
+export const BROAD_ARRAYS = ['scalars', 'results', 'pairA', 'pairB', 'levelBoxes', 'levelWidthX', 'levelSpan'] as const;
 export const GRID_ARRAYS = [
   'boxLowerX', 'columnLo', 'boxLevel', 'columnN', 'levelInv', 'levelBoxes', 'levelWidthX', 'bucketStart', 'entryId', 'entryColumn', 'entryLevel', 'entryFirst', 'entryLowerX',
 ] as const;
@@ -55,6 +56,7 @@ export function createBroadBuffers(workers: number): BroadBuffers {
     counts: Array.from({ length: workers + 1 }, () => allocate(Int32Array, 0, true)),
     levelBoxes: allocate(Int32Array, LEVEL_SLOTS * (workers + 1), true),
     levelWidthX: allocate(Float64Array, LEVEL_SLOTS * (workers + 1), true),
+    levelSpan: allocate(Float64Array, 4 * LEVEL_SLOTS * (workers + 1), true),
   };
   reservePairs(bb, workers, INITIAL_PAIR_CAPACITY);
   return bb;
@@ -117,9 +119,9 @@ export function classifyPart(grid: ColumnGrid, input: BroadPhaseInput, bb: Broad
   readGridCounts(grid, bb);
   const levels = grid.levelBoxes.length, at = part * LEVEL_SLOTS;
   const levelBoxes = bb.levelBoxes.subarray(at, at + levels), levelWidthX = bb.levelWidthX.subarray(at, at + levels);
-  levelBoxes.fill(0);
-  levelWidthX.fill(0);
-  const entries = grid.classifyRange(input.boxes, bb.scalars[SCALAR_MAX_CELLS], partStart(grid.count, bounds, part), partStart(grid.count, bounds, part + 1), levelBoxes, levelWidthX);
+  const levelSpan = bb.levelSpan.subarray(4 * at, 4 * (at + levels));
+  clearLevels(levelBoxes, levelWidthX, levelSpan);
+  const entries = grid.classifyRange(input.boxes, bb.scalars[SCALAR_MAX_CELLS], partStart(grid.count, bounds, part), partStart(grid.count, bounds, part + 1), levelBoxes, levelWidthX, levelSpan);
   bb.results[2 * part] = entries;
 }
 
@@ -145,7 +147,7 @@ export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }
       pool.run(JOB_CLASSIFY, parts, 0, 0, 0, () => classifyPart(grid, input, bb, 0, split.bounds), split);
       let entries = 0;
       for (let part = 0; part < parts; part++) entries += bb.results[2 * part];
-      grid.mergeLevels(bb.levelBoxes, bb.levelWidthX, LEVEL_SLOTS, parts);
+      grid.mergeLevels(bb.levelBoxes, bb.levelWidthX, bb.levelSpan, LEVEL_SLOTS, parts);
       return entries;
     },
     fill(grid: ColumnGrid, input: BroadPhaseInput): void {

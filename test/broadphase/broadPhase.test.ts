@@ -6,7 +6,7 @@ import { PairList } from '../../src/broadphase/pairList';
 import { createDynamicAabbTree } from '../../src/broadphase/dynamicAabbTree';
 import { createKdTree } from '../../src/broadphase/kdTree';
 import { createOctree } from '../../src/broadphase/octree';
-import { createSpatialHash, scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
+import { clearLevels, createSpatialHash, scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
 import { createSweepAndPrune } from '../../src/broadphase/sweepAndPrune';
 import { CollideInputError } from '../../src/errors';
 import { partStart } from '../../systems/parallel/protocol';
@@ -78,20 +78,19 @@ function splitSpatialHash(parts: number): BroadPhase {
   const rand = mulberry32(7);
   const split = new PartSplit(parts), bounds = split.bounds;
   const range = (n: number, part: number): [number, number] => [partStart(n, bounds, part), partStart(n, bounds, part + 1)];
-  const stride = 32, levelBoxes = new Int32Array(stride * parts), levelWidthX = new Float64Array(stride * parts);
+  const stride = 32, levelBoxes = new Int32Array(stride * parts), levelWidthX = new Float64Array(stride * parts), levelSpan = new Float64Array(4 * stride * parts);
   const counts = Array.from({ length: parts }, () => new Int32Array(0));
   const splitter: ScanSplitter = {
     splits: () => true,
     classify(grid: ColumnGrid, input, maxCells) {
       split.scramble(rand);
-      levelBoxes.fill(0);
-      levelWidthX.fill(0);
+      clearLevels(levelBoxes, levelWidthX, levelSpan);
       let entries = 0;
       for (let part = 0; part < parts; part++) {
         const at = part * stride;
-        entries += grid.classifyRange(input.boxes, maxCells, ...range(grid.count, part), levelBoxes.subarray(at, at + stride), levelWidthX.subarray(at, at + stride));
+        entries += grid.classifyRange(input.boxes, maxCells, ...range(grid.count, part), levelBoxes.subarray(at, at + stride), levelWidthX.subarray(at, at + stride), levelSpan.subarray(4 * at, 4 * (at + stride)));
       }
-      grid.mergeLevels(levelBoxes, levelWidthX, stride, parts);
+      grid.mergeLevels(levelBoxes, levelWidthX, levelSpan, stride, parts);
       return entries;
     },
     fill(grid: ColumnGrid) {
