@@ -2,29 +2,37 @@
  * Stable ascending order of Float32 keys by an LSD radix sort on their bit patterns (digits of
  * 11, 11 and 10 bits), linear in the count and allocation-free once its pooled arrays have grown.
  * The bits are mapped so that unsigned order equals numeric order: negative floats have all bits
- * flipped, the others only the sign bit.
+ * flipped, the others only the sign bit. The passes can run on several threads (see radixPass.ts):
+ * their arrays keep their roles from sort to sort, so threads are handed them once.
  */
 import { grown } from './growable';
 import { allocate } from '../sharedMemory';
 import { radixScatterPass } from './radixPass';
 
-const DIGIT_BITS = 11;
+/** The passes' digits: [shift, bits], least significant first. */
+export const FLOAT32_ORDER_DIGITS: readonly (readonly [number, number])[] = [[0, 11], [11, 11], [22, 10]];
 
 export class Float32Order {
   /** Keys to sort: write `count` of them (after `reserve`), then call `sort`. */
   keys = new Float32Array(0);
   /** After `sort`: order[k] is the tag of the k-th smallest key (ties in index order). */
   order: Uint32Array;
+  /** After `sort`, the mapped keys in order; before it, the passes' other arrays. */
+  mapped: Uint32Array;
+  /** The mapped keys and tags in input order (`prepare`), and between passes. */
+  scratchMapped: Uint32Array;
+  scratchOrder: Uint32Array;
   /** The keys' own bytes as unsigned integers: mapping them needs no float-to-bits conversion. */
   private keyBits = new Uint32Array(0);
-  private mapped = new Uint32Array(0);
-  private scratchMapped = new Uint32Array(0);
-  private scratchOrder: Uint32Array;
-  private readonly buckets = new Uint32Array(1 << DIGIT_BITS);
+  private readonly buckets = new Uint32Array(1 << 11);
+  /** passArrays' answer, reused. */
+  private readonly pass: Uint32Array[] = [];
 
-  /** With `shared`, the order lives on SharedArrayBuffers, for other threads to read. */
+  /** With `shared`, the arrays the passes move live on SharedArrayBuffers, for other threads to read and write. */
   constructor(shared = false) {
     this.order = allocate(Uint32Array, 0, shared);
+    this.mapped = allocate(Uint32Array, 0, shared);
+    this.scratchMapped = allocate(Uint32Array, 0, shared);
     this.scratchOrder = allocate(Uint32Array, 0, shared);
   }
 
@@ -46,22 +54,35 @@ export class Float32Order {
    * NaN keys are not allowed.
    */
   sort(count: number, tags?: ArrayLike<number>): void {
-    const keyBits = this.keyBits, buckets = this.buckets;
-    const mapped = this.mapped, order = this.order;
-    const scratch = this.scratchMapped, scratchOrder = this.scratchOrder;
+    this.prepare(count, tags);
+    for (let pass = 0; pass < FLOAT32_ORDER_DIGITS.length; pass++) {
+      const [shift, bits] = FLOAT32_ORDER_DIGITS[pass];
+      const arrays = this.passArrays(pass);
+      radixScatterPass(arrays[0], shift, bits, count, this.buckets, arrays[0], arrays[1], arrays[2], arrays[3]);
+    }
+  }
+
+  /** The first step of `sort`: the mapped keys and the tags into the scratch arrays. */
+  prepare(count: number, tags?: ArrayLike<number>): void {
+    const keyBits = this.keyBits, mapped = this.scratchMapped, order = this.scratchOrder;
     for (let i = 0; i < count; i++) {
       const u = keyBits[i];
       mapped[i] = (u & 0x80000000) !== 0 ? ~u >>> 0 : (u | 0x80000000) >>> 0;
       order[i] = tags === undefined ? i : tags[i];
     }
-    // Digits of 11, 11 and 10 bits, ping-ponging between the arrays and their scratch twins.
-    radixScatterPass(mapped, 0, DIGIT_BITS, count, buckets, mapped, order, scratch, scratchOrder);
-    radixScatterPass(scratch, DIGIT_BITS, DIGIT_BITS, count, buckets, scratch, scratchOrder, mapped, order);
-    radixScatterPass(mapped, 2 * DIGIT_BITS, 32 - 2 * DIGIT_BITS, count, buckets, mapped, order, scratch, scratchOrder);
-    // An odd number of passes leaves the sorted run in the scratch arrays: they change roles.
-    this.mapped = scratch;
-    this.scratchMapped = mapped;
-    this.order = scratchOrder;
-    this.scratchOrder = order;
+  }
+
+  /**
+   * Pass `pass`'s source keys and tags, then its destination keys and tags (an array reused by the
+   * next call): from the scratch arrays to the results and back, so that the last pass (of an odd
+   * count) ends in the results.
+   */
+  passArrays(pass: number): readonly Uint32Array[] {
+    const even = pass % 2 === 0, a = this.pass;
+    a[0] = even ? this.scratchMapped : this.mapped;
+    a[1] = even ? this.scratchOrder : this.order;
+    a[2] = even ? this.mapped : this.scratchMapped;
+    a[3] = even ? this.order : this.scratchOrder;
+    return a;
   }
 }

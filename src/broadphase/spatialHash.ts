@@ -61,8 +61,8 @@ export interface SpatialHashStatistics {
 }
 
 /**
- * Runs a frame's dynamic grid's classification, bucket fill and scans on several threads:
- * `classify` inside the grid's `layOut`, `fill` after it (each part running fillBuckets on a run
+ * Runs a frame's dynamic grid's sort, classification, bucket fill and scans on several threads:
+ * `sort` and `classify` inside the grid's `layOut`, `fill` after it (each part running fillBuckets on a run
  * of the boxes, with `mergeCounts` between the passes), `scan` over the parts of `scanPart`,
  * adding every part's pairs to `out` (in any order: `findPairs` sorts them) and returning the
  * entries the parts passed, summed.
@@ -70,6 +70,8 @@ export interface SpatialHashStatistics {
 export interface ScanSplitter {
   /** Whether a frame with `dynamics` dynamic boxes is split. */
   splits(dynamics: number): boolean;
+  /** The boxes' sort by lower x: `grid.byLowerX.sort(grid.count, tags)`, its passes split (the keys are written). */
+  sort(grid: ColumnGrid, input: BroadPhaseInput, tags: ArrayLike<number>): void;
   /** The grid's classification (classifyRange over runs of the boxes, per-part level counts and widths merged into the grid's); returns the entries. */
   classify(grid: ColumnGrid, input: BroadPhaseInput, maxCells: number): number;
   fill(grid: ColumnGrid, input: BroadPhaseInput): void;
@@ -273,7 +275,8 @@ export class ColumnGrid {
     byLowerX.reserve(count);
     const keys = byLowerX.keys;
     for (let i = 0; i < count; i++) keys[i] = float32Below(boxes[ids[i] * 6]);
-    byLowerX.sort(count, ids);
+    if (split !== undefined) split.sort(this, input!, ids);
+    else byLowerX.sort(count, ids);
     this.startClassify(inv);
     const entries = split !== undefined ? split.classify(this, input!, maxCells) : this.classifyRange(boxes, maxCells, 0, count, this.levelBoxes, this.levelWidthX, this.levelSpan);
     this.finishLayOut(entries);

@@ -1,6 +1,8 @@
 /**
- * The spatial hash on the worker pool. The calling thread sorts the frame's dynamic boxes by
- * lower x (the grid lives on SharedArrayBuffers); each thread classifies a run of them by level,
+ * The spatial hash on the worker pool (the grid lives on SharedArrayBuffers). The frame's dynamic
+ * boxes are sorted by lower x in three radix passes, each split in two jobs: every thread counts
+ * the digits of a run of the boxes, the calling thread turns the counts into each run's places,
+ * and every thread moves its run. Then each thread classifies a run of them by level,
  * and the calling thread merges the per-level counts and widths. The bucket fill's counting sort
  * runs in two jobs, each thread counting then placing the entries of a run of the boxes, with the
  * calling thread turning the counts into each thread's places between them (the same layout as
@@ -12,8 +14,10 @@ import { allocate } from '../../src/sharedMemory';
 import type { BroadPhaseInput } from '../../src/broadphase/broadPhase';
 import type { PairList } from '../../src/broadphase/pairList';
 import { clearLevels, scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
+import { FLOAT32_ORDER_DIGITS, type Float32Order } from '../../src/broadphase/float32Order';
+import { radixCount, radixPlaces, radixScatter } from '../../src/broadphase/radixPass';
 import type { WorkerPool } from './pool';
-import { JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, partStart } from './protocol';
+import { JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_SORT_COUNT, JOB_SORT_SCATTER, partStart } from './protocol';
 
 /** Slots of BroadBuffers.scalars: the grid's counts, then each worker's pair capacity. */
 const SCALAR_BOXES = 0, SCALAR_SLOTS = 1, SCALAR_BOTTOM = 2, SCALAR_TOP = 3, SCALAR_CAPACITY = 4, SCALAR_MAX_CELLS = 5;
@@ -31,7 +35,7 @@ export interface BroadBuffers {
   /** The workers' pairs: worker w (part w + 1) writes [w * capacity, w * capacity + its count). */
   pairA: Uint32Array;
   pairB: Uint32Array;
-  /** Per part: its bucket counts, then its places (see ColumnGrid.mergeCounts). */
+  /** Per part: its bucket counts, then its places (see ColumnGrid.mergeCounts); in the sort, its digit counts, then places. */
   counts: Int32Array[];
   /** Per part, LEVEL_SLOTS each: the boxes it put on each level and the widest of them; 4 * LEVEL_SLOTS: their columns' spans. */
   levelBoxes: Int32Array;
@@ -73,7 +77,11 @@ function shareBroadArrays(pool: WorkerPool, bb: BroadBuffers, grid: ColumnGrid, 
   for (const name of BROAD_ARRAYS) pool.share(`broad.${name}`, bb[name]);
   for (let part = 0; part < bb.counts.length; part++) pool.share(`broad.counts${part}`, bb.counts[part]);
   for (const name of GRID_ARRAYS) pool.share(`grid.${name}`, grid[name]);
-  pool.share('grid.order', grid.byLowerX.order);
+  const order = grid.byLowerX;
+  pool.share('grid.order', order.order);
+  pool.share('sort.mapped', order.mapped);
+  pool.share('sort.scratchMapped', order.scratchMapped);
+  pool.share('sort.scratchOrder', order.scratchOrder);
   for (const name of INPUT_ARRAYS) pool.share(`input.${name}`, input[name] as unknown as ArrayBufferView);
 }
 
@@ -114,6 +122,15 @@ function writeGridCounts(grid: ColumnGrid, bb: BroadBuffers): void {
   s[SCALAR_TOP] = grid.top;
 }
 
+/** A thread's part of radix pass `pass` of the sort by lower x: pass 0 counts its run's digits (into its counts), pass 1 moves the run to its places. */
+export function sortPart(order: Float32Order, bb: BroadBuffers, pass: number, step: number, part: number, bounds: ArrayLike<number>): void {
+  const count = bb.scalars[SCALAR_BOXES], from = partStart(count, bounds, part), to = partStart(count, bounds, part + 1);
+  const [shift, bits] = FLOAT32_ORDER_DIGITS[pass];
+  const arrays = order.passArrays(pass);
+  if (step === 0) radixCount(arrays[0], shift, bits, from, to, bb.counts[part]);
+  else radixScatter(arrays[0], shift, bits, from, to, bb.counts[part], arrays[0], arrays[1], arrays[2], arrays[3]);
+}
+
 /** A thread's part of the classification: its run of the boxes, its level counts and widths into its slots; its entries into the results. */
 export function classifyPart(grid: ColumnGrid, input: BroadPhaseInput, bb: BroadBuffers, part: number, bounds: ArrayLike<number>): void {
   readGridCounts(grid, bb);
@@ -137,8 +154,28 @@ export function fillPart(grid: ColumnGrid, bb: BroadBuffers, pass: number, part:
 export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }): ScanSplitter {
   const workers = pool.workerCount, parts = workers + 1;
   const bb = createBroadBuffers(workers);
+  /** Room in each part's counts for `n` buckets or digits. */
+  const reserveCounts = (n: number) => {
+    for (let part = 0; part < parts; part++) {
+      if (bb.counts[part].length < n) bb.counts[part] = allocate(Int32Array, Math.max(2 * bb.counts[part].length, n), true);
+    }
+  };
   return {
     splits: (dynamics) => dynamics >= state.minBroad,
+    sort(grid: ColumnGrid, input: BroadPhaseInput, tags: ArrayLike<number>): void {
+      const order = grid.byLowerX;
+      order.prepare(grid.count, tags);
+      reserveCounts(1 << 11);
+      writeGridCounts(grid, bb);
+      shareBroadArrays(pool, bb, grid, input);
+      // Each pass's count and moves cover the same runs: one split, rebalanced before the first pass only.
+      const split = pool.splitOf(JOB_SORT_SCATTER);
+      for (let pass = 0; pass < FLOAT32_ORDER_DIGITS.length; pass++) {
+        pool.run(JOB_SORT_COUNT, parts, 0, pass, 0, () => sortPart(order, bb, pass, 0, 0, split.bounds), split, pass === 0);
+        radixPlaces(bb.counts, parts, FLOAT32_ORDER_DIGITS[pass][1]);
+        pool.run(JOB_SORT_SCATTER, parts, 0, pass, 0, () => sortPart(order, bb, pass, 1, 0, split.bounds), split, false);
+      }
+    },
     classify(grid: ColumnGrid, input: BroadPhaseInput, maxCells: number): number {
       writeGridCounts(grid, bb);
       bb.scalars[SCALAR_MAX_CELLS] = maxCells;
@@ -151,9 +188,7 @@ export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }
       return entries;
     },
     fill(grid: ColumnGrid, input: BroadPhaseInput): void {
-      for (let part = 0; part < parts; part++) {
-        if (bb.counts[part].length < grid.slots + 1) bb.counts[part] = allocate(Int32Array, Math.max(2 * bb.counts[part].length, grid.slots + 1), true);
-      }
+      reserveCounts(grid.slots + 1);
       writeGridCounts(grid, bb);
       shareBroadArrays(pool, bb, grid, input);
       // Both passes cover the same runs of boxes: the fill's split, kept between them.

@@ -40,6 +40,8 @@ export const JOB_BUCKET_FILL = 5; // the bucket fill's placing pass over the sam
 export const JOB_CLASSIFY = 6; // the boxes' hash levels over a run of the boxes
 export const JOB_HITBOXES = 7; // updateHitboxes over a range of characters
 export const JOB_HITBOX_RAYS = 8; // a prepared ray batch's range of rays against the hitboxes
+export const JOB_SORT_COUNT = 9; // a radix pass's digit counts over a run of the boxes (the pass in CTRL_ARG)
+export const JOB_SORT_SCATTER = 10; // the same pass's moves of that run
 /** Any other kind makes a worker throw: the pool sends one when a test asks it to fail. */
 export const JOB_FAIL = -1;
 

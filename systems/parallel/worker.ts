@@ -7,7 +7,7 @@ import { createColliderStore } from '../../components/collider';
 import { createTransformStore } from '../../components/transform';
 import type { KdopK } from '../../src/layout';
 import { narrowRange } from './narrowJob';
-import { BROAD_ARRAYS, GRID_ARRAYS, INPUT_ARRAYS, broadWorkerPart, classifyPart, createBroadBuffers, fillPart } from './broadJob';
+import { BROAD_ARRAYS, GRID_ARRAYS, INPUT_ARRAYS, broadWorkerPart, classifyPart, createBroadBuffers, fillPart, sortPart } from './broadJob';
 import { ColumnGrid } from '../../src/broadphase/spatialHash';
 import { PairList } from '../../src/broadphase/pairList';
 import type { BroadPhaseInput } from '../../src/broadphase/broadPhase';
@@ -23,7 +23,7 @@ import { createRayBatch } from '../../src/query/rayQuery';
 import { grown } from '../../src/broadphase/growable';
 import {
   CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_READY, CTRL_SEQUENCE,
-  COLLIDER_ARRAYS, JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_NARROW, JOB_REFIT, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
+  COLLIDER_ARRAYS, JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_NARROW, JOB_REFIT, JOB_SORT_COUNT, JOB_SORT_SCATTER, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
   HITBOX_ARRAYS, HITBOX_JOB_PARAMS, JOB_HITBOXES, JOB_HITBOX_RAYS, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS,
   type Bindings, type Control,
 } from './protocol';
@@ -81,7 +81,11 @@ function bind(bindings: Bindings): void {
     for (const name of BROAD_ARRAYS) b[name] = bindings.arrays[`broad.${name}`];
     for (let part = 0; bindings.arrays[`broad.counts${part}`] !== undefined; part++) broad.counts[part] = bindings.arrays[`broad.counts${part}`] as Int32Array;
     for (const name of GRID_ARRAYS) g[name] = bindings.arrays[`grid.${name}`];
-    grid.byLowerX.order = bindings.arrays['grid.order'] as Uint32Array;
+    const order = grid.byLowerX;
+    order.order = bindings.arrays['grid.order'] as Uint32Array;
+    order.mapped = bindings.arrays['sort.mapped'] as Uint32Array;
+    order.scratchMapped = bindings.arrays['sort.scratchMapped'] as Uint32Array;
+    order.scratchOrder = bindings.arrays['sort.scratchOrder'] as Uint32Array;
     for (const name of INPUT_ARRAYS) i[name] = bindings.arrays[`input.${name}`];
   }
   version = bindings.version;
@@ -136,6 +140,8 @@ function runPart(job: number, ints: Int32Array): void {
     classifyPart(grid, broadInput, broad, part, bounds);
   } else if (job === JOB_BUCKET_COUNT || job === JOB_BUCKET_FILL) {
     fillPart(grid, broad, job === JOB_BUCKET_COUNT ? 0 : 1, part, bounds);
+  } else if (job === JOB_SORT_COUNT || job === JOB_SORT_SCATTER) {
+    sortPart(grid.byLowerX, broad, ints[CTRL_ARG], job === JOB_SORT_COUNT ? 0 : 1, part, bounds);
   } else if (job === JOB_BROAD) {
     broadWorkerPart(grid, broadInput, broad, broadPairs, part, bounds);
   } else {

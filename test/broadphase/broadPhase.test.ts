@@ -11,6 +11,8 @@ import { createSweepAndPrune } from '../../src/broadphase/sweepAndPrune';
 import { CollideInputError } from '../../src/errors';
 import { partStart } from '../../systems/parallel/protocol';
 import { PartSplit } from '../../systems/parallel/partSplit';
+import { FLOAT32_ORDER_DIGITS } from '../../src/broadphase/float32Order';
+import { radixCount, radixPlaces, radixScatter } from '../../src/broadphase/radixPass';
 import { makeScene, referencePairs, stepDynamicOnly, stepScene, type Scene, type SceneParams } from '../../scenes/broadphase';
 import { mulberry32 } from '../../scenes/random';
 
@@ -80,8 +82,20 @@ function splitSpatialHash(parts: number): BroadPhase {
   const range = (n: number, part: number): [number, number] => [partStart(n, bounds, part), partStart(n, bounds, part + 1)];
   const stride = 32, levelBoxes = new Int32Array(stride * parts), levelWidthX = new Float64Array(stride * parts), levelSpan = new Float64Array(4 * stride * parts);
   const counts = Array.from({ length: parts }, () => new Int32Array(0));
+  const digitCounts = Array.from({ length: parts }, () => new Uint32Array(1 << 11));
   const splitter: ScanSplitter = {
     splits: () => true,
+    sort(grid: ColumnGrid, _input, tags) {
+      split.scramble(rand);
+      const order = grid.byLowerX;
+      order.prepare(grid.count, tags);
+      for (let pass = 0; pass < FLOAT32_ORDER_DIGITS.length; pass++) {
+        const [shift, bits] = FLOAT32_ORDER_DIGITS[pass], arrays = order.passArrays(pass);
+        for (let part = 0; part < parts; part++) radixCount(arrays[0], shift, bits, ...range(grid.count, part), digitCounts[part]);
+        radixPlaces(digitCounts, parts, bits);
+        for (let part = 0; part < parts; part++) radixScatter(arrays[0], shift, bits, ...range(grid.count, part), digitCounts[part], arrays[0], arrays[1], arrays[2], arrays[3]);
+      }
+    },
     classify(grid: ColumnGrid, input, maxCells) {
       split.scramble(rand);
       clearLevels(levelBoxes, levelWidthX, levelSpan);
