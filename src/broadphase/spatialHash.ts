@@ -31,7 +31,7 @@ import { float32Below } from '../float32';
 import { reportPair, type BroadPhase, type BroadPhaseInput } from './broadPhase';
 import { grown } from './growable';
 import { Float32Order } from './float32Order';
-import type { PairList } from './pairList';
+import { PairList } from './pairList';
 import { selectByKey } from './sortByKey';
 import { StaticSplit } from './staticSplit';
 import { HASH_WINDOW_SLACK } from '../tolerances';
@@ -64,8 +64,8 @@ export interface SpatialHashStatistics {
  * Runs a frame's dynamic grid's sort, classification, bucket fill and scans on several threads:
  * `sort` and `classify` inside the grid's `layOut`, `fill` after it (each part running fillBuckets on a run
  * of the boxes, with `mergeCounts` between the passes), `scan` over the parts of `scanPart`,
- * adding every part's pairs to `out` (in any order: `findPairs` sorts them) and returning the
- * entries the parts passed, summed.
+ * leaving every part's pairs in `out`, sorted (each part sorts its own, then they are merged), and
+ * returning the entries the parts passed, summed.
  */
 export interface ScanSplitter {
   /** Whether a frame with `dynamics` dynamic boxes is split. */
@@ -626,6 +626,8 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
   let lastCost = Infinity;
   let factorDirection = 1;
   const statistics: SpatialHashStatistics = { boxTests: 0, staticRebuilt: false };
+  /** A split frame's pairs other than its scans' (oversize and static), merged into the sorted scan pairs. */
+  const extraPairs = new PairList();
 
   /**
    * Next frame's cell factor, by hill climbing on this frame's cost per box (entries plus weighted
@@ -715,6 +717,8 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
       const dynamics = split.dynamicCount;
       staticsQueryable = split.staticCount > 0;
       dynamicsQueryable = dynamics > 0;
+      // A split scan leaves its pairs sorted: the other pairs are then sorted apart and merged in.
+      let extra = out;
       if (dynamics > 0) {
         const inv = 1 / (fixedCell ?? derivedCellSize(boxes, dynamicIds, dynamics, cellFactor, sides, sideTags));
         let scanned: number;
@@ -722,15 +726,18 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
           dynamicGrid.layOut(boxes, dynamicIds, dynamics, inv, maxCells, splitter, input);
           splitter.fill(dynamicGrid, input);
           scanned = splitter.scan(dynamicGrid, input, out);
+          extra = extraPairs;
+          extra.clear();
         } else {
           dynamicGrid.build(boxes, dynamicIds, dynamics, inv, maxCells);
           scanned = scanPart(dynamicGrid, input, out, 0, WHOLE_GRID);
         }
-        statistics.boxTests = scanned + oversizePairs(input, out);
-        if (split.staticCount > 0) statistics.boxTests += dynamicStaticPairs(input, out);
+        statistics.boxTests = scanned + oversizePairs(input, extra);
+        if (split.staticCount > 0) statistics.boxTests += dynamicStaticPairs(input, extra);
         if (adaptiveFactor && fixedCell === undefined) adaptCellFactor((dynamicGrid.entries + SCAN_WEIGHT * scanned) / dynamics);
       }
-      out.sort();
+      extra.sort();
+      if (extra !== out) out.mergeSorted(extra.a, extra.b, 0, extra.count);
     },
     lastGrids(): readonly (ColumnGrid | undefined)[] {
       lastGrids[0] = staticsQueryable ? staticGrid : undefined;

@@ -12,7 +12,7 @@
  * so the candidates are the same, in the same order. */
 import { allocate } from '../../src/sharedMemory';
 import type { BroadPhaseInput } from '../../src/broadphase/broadPhase';
-import type { PairList } from '../../src/broadphase/pairList';
+import { PairList } from '../../src/broadphase/pairList';
 import { clearLevels, scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
 import { FLOAT32_ORDER_DIGITS, type Float32Order } from '../../src/broadphase/float32Order';
 import { radixCount, radixPlaces, radixScatter } from '../../src/broadphase/radixPass';
@@ -94,6 +94,7 @@ export function broadWorkerPart(grid: ColumnGrid, input: BroadPhaseInput, bb: Br
   const s = readGridCounts(grid, bb);
   local.clear();
   const passed = scanPart(grid, input, local, part, bounds);
+  local.sort();
   const n = local.count, capacity = s[SCALAR_CAPACITY];
   if (n <= capacity) {
     const base = (part - 1) * capacity;
@@ -154,6 +155,8 @@ export function fillPart(grid: ColumnGrid, bb: BroadBuffers, pass: number, part:
 export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }): ScanSplitter {
   const workers = pool.workerCount, parts = workers + 1;
   const bb = createBroadBuffers(workers);
+  /** A part scanned again here when its worker's pairs did not fit its run of the buffer. */
+  const rescanned = new PairList();
   /** Room in each part's counts for `n` buckets or digits. */
   const reserveCounts = (n: number) => {
     for (let part = 0; part < parts; part++) {
@@ -205,6 +208,7 @@ export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }
       const split = pool.splitOf(JOB_BROAD);
       pool.run(JOB_BROAD, parts, 0, 0, 0, () => {
         passed = scanPart(grid, input, out, 0, split.bounds);
+        out.sort();
       }, split);
       const capacity = s[SCALAR_CAPACITY];
       let most = 0;
@@ -214,11 +218,14 @@ export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }
         most = Math.max(most, n);
         if (n > capacity) {
           // The worker's run was too short: this part again, here.
-          scanPart(grid, input, out, part, split.bounds);
+          rescanned.clear();
+          scanPart(grid, input, rescanned, part, split.bounds);
+          rescanned.sort();
+          out.mergeSorted(rescanned.a, rescanned.b, 0, rescanned.count);
           continue;
         }
-        const a = bb.pairA, b = bb.pairB, base = (part - 1) * capacity;
-        for (let i = base; i < base + n; i++) out.push(a[i], b[i]);
+        const base = (part - 1) * capacity;
+        out.mergeSorted(bb.pairA, bb.pairB, base, base + n);
       }
       if (most > capacity) reservePairs(bb, workers, 2 ** Math.ceil(Math.log2(2 * most)));
       return passed;

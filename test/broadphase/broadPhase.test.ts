@@ -118,6 +118,7 @@ function splitSpatialHash(parts: number): BroadPhase {
     scan(grid: ColumnGrid, input, out) {
       let passed = 0;
       for (let part = 0; part < parts; part++) passed += scanPart(grid, input, out, part, bounds);
+      out.sort();
       return passed;
     },
   };

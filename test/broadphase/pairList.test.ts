@@ -25,6 +25,32 @@ describe('PairList', () => {
     );
   });
 
+  it('merges a sorted run of other pairs into its sorted pairs, like sorting the union', () => {
+    const pair = fc.tuple(fc.nat({ max: ID_LIMIT - 1 }), fc.nat({ max: ID_LIMIT - 1 }));
+    const smallPair = fc.tuple(fc.nat({ max: 6 }), fc.nat({ max: 6 }));
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.oneof(pair, smallPair), { selector: ([a, b]) => a * ID_LIMIT + b, maxLength: 300 }), fc.nat(), fc.nat({ max: 5 }), (pairs, cut, offset) => {
+        const at = pairs.length === 0 ? 0 : cut % (pairs.length + 1);
+        const list = new PairList(1), run = new PairList(1);
+        for (const [a, b] of pairs.slice(0, at)) list.push(a, b);
+        // The run sits at an offset in its arrays, after pairs the merge must not read.
+        for (let i = 0; i < offset; i++) run.push(0, 0);
+        const rest = new PairList(1);
+        for (const [a, b] of pairs.slice(at)) rest.push(a, b);
+        list.sort();
+        rest.sort();
+        for (let i = 0; i < rest.count; i++) run.push(rest.a[i], rest.b[i]);
+        list.mergeSorted(run.a, run.b, offset, run.count);
+        const expected = pairs.map(([a, b]) => a * ID_LIMIT + b).sort((x, y) => x - y);
+        expect(Array.from({ length: list.count }, (_, i) => list.a[i] * ID_LIMIT + list.b[i])).toEqual(expected);
+        // Still a working list: pushes after a merge append.
+        list.push(1, 2);
+        expect([list.a[list.count - 1], list.b[list.count - 1]]).toEqual([1, 2]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('sorts large lists, whose digits widen up to 16 bits, for ids of every width', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 24 }), fc.integer({ min: 49, max: 40000 }), fc.integer(), (idBits, count, seed) => {
