@@ -11,6 +11,8 @@ import { radixScatterPass } from './radixPass';
 
 /** The passes' digits: [shift, bits], least significant first. */
 export const FLOAT32_ORDER_DIGITS: readonly (readonly [number, number])[] = [[0, 11], [11, 11], [22, 10]];
+/** Values of the widest digit: the counts a pass needs. */
+export const FLOAT32_ORDER_RADIX = 1 << 11;
 
 export class Float32Order {
   /** Keys to sort: write `count` of them (after `reserve`), then call `sort`. */
@@ -24,7 +26,7 @@ export class Float32Order {
   scratchOrder: Uint32Array;
   /** The keys' own bytes as unsigned integers: mapping them needs no float-to-bits conversion. */
   private keyBits = new Uint32Array(0);
-  private readonly buckets = new Uint32Array(1 << 11);
+  private readonly buckets = new Uint32Array(FLOAT32_ORDER_RADIX);
   /** passArrays' answer, reused. */
   private readonly pass: Uint32Array[] = [];
 

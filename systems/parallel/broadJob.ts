@@ -2,19 +2,19 @@
  * The spatial hash on the worker pool (the grid lives on SharedArrayBuffers). The frame's dynamic
  * boxes are sorted by lower x in three radix passes, each split in two jobs: every thread counts
  * the digits of a run of the boxes, the calling thread turns the counts into each run's places,
- * and every thread moves its run. Then each thread classifies a run of them by level,
- * and the calling thread merges the per-level counts and widths. The bucket fill's counting sort
- * runs in two jobs, each thread counting then placing the entries of a run of the boxes, with the
- * calling thread turning the counts into each thread's places between them (the same layout as
- * one thread's). Then every thread scans its part of the grid (scanPart: a run of the buckets
- * and a run of the boxes), the workers into their own runs of a shared pair buffer, and the
- * calling thread adds their pairs to its own. The spatial hash sorts the pairs as on one thread,
- * so the candidates are the same, in the same order. */
+ * and every thread moves its run. Then each thread classifies a run of them by level, and the
+ * calling thread merges the per-level counts, widths and column spans. The bucket fill's counting
+ * sort runs in two jobs, each thread counting then placing the entries of a run of the boxes, with
+ * the calling thread turning the counts into each thread's places between them (the same layout
+ * as one thread's). Then every thread scans its part of the grid (scanPart: a run of the buckets
+ * and a run of the boxes) and sorts its pairs, the workers into their own runs of a shared pair
+ * buffer, and the calling thread merges their runs into its own: the candidates are the same, in
+ * the same order, as on one thread. Every job's runs are where the pool's split puts them. */
 import { allocate } from '../../src/sharedMemory';
 import type { BroadPhaseInput } from '../../src/broadphase/broadPhase';
 import { PairList } from '../../src/broadphase/pairList';
 import { clearLevels, scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
-import { FLOAT32_ORDER_DIGITS, type Float32Order } from '../../src/broadphase/float32Order';
+import { FLOAT32_ORDER_DIGITS, FLOAT32_ORDER_RADIX, type Float32Order } from '../../src/broadphase/float32Order';
 import { radixCount, radixPlaces, radixScatter } from '../../src/broadphase/radixPass';
 import type { WorkerPool } from './pool';
 import { JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_SORT_COUNT, JOB_SORT_SCATTER, partStart } from './protocol';
@@ -123,7 +123,7 @@ function writeGridCounts(grid: ColumnGrid, bb: BroadBuffers): void {
   s[SCALAR_TOP] = grid.top;
 }
 
-/** A thread's part of radix pass `pass` of the sort by lower x: pass 0 counts its run's digits (into its counts), pass 1 moves the run to its places. */
+/** A thread's part of radix pass `pass` of the sort by lower x: step 0 counts its run's digits (into its counts), step 1 moves the run to its places. */
 export function sortPart(order: Float32Order, bb: BroadBuffers, pass: number, step: number, part: number, bounds: ArrayLike<number>): void {
   const count = bb.scalars[SCALAR_BOXES], from = partStart(count, bounds, part), to = partStart(count, bounds, part + 1);
   const [shift, bits] = FLOAT32_ORDER_DIGITS[pass];
@@ -168,7 +168,7 @@ export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }
     sort(grid: ColumnGrid, input: BroadPhaseInput, tags: ArrayLike<number>): void {
       const order = grid.byLowerX;
       order.prepare(grid.count, tags);
-      reserveCounts(1 << 11);
+      reserveCounts(FLOAT32_ORDER_RADIX);
       writeGridCounts(grid, bb);
       shareBroadArrays(pool, bb, grid, input);
       // Each pass's count and moves cover the same runs: one split, rebalanced before the first pass only.

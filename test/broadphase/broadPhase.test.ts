@@ -11,7 +11,7 @@ import { createSweepAndPrune } from '../../src/broadphase/sweepAndPrune';
 import { CollideInputError } from '../../src/errors';
 import { partStart } from '../../systems/parallel/protocol';
 import { PartSplit } from '../../systems/parallel/partSplit';
-import { FLOAT32_ORDER_DIGITS } from '../../src/broadphase/float32Order';
+import { FLOAT32_ORDER_DIGITS, FLOAT32_ORDER_RADIX } from '../../src/broadphase/float32Order';
 import { radixCount, radixPlaces, radixScatter } from '../../src/broadphase/radixPass';
 import { makeScene, referencePairs, stepDynamicOnly, stepScene, type Scene, type SceneParams } from '../../scenes/broadphase';
 import { mulberry32 } from '../../scenes/random';
@@ -82,7 +82,7 @@ function splitSpatialHash(parts: number): BroadPhase {
   const range = (n: number, part: number): [number, number] => [partStart(n, bounds, part), partStart(n, bounds, part + 1)];
   const stride = 32, levelBoxes = new Int32Array(stride * parts), levelWidthX = new Float64Array(stride * parts), levelSpan = new Float64Array(4 * stride * parts);
   const counts = Array.from({ length: parts }, () => new Int32Array(0));
-  const digitCounts = Array.from({ length: parts }, () => new Uint32Array(1 << 11));
+  const digitCounts = Array.from({ length: parts }, () => new Uint32Array(FLOAT32_ORDER_RADIX));
   const splitter: ScanSplitter = {
     splits: () => true,
     sort(grid: ColumnGrid, _input, tags) {
