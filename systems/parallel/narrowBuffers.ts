@@ -7,10 +7,15 @@ import type { TransformStore } from '../../components/transform';
 import type { WorkerPool } from './pool';
 import { COLLIDER_ARRAYS, NARROW_ARRAYS, TRANSFORM_ARRAYS } from './protocol';
 
-/** Defaults of ParallelState's thresholds (below them, the calling thread alone is faster). */
-export const PARALLEL_MIN_COLLIDERS = 4096;
+/**
+ * Defaults of ParallelState's thresholds (below them, the calling thread alone is faster). The
+ * refit on two threads measured no faster than one from 5,000 to 15,000 changed colliders (0.9x
+ * to 1.2x, mostly slower) and faster from 20,000 (1.1x to 1.6x); the narrow phase faster from
+ * 2,180 candidates (1.4x to 1.5x).
+ */
+export const PARALLEL_MIN_COLLIDERS = 20000;
 export const PARALLEL_MIN_CANDIDATES = 2048;
-/** The spatial hash split at 20,000 dynamic boxes measured even with one thread (5.5 against 5.6 ms), at 10,000 slower, at 30,000 faster. */
+/** The spatial hash split between 10,000 and 15,000 dynamic boxes measured 0.85x to 1.2x of one thread, at 20,000 to 25,000 1.1x, at 30,000 1.5x. */
 export const PARALLEL_MIN_DYNAMIC_BOXES = 25000;
 
 /** Hands the stores' arrays the jobs read to the pool (sent again only when a store grew). */
