@@ -1,0 +1,229 @@
+import { OBB_STRIDE } from '../layout';
+import { grow, type Builder, type NodeArrays } from './build';
+
+/**
+ * A tree build split between threads, with the tree of one thread to the bit. The calling thread
+ * fits and splits the top nodes (`splitTop`) until the runs of triangles left under them, the
+ * subtrees, share out evenly between the threads; each thread grows its subtrees with the
+ * single-thread code (`growSubtrees`), each into a slice of the node arrays reserved for it (a
+ * subtree over c triangles has at most 2c - 1 nodes); the calling thread then numbers the nodes
+ * as one thread's depth-first build does and copies them into place (`assemble`).
+ *
+ * A node's fit and split read only its own run of triangles, which only its ancestors' splits
+ * reorder, so the order in which nodes are built changes nothing but their numbers. One thread's
+ * build numbers a node's children when it splits it and finishes the left subtree before the
+ * right, so the nodes below a node are one block, numbered within it as a build of that subtree
+ * alone numbers them (from 1, after its root): a subtree's nodes move by one offset.
+ */
+
+/** Numbers per subtree in a plan: first triangle, triangle count, first reserved node; then, written by its build, its node count and depth. */
+export const PLAN_STRIDE = 5;
+const PLAN_FIRST = 0;
+const PLAN_COUNT = 1;
+const PLAN_SLOT = 2;
+const PLAN_NODES = 3;
+const PLAN_DEPTH = 4;
+
+/** Most subtrees per thread: enough to even out the threads' shares of uneven splits. */
+export const SUBTREES_PER_PART = 4;
+/** A split is even enough once the busiest thread's share is within this fraction above the mean. */
+const PART_IMBALANCE = 0.1;
+
+/** Mark in SplitBuild's `left` of a top node grown as a subtree. */
+const TOP_SUBTREE = -1;
+
+/**
+ * The top of a split build: the nodes the calling thread fitted and split, and the subtrees below
+ * them. Kept between builds (its arrays are small).
+ */
+export class SplitBuild {
+  /** Top nodes: first triangle, triangle count, left child (the right is left + 1) or TOP_SUBTREE, subtree index. */
+  private first = new Int32Array(0);
+  private count = new Int32Array(0);
+  private left = new Int32Array(0);
+  private subtree = new Int32Array(0);
+  /** Absolute volumes of the fitted top nodes. */
+  private boxes = new Float64Array(0);
+  private topCount = 0;
+  /** Top nodes not split (yet): the subtrees. */
+  private open: number[] = [];
+  private readonly loads: number[] = [];
+  /** Subtrees: their top node, by part. */
+  private readonly order: number[] = [];
+  private readonly part: number[] = [];
+  private readonly stack: number[] = [];
+
+  /**
+   * Fits and splits the top nodes of a build of `triangleCount` triangles with `builder` (its
+   * triangles prepared and warmed up) and writes into `plan` the subtrees left for `parts`
+   * threads: those of part p are entries partFirst[p] .. partFirst[p + 1] - 1, each with its
+   * triangles and the first node of its reserved slice of the node arrays. `plan` holds
+   * PLAN_STRIDE * SUBTREES_PER_PART * parts numbers, `partFirst` parts + 1.
+   */
+  splitTop(builder: Builder, triangleCount: number, maxLeaf: number, parts: number, plan: Int32Array, partFirst: Int32Array): void {
+    const maxSubtrees = SUBTREES_PER_PART * parts;
+    this.reserve(2 * maxSubtrees + 1);
+    builder.begin(this.boxes);
+    this.topCount = 1;
+    this.first[0] = 0;
+    this.count[0] = triangleCount;
+    this.open = [0];
+    for (;;) {
+      const open = this.open;
+      open.sort((a, b) => this.count[b] - this.count[a] || a - b);
+      if (open.length >= maxSubtrees || this.makespan(parts, maxLeaf) <= (1 + PART_IMBALANCE) * this.meanLoad(parts, maxLeaf)) break;
+      const node = open[0], first = this.first[node], count = this.count[node];
+      if (count <= maxLeaf) break;
+      open.shift();
+      builder.fit(node, first, count);
+      const split = builder.split(node, first, count);
+      const l = this.topCount;
+      this.topCount += 2;
+      this.left[node] = l;
+      this.first[l] = first;
+      this.count[l] = split;
+      this.first[l + 1] = first + split;
+      this.count[l + 1] = count - split;
+      open.push(l, l + 1);
+    }
+    this.assign(parts, maxLeaf, plan, partFirst);
+  }
+
+  /**
+   * Copies the top nodes and the subtrees grown into `grown` at their slots into `out` (sized for
+   * the tree: `nodeCount` nodes) in one thread's numbering; returns the tree's depth.
+   */
+  assemble(out: NodeArrays, grown: NodeArrays, plan: Int32Array): number {
+    const stack = this.stack;
+    stack.length = 0;
+    // Entries: top node, its number in the tree, its level.
+    stack.push(0, 0, 0);
+    let next = 1, depth = 0;
+    while (stack.length > 0) {
+      const level = stack.pop()!, at = stack.pop()!, node = stack.pop()!;
+      const left = this.left[node];
+      if (left === TOP_SUBTREE) {
+        const e = PLAN_STRIDE * this.subtree[node];
+        const nodes = plan[e + PLAN_NODES];
+        copySubtree(out, at, next, grown, plan[e + PLAN_SLOT], nodes);
+        next += nodes - 1;
+        depth = Math.max(depth, level + plan[e + PLAN_DEPTH]);
+        continue;
+      }
+      for (let k = 0; k < OBB_STRIDE; k++) out.boxes[OBB_STRIDE * at + k] = this.boxes[OBB_STRIDE * node + k];
+      out.firstTriangle[at] = this.first[node];
+      out.nodeTriangleCount[at] = this.count[node];
+      out.children[at] = next;
+      depth = Math.max(depth, level + 1);
+      // Left on top of the stack, as in grow.
+      stack.push(left + 1, next + 1, level + 1, left, next, level + 1);
+      next += 2;
+    }
+    return depth;
+  }
+
+  /** Nodes of the assembled tree, once the subtrees are grown. */
+  nodeCount(plan: Int32Array): number {
+    let n = this.topCount;
+    for (const node of this.order) n += plan[PLAN_STRIDE * this.subtree[node] + PLAN_NODES] - 1;
+    return n;
+  }
+
+  private reserve(nodes: number): void {
+    if (this.first.length >= nodes) return;
+    this.first = new Int32Array(nodes);
+    this.count = new Int32Array(nodes);
+    this.left = new Int32Array(nodes);
+    this.subtree = new Int32Array(nodes);
+    this.boxes = new Float64Array(OBB_STRIDE * nodes);
+  }
+
+  /** Rough work of growing a subtree: its triangles times the levels they pass. */
+  private work(node: number, maxLeaf: number): number {
+    const c = this.count[node];
+    return c * Math.log2(Math.max(2, c / maxLeaf));
+  }
+
+  private meanLoad(parts: number, maxLeaf: number): number {
+    let total = 0;
+    for (const node of this.open) total += this.work(node, maxLeaf);
+    return total / parts;
+  }
+
+  /** Largest part's load when the open nodes (largest first) go each to the least loaded part; records the parts. */
+  private makespan(parts: number, maxLeaf: number): number {
+    const loads = this.loads, part = this.part;
+    loads.length = 0;
+    part.length = 0;
+    for (let p = 0; p < parts; p++) loads.push(0);
+    for (const node of this.open) {
+      let best = 0;
+      for (let p = 1; p < parts; p++) if (loads[p] < loads[best]) best = p;
+      loads[best] += this.work(node, maxLeaf);
+      part.push(best);
+    }
+    let max = 0;
+    for (const load of loads) max = Math.max(max, load);
+    return max;
+  }
+
+  /** Marks the open nodes as subtrees and writes them into the plan, by part, each with its reserved slice. */
+  private assign(parts: number, maxLeaf: number, plan: Int32Array, partFirst: Int32Array): void {
+    this.makespan(parts, maxLeaf);
+    const open = this.open, order = this.order;
+    order.length = 0;
+    let slot = 0;
+    for (let p = 0; p < parts; p++) {
+      partFirst[p] = order.length;
+      for (let i = 0; i < open.length; i++) {
+        if (this.part[i] !== p) continue;
+        const node = open[i], e = PLAN_STRIDE * order.length;
+        this.left[node] = TOP_SUBTREE;
+        this.subtree[node] = order.length;
+        plan[e + PLAN_FIRST] = this.first[node];
+        plan[e + PLAN_COUNT] = this.count[node];
+        plan[e + PLAN_SLOT] = slot;
+        slot += 2 * this.count[node] - 1;
+        order.push(node);
+      }
+    }
+    partFirst[parts] = order.length;
+  }
+}
+
+/**
+ * Grows subtrees from .. to - 1 of `plan` with `builder` into their reserved slices of `grown`,
+ * recording each one's node count and depth; `pending` and `levels` hold a triangle count plus
+ * one. Warms the builder up on the first one's triangles (Builder.warmUp).
+ */
+export function growSubtrees(builder: Builder, grown: NodeArrays, plan: Int32Array, from: number, to: number, maxLeaf: number, pending: Int32Array, levels: Int32Array): void {
+  if (from < to) builder.warmUp(plan[PLAN_STRIDE * from + PLAN_FIRST], plan[PLAN_STRIDE * from + PLAN_COUNT]);
+  for (let i = from; i < to; i++) {
+    const e = PLAN_STRIDE * i, first = plan[e + PLAN_FIRST], count = plan[e + PLAN_COUNT], slot = plan[e + PLAN_SLOT];
+    const end = slot + 2 * count - 1;
+    const view: NodeArrays = {
+      boxes: grown.boxes.subarray(OBB_STRIDE * slot, OBB_STRIDE * end),
+      children: grown.children.subarray(slot, end),
+      firstTriangle: grown.firstTriangle.subarray(slot, end),
+      nodeTriangleCount: grown.nodeTriangleCount.subarray(slot, end),
+    };
+    plan[e + PLAN_NODES] = grow(builder, view, pending, levels, first, count, maxLeaf);
+    plan[e + PLAN_DEPTH] = builder.depth;
+  }
+}
+
+/**
+ * Copies the `nodes` nodes of a subtree grown at node `slot` of `grown` into `out`: its root as
+ * node `root`, its node k >= 1 as node next + k - 1.
+ */
+function copySubtree(out: NodeArrays, root: number, next: number, grown: NodeArrays, slot: number, nodes: number): void {
+  const shift = next - 1;
+  for (let k = 0; k < nodes; k++) {
+    const to = k === 0 ? root : shift + k, from = slot + k;
+    for (let i = 0; i < OBB_STRIDE; i++) out.boxes[OBB_STRIDE * to + i] = grown.boxes[OBB_STRIDE * from + i];
+    const child = grown.children[from];
+    out.children[to] = child < 0 ? -1 : shift + child;
+    out.firstTriangle[to] = grown.firstTriangle[from];
+    out.nodeTriangleCount[to] = grown.nodeTriangleCount[from];
+  }
+}
