@@ -34,6 +34,8 @@ export const JOB_BUCKET_FILL = 5; // the bucket fill's placing pass over the sam
 export const JOB_CLASSIFY = 6; // the boxes' hash levels over a run of the boxes
 export const JOB_HITBOXES = 7; // updateHitboxes over a range of characters
 export const JOB_HITBOX_RAYS = 8; // a prepared ray batch's range of rays against the hitboxes
+export const JOB_TREE_PREPARE = 9; // a tree build's copy and measure of a range of triangles
+export const JOB_TREE_GROW = 10; // a tree build's subtrees of one part
 /** Any other kind makes a worker throw: the pool sends one when a test asks it to fail. */
 export const JOB_FAIL = -1;
 
@@ -87,3 +89,7 @@ export const RAY_GRID_ARRAYS = ['origin', 'dims', 'cellStart', 'cellItems'] as c
 export const RAY_BATCH_ARRAYS = ['origin', 'direction', 'limit', 'ignoreCharacter'] as const;
 /** Binding of the hitbox jobs' numbers: [the ray grid's cellSize]. Their character count travels in CTRL_ARG. */
 export const HITBOX_JOB_PARAMS = 'hitboxJob.params';
+/** Names of a pooled tree build's arrays (see TreeBuffers), each bound as `tree.name`. */
+export const TREE_ARRAYS = [
+  'positions', 'indices', 'tris', 'ids', 'centroids', 'moments', 'boxes', 'children', 'firstTriangle', 'nodeTriangleCount', 'plan', 'partFirst', 'params',
+] as const;

@@ -1,0 +1,143 @@
+/**
+ * Mesh tree builds on the worker pool (src/tree/splitBuild.ts): the triangles are copied and
+ * measured by ranges on every thread, the calling thread splits the top nodes, every thread grows
+ * its share of the subtrees, and the calling thread assembles them. The tree is the one
+ * buildBoundingTree makes, to the bit.
+ */
+import {
+  Builder, buildStack, checkCoordinates, checkTreeInput, finishTree, momentStride, nodeScratch,
+  type BoundingNodeKind, type BoundingTree, type BoundingTreeOptions, type ObbNodeFit, type TreeSplitRule,
+} from '../../src/tree/build';
+import { SplitBuild, growSubtrees, PLAN_STRIDE, SUBTREES_PER_PART } from '../../src/tree/splitBuild';
+import { OBB_STRIDE, type ReadonlyFloats } from '../../src/layout';
+import { allocate, allocateLike, type SharableArray } from '../../src/sharedMemory';
+import type { WorkerPool } from './pool';
+import { JOB_TREE_GROW, JOB_TREE_PREPARE, TREE_ARRAYS, partStart } from './protocol';
+
+/**
+ * Triangles from which a pipeline's buildMeshTree runs on the pool. Measured on the torus knot
+ * (docs/design/trees.md): two threads build 10,000 triangles 1.3x to 1.6x faster than one.
+ */
+export const PARALLEL_MIN_TREE_TRIANGLES = 4096;
+
+/** The shared arrays of a pooled build: the mesh, the per-triangle arrays, the grown subtrees' nodes, the plan. */
+export interface TreeBuffers {
+  positions: Float64Array;
+  indices: Uint32Array;
+  tris: Float64Array;
+  ids: Uint32Array;
+  centroids: Float64Array;
+  moments: Float64Array;
+  boxes: Float64Array;
+  children: Int32Array;
+  firstTriangle: Int32Array;
+  nodeTriangleCount: Int32Array;
+  /** Subtrees (splitBuild's PLAN_STRIDE numbers each), by part. */
+  plan: Int32Array;
+  /** First subtree of each part, then the subtree count. */
+  partFirst: Int32Array;
+  /** The build's options and sizes (PARAM_*), then per part its triangles' largest |coordinate|. */
+  params: Float64Array;
+}
+
+const PARAM_KIND = 0;
+const PARAM_FIT = 1;
+const PARAM_SPLIT = 2;
+const PARAM_LEAF = 3;
+const PARAM_TRIANGLES = 4;
+const PARAM_POSITIONS = 5;
+const PARAM_MAX_ABS = 6;
+
+const KINDS: BoundingNodeKind[] = ['obb', 'aabb', 'sphere'];
+const FITS: ObbNodeFit[] = ['covariance', 'hull', 'dito'];
+const SPLITS: TreeSplitRule[] = ['mean', 'centroid', 'median'];
+
+/** Empty buffers, on SharedArrayBuffers when `shared` (the calling thread's; a worker's are bound when a build shares them). */
+export function createTreeBuffers(shared: boolean): TreeBuffers {
+  return {
+    positions: allocate(Float64Array, 0, shared), indices: allocate(Uint32Array, 0, shared), tris: allocate(Float64Array, 0, shared),
+    ids: allocate(Uint32Array, 0, shared), centroids: allocate(Float64Array, 0, shared), moments: allocate(Float64Array, 0, shared),
+    boxes: allocate(Float64Array, 0, shared), children: allocate(Int32Array, 0, shared), firstTriangle: allocate(Int32Array, 0, shared),
+    nodeTriangleCount: allocate(Int32Array, 0, shared), plan: allocate(Int32Array, 0, shared), partFirst: allocate(Int32Array, 0, shared),
+    params: allocate(Float64Array, 0, shared),
+  };
+}
+
+/** A builder over the buffers' mesh and arrays, with the build's options. */
+function builderOf(b: TreeBuffers): Builder {
+  const p = b.params, n = p[PARAM_TRIANGLES];
+  const options: Required<BoundingTreeOptions> = { kind: KINDS[p[PARAM_KIND]], fit: FITS[p[PARAM_FIT]], split: SPLITS[p[PARAM_SPLIT]], maxLeafTriangles: p[PARAM_LEAF] };
+  return new Builder(b.positions.subarray(0, p[PARAM_POSITIONS]), b.indices.subarray(0, 3 * n), options, b);
+}
+
+/** Runs part `part` of a tree job on a worker. */
+export function treeWorkerPart(b: TreeBuffers, job: number, part: number, parts: number): void {
+  const builder = builderOf(b), n = b.params[PARAM_TRIANGLES];
+  if (job === JOB_TREE_PREPARE) {
+    b.params[PARAM_MAX_ABS + part] = builder.prepare(partStart(n, parts, part), partStart(n, parts, part + 1));
+  } else {
+    const stack = buildStack(n);
+    growSubtrees(builder, b, b.plan, b.partFirst[part], b.partFirst[part + 1], b.params[PARAM_LEAF], stack.pending, stack.levels);
+  }
+}
+
+/** `a` if it holds n entries, else a new array like it (shared as it is) with n and room to grow. */
+function sharedAtLeast<T extends SharableArray>(a: T, n: number): T {
+  return a.length >= n ? a : allocateLike(a, Math.max(n, Math.ceil(1.25 * a.length)));
+}
+
+/** A tree build on the pool: buildBoundingTree's arguments and result. */
+export type PooledTreeBuild = (positions: ReadonlyFloats, indices: ReadonlyFloats, options: BoundingTreeOptions) => BoundingTree;
+
+/** Pooled tree builds on `pool`. */
+export function createTreeJobs(pool: WorkerPool): PooledTreeBuild {
+  const b = createTreeBuffers(true);
+  const split = new SplitBuild();
+  const parts = pool.workerCount + 1;
+  return (positions, indices, options) => {
+    const opts = checkTreeInput(positions, indices, options);
+    const n = indices.length / 3, maxNodes = 2 * n - 1;
+    b.positions = sharedAtLeast(b.positions, positions.length);
+    b.indices = sharedAtLeast(b.indices, 3 * n);
+    b.tris = sharedAtLeast(b.tris, 9 * n);
+    b.ids = sharedAtLeast(b.ids, n);
+    b.centroids = sharedAtLeast(b.centroids, 3 * n);
+    b.moments = sharedAtLeast(b.moments, momentStride(opts) * n);
+    b.boxes = sharedAtLeast(b.boxes, OBB_STRIDE * maxNodes);
+    b.children = sharedAtLeast(b.children, maxNodes);
+    b.firstTriangle = sharedAtLeast(b.firstTriangle, maxNodes);
+    b.nodeTriangleCount = sharedAtLeast(b.nodeTriangleCount, maxNodes);
+    b.plan = sharedAtLeast(b.plan, PLAN_STRIDE * SUBTREES_PER_PART * parts);
+    b.partFirst = sharedAtLeast(b.partFirst, parts + 1);
+    b.params = sharedAtLeast(b.params, PARAM_MAX_ABS + parts);
+    for (const name of TREE_ARRAYS) pool.share(`tree.${name}`, b[name]);
+    b.positions.set(positions);
+    b.indices.set(indices);
+    const p = b.params;
+    p[PARAM_KIND] = KINDS.indexOf(opts.kind);
+    p[PARAM_FIT] = FITS.indexOf(opts.fit);
+    p[PARAM_SPLIT] = SPLITS.indexOf(opts.split);
+    p[PARAM_LEAF] = opts.maxLeafTriangles;
+    p[PARAM_TRIANGLES] = n;
+    p[PARAM_POSITIONS] = positions.length;
+    p.fill(0, PARAM_MAX_ABS, PARAM_MAX_ABS + parts);
+    const builder = builderOf(b);
+    pool.run(JOB_TREE_PREPARE, n, 0, 0, 0, (from, to) => {
+      p[PARAM_MAX_ABS] = builder.prepare(from, to);
+    });
+    let maxAbs = 0;
+    for (let part = 0; part < parts; part++) maxAbs = Math.max(maxAbs, p[PARAM_MAX_ABS + part]);
+    checkCoordinates(maxAbs, positions, indices);
+    builder.warmUp(0, n);
+    split.splitTop(builder, n, opts.maxLeafTriangles, parts, b.plan, b.partFirst);
+    const stack = buildStack(n);
+    pool.run(JOB_TREE_GROW, parts, 0, 0, 0, (from, to) => {
+      growSubtrees(builder, b, b.plan, b.partFirst[from], b.partFirst[to], opts.maxLeafTriangles, stack.pending, stack.levels);
+    });
+    const nodeCount = split.nodeCount(b.plan);
+    const out = nodeScratch(nodeCount);
+    const depth = split.assemble(out, b, b.plan);
+    // The tree's own arrays, not shared: slices of the shared ones.
+    return finishTree(opts.kind, out, nodeCount, depth, b.tris.slice(0, 9 * n), b.ids.slice(0, n), maxAbs);
+  };
+}
