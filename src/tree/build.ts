@@ -637,22 +637,28 @@ function swapRuns(a: Float64Array, i: number, j: number, n: number): void {
 }
 
 /**
- * Writes into out[c] node `child`'s absolute box (boxes[c]) expressed in the frame of its parent's
- * absolute box (boxes[p]); p, c and out indices are node numbers.
+ * Writes at node `at` of `out` the absolute box number `child` of `childBoxes` expressed in the
+ * frame of the absolute box number `parent` of `parentBoxes`.
  */
-function toParentFrame(out: Float64Array, boxes: Float64Array, parent: number, child: number): void {
-  const p = parent * OBB_STRIDE, c = child * OBB_STRIDE;
-  const dx = boxes[c] - boxes[p], dy = boxes[c + 1] - boxes[p + 1], dz = boxes[c + 2] - boxes[p + 2];
+export function toParentFrame(out: Float64Array, at: number, parentBoxes: Float64Array, parent: number, childBoxes: Float64Array, child: number): void {
+  const p = parent * OBB_STRIDE, c = child * OBB_STRIDE, o = at * OBB_STRIDE;
+  const dx = childBoxes[c] - parentBoxes[p], dy = childBoxes[c + 1] - parentBoxes[p + 1], dz = childBoxes[c + 2] - parentBoxes[p + 2];
   for (let i = 0; i < 3; i++) {
     const ui = p + OBB_AXES + 3 * i;
-    const ux = boxes[ui], uy = boxes[ui + 1], uz = boxes[ui + 2];
-    out[c + OBB_CENTER + i] = ux * dx + uy * dy + uz * dz;
+    const ux = parentBoxes[ui], uy = parentBoxes[ui + 1], uz = parentBoxes[ui + 2];
+    out[o + OBB_CENTER + i] = ux * dx + uy * dy + uz * dz;
     for (let j = 0; j < 3; j++) {
       const vj = c + OBB_AXES + 3 * j;
-      out[c + OBB_AXES + 3 * j + i] = ux * boxes[vj] + uy * boxes[vj + 1] + uz * boxes[vj + 2];
+      out[o + OBB_AXES + 3 * j + i] = ux * childBoxes[vj] + uy * childBoxes[vj + 1] + uz * childBoxes[vj + 2];
     }
-    out[c + OBB_HALF + i] = boxes[c + OBB_HALF + i];
+    out[o + OBB_HALF + i] = childBoxes[c + OBB_HALF + i];
   }
+}
+
+/** Half-diagonal of absolute box number `node` of `boxes`. */
+export function boxSize(boxes: Float64Array, node: number): number {
+  const h = node * OBB_STRIDE + OBB_HALF;
+  return Math.sqrt(boxes[h] * boxes[h] + boxes[h + 1] * boxes[h + 1] + boxes[h + 2] * boxes[h + 2]);
 }
 
 /**
@@ -697,15 +703,14 @@ export function grow(builder: Builder, out: NodeArrays, pending: Int32Array, lev
 }
 
 /** Writes every node's volume in its parent's frame (the root's as it is) and its half-diagonal. */
-function writeNodes(nodes: Float64Array, sizes: Float64Array, boxes: Float64Array, children: Int32Array, nodeCount: number): void {
+export function writeNodes(nodes: Float64Array, sizes: Float64Array, boxes: Float64Array, children: Int32Array, nodeCount: number): void {
   for (let k = 0; k < OBB_STRIDE; k++) nodes[k] = boxes[k];
   for (let i = 0; i < nodeCount; i++) {
-    const h = i * OBB_STRIDE + OBB_HALF;
-    sizes[i] = Math.sqrt(boxes[h] * boxes[h] + boxes[h + 1] * boxes[h + 1] + boxes[h + 2] * boxes[h + 2]);
+    sizes[i] = boxSize(boxes, i);
     const c = children[i];
     if (c >= 0) {
-      toParentFrame(nodes, boxes, i, c);
-      toParentFrame(nodes, boxes, i, c + 1);
+      toParentFrame(nodes, c, boxes, i, boxes, c);
+      toParentFrame(nodes, c + 1, boxes, i, boxes, c + 1);
     }
   }
 }
@@ -736,7 +741,8 @@ export function buildBoundingTree(positions: ReadonlyFloats, indices: ReadonlyFl
   checkCoordinates(maxAbs, positions, indices);
   builder.warmUp(0, triangleCount);
   const out = nodeScratch(2 * triangleCount - 1);
-  const nodeCount = grow(builder, out, scratch.stack, scratch.stackLevels, 0, triangleCount, opts.maxLeafTriangles);
+  const stack = buildStack(triangleCount);
+  const nodeCount = grow(builder, out, stack.pending, stack.levels, 0, triangleCount, opts.maxLeafTriangles);
   return finishTree(opts.kind, out, nodeCount, builder.depth, arrays.tris, arrays.ids, maxAbs);
 }
 
@@ -755,43 +761,75 @@ export function checkCoordinates(maxAbs: number, positions: ReadonlyFloats, indi
   if (!(maxAbs <= MAX_COORDINATE)) refuseCoordinates(positions, indices);
 }
 
-/** The module's node arrays, for at least `maxNodes` nodes, and its build stack. */
-export function nodeScratch(maxNodes: number): NodeArrays {
+/** The module's node arrays, for at least `maxNodes` nodes. */
+function nodeScratch(maxNodes: number): NodeArrays {
   const boxes = scratch.boxes = atLeast(scratch.boxes, OBB_STRIDE * maxNodes);
   const children = scratch.children = atLeast(scratch.children, maxNodes);
   const firstTriangle = scratch.firstTriangle = atLeast(scratch.firstTriangle, maxNodes);
   const nodeTriangleCount = scratch.nodeTriangleCount = atLeast(scratch.nodeTriangleCount, maxNodes);
-  // The stack never holds more than one node per level plus one: at most a triangle count plus one.
-  scratch.stack = atLeast(scratch.stack, ((maxNodes + 1) >> 1) + 1);
-  scratch.stackLevels = atLeast(scratch.stackLevels, ((maxNodes + 1) >> 1) + 1);
   return { boxes, children, firstTriangle, nodeTriangleCount };
 }
 
-/** The module's build stack (see nodeScratch). */
-export function buildStack(): { pending: Int32Array; levels: Int32Array } {
+/** The module's build stack (grow's `pending` and `levels`) for subtrees of up to `triangleCount` triangles. */
+export function buildStack(triangleCount: number): { pending: Int32Array; levels: Int32Array } {
+  // The stack never holds more than one node per level plus one.
+  scratch.stack = atLeast(scratch.stack, triangleCount + 1);
+  scratch.stackLevels = atLeast(scratch.stackLevels, triangleCount + 1);
   return { pending: scratch.stack, levels: scratch.stackLevels };
 }
 
+/** A tree's node arrays (see BoundingTree): volumes in the parent's frame, half-diagonals, left children, triangle runs. */
+export interface TreeNodes {
+  nodes: Float64Array;
+  sizes: Float64Array;
+  children: Int32Array;
+  firstTriangle: Int32Array;
+  nodeTriangleCount: Int32Array;
+}
+
+/** Fresh node arrays for `nodeCount` nodes. */
+export function createTreeNodes(nodeCount: number): TreeNodes {
+  return {
+    nodes: new Float64Array(nodeCount * TREE_NODE_STRIDE),
+    sizes: new Float64Array(nodeCount),
+    children: new Int32Array(nodeCount),
+    firstTriangle: new Int32Array(nodeCount),
+    nodeTriangleCount: new Int32Array(nodeCount),
+  };
+}
+
 /**
- * The tree of the `nodeCount` nodes in `nodes` (absolute volumes, built in grow's numbering), its
+ * The tree of the `nodeCount` nodes in `built` (absolute volumes, built in grow's numbering), its
  * depth, its triangles and ids in tree order and the largest |coordinate|.
  */
 export function finishTree(kind: BoundingNodeKind, built: NodeArrays, nodeCount: number, depth: number, tris: Float64Array, ids: Uint32Array, maxAbs: number): BoundingTree {
   const nodes = new Float64Array(nodeCount * TREE_NODE_STRIDE);
   const sizes = new Float64Array(nodeCount);
   writeNodes(nodes, sizes, built.boxes, built.children, nodeCount);
-  return {
-    kind,
-    nodeCount,
-    triangleCount: ids.length,
-    depth,
+  const tree = {
     nodes,
+    sizes,
     children: built.children.slice(0, nodeCount),
     firstTriangle: built.firstTriangle.slice(0, nodeCount),
     nodeTriangleCount: built.nodeTriangleCount.slice(0, nodeCount),
-    sizes,
+  };
+  return treeOf(kind, tree, depth, tris, ids, maxAbs);
+}
+
+/** The tree of finished node arrays, its depth, its triangles and ids in tree order and the largest |coordinate|. */
+export function treeOf(kind: BoundingNodeKind, t: TreeNodes, depth: number, tris: Float64Array, ids: Uint32Array, maxAbs: number): BoundingTree {
+  return {
+    kind,
+    nodeCount: t.sizes.length,
+    triangleCount: ids.length,
+    depth,
+    nodes: t.nodes,
+    children: t.children,
+    firstTriangle: t.firstTriangle,
+    nodeTriangleCount: t.nodeTriangleCount,
+    sizes: t.sizes,
     triangles: tris,
     triangleIds: ids,
-    scale: maxAbs + sizes[0],
+    scale: maxAbs + t.sizes[0],
   };
 }

@@ -1,13 +1,14 @@
 import { OBB_STRIDE } from '../layout';
-import { grow, type Builder, type NodeArrays } from './build';
+import { boxSize, grow, toParentFrame, writeNodes, type Builder, type NodeArrays, type TreeNodes } from './build';
 
 /**
  * A tree build split between threads, with the tree of one thread to the bit. The calling thread
  * fits and splits the top nodes (`splitTop`) until the runs of triangles left under them, the
  * subtrees, share out evenly between the threads; each thread grows its subtrees with the
  * single-thread code (`growSubtrees`), each into a slice of the node arrays reserved for it (a
- * subtree over c triangles has at most 2c - 1 nodes); the calling thread then numbers the nodes
- * as one thread's depth-first build does and copies them into place (`assemble`).
+ * subtree over c triangles has at most 2c - 1 nodes), and writes their nodes in their parents'
+ * frames; the calling thread then numbers the nodes as one thread's depth-first build does and
+ * copies them into place, a subtree's nodes below its root as one block (`assemble`).
  *
  * A node's fit and split read only its own run of triangles, which only its ancestors' splits
  * reorder, so the order in which nodes are built changes nothing but their numbers. One thread's
@@ -90,12 +91,16 @@ export class SplitBuild {
   }
 
   /**
-   * Copies the top nodes and the subtrees grown into `grown` at their slots into `out` (sized for
-   * the tree: `nodeCount` nodes) in one thread's numbering; returns the tree's depth.
+   * Writes the tree's nodes into `out` (sized by nodeCount) in one thread's numbering: the top
+   * nodes, and the subtrees grown into `grown` at their slots with their nodes already in their
+   * parents' frames in `framed` (growSubtrees); returns the tree's depth.
    */
-  assemble(out: NodeArrays, grown: NodeArrays, plan: Int32Array): number {
+  assemble(out: TreeNodes, grown: NodeArrays, framed: FramedNodes, plan: Int32Array): number {
     const stack = this.stack;
     stack.length = 0;
+    // The root as it is; every other node is written in its parent's frame by its parent.
+    const rootBoxes = this.left[0] === TOP_SUBTREE ? grown.boxes : this.boxes, root = this.boxIndex(0, plan);
+    for (let k = 0; k < OBB_STRIDE; k++) out.nodes[k] = rootBoxes[OBB_STRIDE * root + k];
     // Entries: top node, its number in the tree, its level.
     stack.push(0, 0, 0);
     let next = 1, depth = 0;
@@ -105,21 +110,30 @@ export class SplitBuild {
       if (left === TOP_SUBTREE) {
         const e = PLAN_STRIDE * this.subtree[node];
         const nodes = plan[e + PLAN_NODES];
-        copySubtree(out, at, next, grown, plan[e + PLAN_SLOT], nodes);
+        placeSubtree(out, at, next, grown, framed, plan[e + PLAN_SLOT], nodes);
         next += nodes - 1;
         depth = Math.max(depth, level + plan[e + PLAN_DEPTH]);
         continue;
       }
-      for (let k = 0; k < OBB_STRIDE; k++) out.boxes[OBB_STRIDE * at + k] = this.boxes[OBB_STRIDE * node + k];
+      out.sizes[at] = boxSize(this.boxes, node);
       out.firstTriangle[at] = this.first[node];
       out.nodeTriangleCount[at] = this.count[node];
       out.children[at] = next;
+      for (let side = 0; side < 2; side++) {
+        const child = left + side;
+        toParentFrame(out.nodes, next + side, this.boxes, node, this.left[child] === TOP_SUBTREE ? grown.boxes : this.boxes, this.boxIndex(child, plan));
+      }
       depth = Math.max(depth, level + 1);
       // Left on top of the stack, as in grow.
       stack.push(left + 1, next + 1, level + 1, left, next, level + 1);
       next += 2;
     }
     return depth;
+  }
+
+  /** Where top node `node`'s absolute box is: its index in `boxes`, or for a subtree its root's in the grown nodes. */
+  private boxIndex(node: number, plan: Int32Array): number {
+    return this.left[node] === TOP_SUBTREE ? plan[PLAN_STRIDE * this.subtree[node] + PLAN_SLOT] : node;
   }
 
   /** Nodes of the assembled tree, once the subtrees are grown. */
@@ -191,12 +205,19 @@ export class SplitBuild {
   }
 }
 
+/** Grown subtrees' nodes in their parents' frames and their half-diagonals, at the nodes' slots (a subtree's root's volume is left to `assemble`). */
+export interface FramedNodes {
+  nodes: Float64Array;
+  sizes: Float64Array;
+}
+
 /**
  * Grows subtrees from .. to - 1 of `plan` with `builder` into their reserved slices of `grown`,
- * recording each one's node count and depth; `pending` and `levels` hold a triangle count plus
- * one. Warms the builder up on the first one's triangles (Builder.warmUp).
+ * recording each one's node count and depth, and writes their nodes in their parents' frames into
+ * `framed`; `pending` and `levels` hold a triangle count plus one. Warms the builder up on the
+ * first one's triangles (Builder.warmUp).
  */
-export function growSubtrees(builder: Builder, grown: NodeArrays, plan: Int32Array, from: number, to: number, maxLeaf: number, pending: Int32Array, levels: Int32Array): void {
+export function growSubtrees(builder: Builder, grown: NodeArrays, framed: FramedNodes, plan: Int32Array, from: number, to: number, maxLeaf: number, pending: Int32Array, levels: Int32Array): void {
   if (from < to) builder.warmUp(plan[PLAN_STRIDE * from + PLAN_FIRST], plan[PLAN_STRIDE * from + PLAN_COUNT]);
   for (let i = from; i < to; i++) {
     const e = PLAN_STRIDE * i, first = plan[e + PLAN_FIRST], count = plan[e + PLAN_COUNT], slot = plan[e + PLAN_SLOT];
@@ -207,23 +228,32 @@ export function growSubtrees(builder: Builder, grown: NodeArrays, plan: Int32Arr
       firstTriangle: grown.firstTriangle.subarray(slot, end),
       nodeTriangleCount: grown.nodeTriangleCount.subarray(slot, end),
     };
-    plan[e + PLAN_NODES] = grow(builder, view, pending, levels, first, count, maxLeaf);
+    const nodes = grow(builder, view, pending, levels, first, count, maxLeaf);
+    writeNodes(framed.nodes.subarray(OBB_STRIDE * slot, OBB_STRIDE * end), framed.sizes.subarray(slot, end), view.boxes, view.children, nodes);
+    plan[e + PLAN_NODES] = nodes;
     plan[e + PLAN_DEPTH] = builder.depth;
   }
 }
 
 /**
- * Copies the `nodes` nodes of a subtree grown at node `slot` of `grown` into `out`: its root as
- * node `root`, its node k >= 1 as node next + k - 1.
+ * Places the `nodes` nodes of a subtree grown at node `slot` into `out`: its root as node `root`
+ * (its volume written by its parent), its node k >= 1 as node next + k - 1.
  */
-function copySubtree(out: NodeArrays, root: number, next: number, grown: NodeArrays, slot: number, nodes: number): void {
+function placeSubtree(out: TreeNodes, root: number, next: number, grown: NodeArrays, framed: FramedNodes, slot: number, nodes: number): void {
   const shift = next - 1;
-  for (let k = 0; k < nodes; k++) {
-    const to = k === 0 ? root : shift + k, from = slot + k;
-    for (let i = 0; i < OBB_STRIDE; i++) out.boxes[OBB_STRIDE * to + i] = grown.boxes[OBB_STRIDE * from + i];
-    const child = grown.children[from];
-    out.children[to] = child < 0 ? -1 : shift + child;
-    out.firstTriangle[to] = grown.firstTriangle[from];
-    out.nodeTriangleCount[to] = grown.nodeTriangleCount[from];
+  out.sizes[root] = framed.sizes[slot];
+  out.firstTriangle[root] = grown.firstTriangle[slot];
+  out.nodeTriangleCount[root] = grown.nodeTriangleCount[slot];
+  const child = grown.children[slot];
+  out.children[root] = child < 0 ? -1 : shift + child;
+  if (nodes === 1) return;
+  const from = slot + 1, end = slot + nodes;
+  out.nodes.set(framed.nodes.subarray(OBB_STRIDE * from, OBB_STRIDE * end), OBB_STRIDE * next);
+  out.sizes.set(framed.sizes.subarray(from, end), next);
+  out.firstTriangle.set(grown.firstTriangle.subarray(from, end), next);
+  out.nodeTriangleCount.set(grown.nodeTriangleCount.subarray(from, end), next);
+  for (let k = from; k < end; k++) {
+    const c = grown.children[k];
+    out.children[next + k - from] = c < 0 ? -1 : shift + c;
   }
 }

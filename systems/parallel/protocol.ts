@@ -91,5 +91,6 @@ export const RAY_BATCH_ARRAYS = ['origin', 'direction', 'limit', 'ignoreCharacte
 export const HITBOX_JOB_PARAMS = 'hitboxJob.params';
 /** Names of a pooled tree build's arrays (see TreeBuffers), each bound as `tree.name`. */
 export const TREE_ARRAYS = [
-  'positions', 'indices', 'tris', 'ids', 'centroids', 'moments', 'boxes', 'children', 'firstTriangle', 'nodeTriangleCount', 'plan', 'partFirst', 'params',
+  'positions', 'indices', 'tris', 'ids', 'centroids', 'moments', 'boxes', 'children', 'firstTriangle', 'nodeTriangleCount', 'framed', 'sizes',
+  'plan', 'partFirst', 'params',
 ] as const;

@@ -5,7 +5,7 @@
  * buildBoundingTree makes, to the bit.
  */
 import {
-  Builder, buildStack, checkCoordinates, checkTreeInput, finishTree, momentStride, nodeScratch,
+  Builder, buildStack, checkCoordinates, checkTreeInput, createTreeNodes, momentStride, treeOf,
   type BoundingNodeKind, type BoundingTree, type BoundingTreeOptions, type ObbNodeFit, type TreeSplitRule,
 } from '../../src/tree/build';
 import { SplitBuild, growSubtrees, PLAN_STRIDE, SUBTREES_PER_PART } from '../../src/tree/splitBuild';
@@ -32,6 +32,9 @@ export interface TreeBuffers {
   children: Int32Array;
   firstTriangle: Int32Array;
   nodeTriangleCount: Int32Array;
+  /** The grown nodes in their parents' frames, and their half-diagonals. */
+  framed: Float64Array;
+  sizes: Float64Array;
   /** Subtrees (splitBuild's PLAN_STRIDE numbers each), by part. */
   plan: Int32Array;
   /** First subtree of each part, then the subtree count. */
@@ -58,7 +61,7 @@ export function createTreeBuffers(shared: boolean): TreeBuffers {
     positions: allocate(Float64Array, 0, shared), indices: allocate(Uint32Array, 0, shared), tris: allocate(Float64Array, 0, shared),
     ids: allocate(Uint32Array, 0, shared), centroids: allocate(Float64Array, 0, shared), moments: allocate(Float64Array, 0, shared),
     boxes: allocate(Float64Array, 0, shared), children: allocate(Int32Array, 0, shared), firstTriangle: allocate(Int32Array, 0, shared),
-    nodeTriangleCount: allocate(Int32Array, 0, shared), plan: allocate(Int32Array, 0, shared), partFirst: allocate(Int32Array, 0, shared),
+    nodeTriangleCount: allocate(Int32Array, 0, shared), framed: allocate(Float64Array, 0, shared), sizes: allocate(Float64Array, 0, shared), plan: allocate(Int32Array, 0, shared), partFirst: allocate(Int32Array, 0, shared),
     params: allocate(Float64Array, 0, shared),
   };
 }
@@ -77,7 +80,7 @@ export function treeWorkerPart(b: TreeBuffers, job: number, part: number, parts:
     b.params[PARAM_MAX_ABS + part] = builder.prepare(partStart(n, parts, part), partStart(n, parts, part + 1));
   } else {
     const stack = buildStack(n);
-    growSubtrees(builder, b, b.plan, b.partFirst[part], b.partFirst[part + 1], b.params[PARAM_LEAF], stack.pending, stack.levels);
+    growSubtrees(builder, b, { nodes: b.framed, sizes: b.sizes }, b.plan, b.partFirst[part], b.partFirst[part + 1], b.params[PARAM_LEAF], stack.pending, stack.levels);
   }
 }
 
@@ -107,6 +110,8 @@ export function createTreeJobs(pool: WorkerPool): PooledTreeBuild {
     b.children = sharedAtLeast(b.children, maxNodes);
     b.firstTriangle = sharedAtLeast(b.firstTriangle, maxNodes);
     b.nodeTriangleCount = sharedAtLeast(b.nodeTriangleCount, maxNodes);
+    b.framed = sharedAtLeast(b.framed, OBB_STRIDE * maxNodes);
+    b.sizes = sharedAtLeast(b.sizes, maxNodes);
     b.plan = sharedAtLeast(b.plan, PLAN_STRIDE * SUBTREES_PER_PART * parts);
     b.partFirst = sharedAtLeast(b.partFirst, parts + 1);
     b.params = sharedAtLeast(b.params, PARAM_MAX_ABS + parts);
@@ -130,14 +135,13 @@ export function createTreeJobs(pool: WorkerPool): PooledTreeBuild {
     checkCoordinates(maxAbs, positions, indices);
     builder.warmUp(0, n);
     split.splitTop(builder, n, opts.maxLeafTriangles, parts, b.plan, b.partFirst);
-    const stack = buildStack(n);
+    const stack = buildStack(n), framed = { nodes: b.framed, sizes: b.sizes };
     pool.run(JOB_TREE_GROW, parts, 0, 0, 0, (from, to) => {
-      growSubtrees(builder, b, b.plan, b.partFirst[from], b.partFirst[to], opts.maxLeafTriangles, stack.pending, stack.levels);
+      growSubtrees(builder, b, { nodes: b.framed, sizes: b.sizes }, b.plan, b.partFirst[from], b.partFirst[to], opts.maxLeafTriangles, stack.pending, stack.levels);
     });
-    const nodeCount = split.nodeCount(b.plan);
-    const out = nodeScratch(nodeCount);
-    const depth = split.assemble(out, b, b.plan);
-    // The tree's own arrays, not shared: slices of the shared ones.
-    return finishTree(opts.kind, out, nodeCount, depth, b.tris.slice(0, 9 * n), b.ids.slice(0, n), maxAbs);
+    const nodes = createTreeNodes(split.nodeCount(b.plan));
+    const depth = split.assemble(nodes, b, framed, b.plan);
+    // The tree's own arrays, not shared: copies of the shared ones.
+    return treeOf(opts.kind, nodes, depth, b.tris.slice(0, 9 * n), b.ids.slice(0, n), maxAbs);
   };
 }
