@@ -4,8 +4,9 @@ import { boxSize, grow, toParentFrame, writeNodes, type Builder, type NodeArrays
 /**
  * A tree build split between threads, with the tree of one thread to the bit. The calling thread
  * fits and splits the top nodes (`splitTop`) until the runs of triangles left under them, the
- * subtrees, share out evenly between the threads; each thread grows its subtrees with the
- * single-thread code (`growSubtrees`), each into a slice of the node arrays reserved for it (a
+ * subtrees, share out evenly between the threads; the threads claim the subtrees one by one,
+ * largest first, and grow them with the single-thread code (`growSubtrees`), each into a slice of
+ * the node arrays reserved for it (a
  * subtree over c triangles has at most 2c - 1 nodes), and writes their nodes in their parents'
  * frames; the calling thread then numbers the nodes as one thread's depth-first build does and
  * copies them into place, a subtree's nodes below its root as one block (`assemble`).
@@ -49,19 +50,15 @@ export class SplitBuild {
   /** Top nodes not split (yet): the subtrees. */
   private open: number[] = [];
   private readonly loads: number[] = [];
-  /** Subtrees: their top node, by part. */
-  private readonly order: number[] = [];
-  private readonly part: number[] = [];
   private readonly stack: number[] = [];
 
   /**
    * Fits and splits the top nodes of a build of `triangleCount` triangles with `builder` (its
-   * triangles prepared and warmed up) and writes into `plan` the subtrees left for `parts`
-   * threads: those of part p are entries partFirst[p] .. partFirst[p + 1] - 1, each with its
-   * triangles and the first node of its reserved slice of the node arrays. `plan` holds
-   * PLAN_STRIDE * SUBTREES_PER_PART * parts numbers, `partFirst` parts + 1.
+   * triangles prepared and warmed up), writes into `plan` the subtrees left for `parts` threads,
+   * largest first, each with its triangles and the first node of its reserved slice of the node
+   * arrays, and returns their count. `plan` holds PLAN_STRIDE * SUBTREES_PER_PART * parts numbers.
    */
-  splitTop(builder: Builder, triangleCount: number, maxLeaf: number, parts: number, plan: Int32Array, partFirst: Int32Array): void {
+  splitTop(builder: Builder, triangleCount: number, maxLeaf: number, parts: number, plan: Int32Array): number {
     const maxSubtrees = SUBTREES_PER_PART * parts;
     this.reserve(2 * maxSubtrees + 1);
     builder.begin(this.boxes);
@@ -87,7 +84,7 @@ export class SplitBuild {
       this.count[l + 1] = count - split;
       open.push(l, l + 1);
     }
-    this.assign(parts, maxLeaf, plan, partFirst);
+    return this.record(plan);
   }
 
   /**
@@ -139,7 +136,7 @@ export class SplitBuild {
   /** Nodes of the assembled tree, once the subtrees are grown. */
   nodeCount(plan: Int32Array): number {
     let n = this.topCount;
-    for (const node of this.order) n += plan[PLAN_STRIDE * this.subtree[node] + PLAN_NODES] - 1;
+    for (let i = 0; i < this.open.length; i++) n += plan[PLAN_STRIDE * i + PLAN_NODES] - 1;
     return n;
   }
 
@@ -164,44 +161,35 @@ export class SplitBuild {
     return total / parts;
   }
 
-  /** Largest part's load when the open nodes (largest first) go each to the least loaded part; records the parts. */
+  /** Largest part's load when the open nodes (largest first) go each to the least loaded part, as the threads claim them. */
   private makespan(parts: number, maxLeaf: number): number {
-    const loads = this.loads, part = this.part;
+    const loads = this.loads;
     loads.length = 0;
-    part.length = 0;
     for (let p = 0; p < parts; p++) loads.push(0);
     for (const node of this.open) {
       let best = 0;
       for (let p = 1; p < parts; p++) if (loads[p] < loads[best]) best = p;
       loads[best] += this.work(node, maxLeaf);
-      part.push(best);
     }
     let max = 0;
     for (const load of loads) max = Math.max(max, load);
     return max;
   }
 
-  /** Marks the open nodes as subtrees and writes them into the plan, by part, each with its reserved slice. */
-  private assign(parts: number, maxLeaf: number, plan: Int32Array, partFirst: Int32Array): void {
-    this.makespan(parts, maxLeaf);
-    const open = this.open, order = this.order;
-    order.length = 0;
+  /** Marks the open nodes (largest first) as subtrees and writes them into the plan, each with its reserved slice; returns their count. */
+  private record(plan: Int32Array): number {
+    const open = this.open;
     let slot = 0;
-    for (let p = 0; p < parts; p++) {
-      partFirst[p] = order.length;
-      for (let i = 0; i < open.length; i++) {
-        if (this.part[i] !== p) continue;
-        const node = open[i], e = PLAN_STRIDE * order.length;
-        this.left[node] = TOP_SUBTREE;
-        this.subtree[node] = order.length;
-        plan[e + PLAN_FIRST] = this.first[node];
-        plan[e + PLAN_COUNT] = this.count[node];
-        plan[e + PLAN_SLOT] = slot;
-        slot += 2 * this.count[node] - 1;
-        order.push(node);
-      }
+    for (let i = 0; i < open.length; i++) {
+      const node = open[i], e = PLAN_STRIDE * i;
+      this.left[node] = TOP_SUBTREE;
+      this.subtree[node] = i;
+      plan[e + PLAN_FIRST] = this.first[node];
+      plan[e + PLAN_COUNT] = this.count[node];
+      plan[e + PLAN_SLOT] = slot;
+      slot += 2 * this.count[node] - 1;
     }
-    partFirst[parts] = order.length;
+    return open.length;
   }
 }
 
@@ -212,23 +200,26 @@ export interface FramedNodes {
 }
 
 /**
- * Grows subtrees from .. to - 1 of `plan` with `builder` into their reserved slices of `grown`,
- * recording each one's node count and depth, and writes their nodes in their parents' frames into
- * `framed`; `pending` and `levels` hold a triangle count plus one. Warms the builder up on the
- * first one's triangles (Builder.warmUp).
+ * Grows subtrees of `plan` (`count` of them) with `builder` into their reserved slices of
+ * `grown`, recording each one's node count and depth, and writes their nodes in their parents'
+ * frames into `framed`; the threads of a build claim the subtrees one at a time through
+ * claim[0] (Atomics), so a thread that starts late finds the others' work done. `pending` and
+ * `levels` hold a triangle count plus one. Warms the builder up on the first claimed subtree
+ * (Builder.warmUp).
  */
-export function growSubtrees(builder: Builder, grown: NodeArrays, framed: FramedNodes, plan: Int32Array, from: number, to: number, maxLeaf: number, pending: Int32Array, levels: Int32Array): void {
-  if (from < to) builder.warmUp(plan[PLAN_STRIDE * from + PLAN_FIRST], plan[PLAN_STRIDE * from + PLAN_COUNT]);
-  for (let i = from; i < to; i++) {
-    const e = PLAN_STRIDE * i, first = plan[e + PLAN_FIRST], count = plan[e + PLAN_COUNT], slot = plan[e + PLAN_SLOT];
-    const end = slot + 2 * count - 1;
+export function growSubtrees(builder: Builder, grown: NodeArrays, framed: FramedNodes, plan: Int32Array, count: number, claim: Int32Array, maxLeaf: number, pending: Int32Array, levels: Int32Array): void {
+  for (let i = Atomics.add(claim, 0, 1), warm = false; i < count; i = Atomics.add(claim, 0, 1)) {
+    const e = PLAN_STRIDE * i, first = plan[e + PLAN_FIRST], triangles = plan[e + PLAN_COUNT], slot = plan[e + PLAN_SLOT];
+    if (!warm) builder.warmUp(first, triangles);
+    warm = true;
+    const end = slot + 2 * triangles - 1;
     const view: NodeArrays = {
       boxes: grown.boxes.subarray(OBB_STRIDE * slot, OBB_STRIDE * end),
       children: grown.children.subarray(slot, end),
       firstTriangle: grown.firstTriangle.subarray(slot, end),
       nodeTriangleCount: grown.nodeTriangleCount.subarray(slot, end),
     };
-    const nodes = grow(builder, view, pending, levels, first, count, maxLeaf);
+    const nodes = grow(builder, view, pending, levels, first, triangles, maxLeaf);
     writeNodes(framed.nodes.subarray(OBB_STRIDE * slot, OBB_STRIDE * end), framed.sizes.subarray(slot, end), view.boxes, view.children, nodes);
     plan[e + PLAN_NODES] = nodes;
     plan[e + PLAN_DEPTH] = builder.depth;

@@ -92,5 +92,5 @@ export const HITBOX_JOB_PARAMS = 'hitboxJob.params';
 /** Names of a pooled tree build's arrays (see TreeBuffers), each bound as `tree.name`. */
 export const TREE_ARRAYS = [
   'positions', 'indices', 'tris', 'ids', 'centroids', 'moments', 'boxes', 'children', 'firstTriangle', 'nodeTriangleCount', 'framed', 'sizes',
-  'plan', 'partFirst', 'params',
+  'plan', 'claims', 'params',
 ] as const;

@@ -1,8 +1,10 @@
 /**
- * Mesh tree builds on the worker pool (src/tree/splitBuild.ts): the triangles are copied and
- * measured by ranges on every thread, the calling thread splits the top nodes, every thread grows
- * its share of the subtrees, and the calling thread assembles them. The tree is the one
- * buildBoundingTree makes, to the bit.
+ * Mesh tree builds on the worker pool (src/tree/splitBuild.ts): the threads copy and measure the
+ * triangles by chunks, the calling thread splits the top nodes, the threads grow the subtrees,
+ * and the calling thread assembles them. The tree is the one buildBoundingTree makes, to the bit.
+ * Chunks and subtrees are claimed one at a time (an atomic counter per job), so the work goes to
+ * the threads that run: a worker that wakes late, on a busy machine, finds it done instead of
+ * holding the build up with a fixed share.
  */
 import {
   Builder, buildStack, checkCoordinates, checkTreeInput, createTreeNodes, momentStride, treeOf,
@@ -35,11 +37,11 @@ export interface TreeBuffers {
   /** The grown nodes in their parents' frames, and their half-diagonals. */
   framed: Float64Array;
   sizes: Float64Array;
-  /** Subtrees (splitBuild's PLAN_STRIDE numbers each), by part. */
+  /** Subtrees (splitBuild's PLAN_STRIDE numbers each), largest first. */
   plan: Int32Array;
-  /** First subtree of each part, then the subtree count. */
-  partFirst: Int32Array;
-  /** The build's options and sizes (PARAM_*), then per part its triangles' largest |coordinate|. */
+  /** Next chunk of the triangles to prepare, next subtree to grow: claimed with Atomics.add. */
+  claims: Int32Array;
+  /** The build's options and sizes (PARAM_*), then per chunk its triangles' largest |coordinate|. */
   params: Float64Array;
 }
 
@@ -49,7 +51,12 @@ const PARAM_SPLIT = 2;
 const PARAM_LEAF = 3;
 const PARAM_TRIANGLES = 4;
 const PARAM_POSITIONS = 5;
-const PARAM_MAX_ABS = 6;
+const PARAM_SUBTREES = 6;
+const PARAM_MAX_ABS = 7;
+const CLAIM_CHUNK = 0;
+const CLAIM_SUBTREE = 1;
+/** Chunks of the triangles' preparation per thread: small enough for a late thread to leave its share to the others. */
+const CHUNKS_PER_PART = 4;
 
 const KINDS: BoundingNodeKind[] = ['obb', 'aabb', 'sphere'];
 const FITS: ObbNodeFit[] = ['covariance', 'hull', 'dito'];
@@ -61,7 +68,7 @@ export function createTreeBuffers(shared: boolean): TreeBuffers {
     positions: allocate(Float64Array, 0, shared), indices: allocate(Uint32Array, 0, shared), tris: allocate(Float64Array, 0, shared),
     ids: allocate(Uint32Array, 0, shared), centroids: allocate(Float64Array, 0, shared), moments: allocate(Float64Array, 0, shared),
     boxes: allocate(Float64Array, 0, shared), children: allocate(Int32Array, 0, shared), firstTriangle: allocate(Int32Array, 0, shared),
-    nodeTriangleCount: allocate(Int32Array, 0, shared), framed: allocate(Float64Array, 0, shared), sizes: allocate(Float64Array, 0, shared), plan: allocate(Int32Array, 0, shared), partFirst: allocate(Int32Array, 0, shared),
+    nodeTriangleCount: allocate(Int32Array, 0, shared), framed: allocate(Float64Array, 0, shared), sizes: allocate(Float64Array, 0, shared), plan: allocate(Int32Array, 0, shared), claims: allocate(Int32Array, 0, shared),
     params: allocate(Float64Array, 0, shared),
   };
 }
@@ -73,15 +80,25 @@ function builderOf(b: TreeBuffers): Builder {
   return new Builder(b.positions.subarray(0, p[PARAM_POSITIONS]), b.indices.subarray(0, 3 * n), options, b);
 }
 
-/** Runs part `part` of a tree job on a worker. */
-export function treeWorkerPart(b: TreeBuffers, job: number, part: number, parts: number): void {
-  const builder = builderOf(b), n = b.params[PARAM_TRIANGLES];
-  if (job === JOB_TREE_PREPARE) {
-    b.params[PARAM_MAX_ABS + part] = builder.prepare(partStart(n, parts, part), partStart(n, parts, part + 1));
-  } else {
-    const stack = buildStack(n);
-    growSubtrees(builder, b, { nodes: b.framed, sizes: b.sizes }, b.plan, b.partFirst[part], b.partFirst[part + 1], b.params[PARAM_LEAF], stack.pending, stack.levels);
+/** Copies and measures the triangles of the chunks this thread claims, each chunk's largest |coordinate| into the params. */
+function prepareChunks(builder: Builder, b: TreeBuffers, chunks: number): void {
+  const n = b.params[PARAM_TRIANGLES];
+  for (let c = Atomics.add(b.claims, CLAIM_CHUNK, 1); c < chunks; c = Atomics.add(b.claims, CLAIM_CHUNK, 1)) {
+    b.params[PARAM_MAX_ABS + c] = builder.prepare(partStart(n, chunks, c), partStart(n, chunks, c + 1));
   }
+}
+
+/** Grows the subtrees this thread claims. */
+function growClaimed(builder: Builder, b: TreeBuffers): void {
+  const stack = buildStack(b.params[PARAM_TRIANGLES]);
+  growSubtrees(builder, b, { nodes: b.framed, sizes: b.sizes }, b.plan, b.params[PARAM_SUBTREES], b.claims.subarray(CLAIM_SUBTREE), b.params[PARAM_LEAF], stack.pending, stack.levels);
+}
+
+/** Runs a worker's part of a tree job. */
+export function treeWorkerPart(b: TreeBuffers, job: number, parts: number): void {
+  const builder = builderOf(b);
+  if (job === JOB_TREE_PREPARE) prepareChunks(builder, b, CHUNKS_PER_PART * parts);
+  else growClaimed(builder, b);
 }
 
 /** `a` if it holds n entries, else a new array like it (shared as it is) with n and room to grow. */
@@ -96,7 +113,7 @@ export type PooledTreeBuild = (positions: ReadonlyFloats, indices: ReadonlyFloat
 export function createTreeJobs(pool: WorkerPool): PooledTreeBuild {
   const b = createTreeBuffers(true);
   const split = new SplitBuild();
-  const parts = pool.workerCount + 1;
+  const parts = pool.workerCount + 1, chunks = CHUNKS_PER_PART * parts;
   return (positions, indices, options) => {
     const opts = checkTreeInput(positions, indices, options);
     const n = indices.length / 3, maxNodes = 2 * n - 1;
@@ -113,8 +130,8 @@ export function createTreeJobs(pool: WorkerPool): PooledTreeBuild {
     b.framed = sharedAtLeast(b.framed, OBB_STRIDE * maxNodes);
     b.sizes = sharedAtLeast(b.sizes, maxNodes);
     b.plan = sharedAtLeast(b.plan, PLAN_STRIDE * SUBTREES_PER_PART * parts);
-    b.partFirst = sharedAtLeast(b.partFirst, parts + 1);
-    b.params = sharedAtLeast(b.params, PARAM_MAX_ABS + parts);
+    b.claims = sharedAtLeast(b.claims, 2);
+    b.params = sharedAtLeast(b.params, PARAM_MAX_ABS + chunks);
     for (const name of TREE_ARRAYS) pool.share(`tree.${name}`, b[name]);
     b.positions.set(positions);
     b.indices.set(indices);
@@ -125,22 +142,17 @@ export function createTreeJobs(pool: WorkerPool): PooledTreeBuild {
     p[PARAM_LEAF] = opts.maxLeafTriangles;
     p[PARAM_TRIANGLES] = n;
     p[PARAM_POSITIONS] = positions.length;
-    p.fill(0, PARAM_MAX_ABS, PARAM_MAX_ABS + parts);
+    b.claims.fill(0);
     const builder = builderOf(b);
-    pool.run(JOB_TREE_PREPARE, n, 0, 0, 0, (from, to) => {
-      p[PARAM_MAX_ABS] = builder.prepare(from, to);
-    });
+    pool.run(JOB_TREE_PREPARE, n, 0, 0, 0, () => prepareChunks(builder, b, chunks));
     let maxAbs = 0;
-    for (let part = 0; part < parts; part++) maxAbs = Math.max(maxAbs, p[PARAM_MAX_ABS + part]);
+    for (let c = 0; c < chunks; c++) maxAbs = Math.max(maxAbs, p[PARAM_MAX_ABS + c]);
     checkCoordinates(maxAbs, positions, indices);
     builder.warmUp(0, n);
-    split.splitTop(builder, n, opts.maxLeafTriangles, parts, b.plan, b.partFirst);
-    const stack = buildStack(n), framed = { nodes: b.framed, sizes: b.sizes };
-    pool.run(JOB_TREE_GROW, parts, 0, 0, 0, (from, to) => {
-      growSubtrees(builder, b, { nodes: b.framed, sizes: b.sizes }, b.plan, b.partFirst[from], b.partFirst[to], opts.maxLeafTriangles, stack.pending, stack.levels);
-    });
+    p[PARAM_SUBTREES] = split.splitTop(builder, n, opts.maxLeafTriangles, parts, b.plan);
+    pool.run(JOB_TREE_GROW, parts, 0, 0, 0, () => growClaimed(builder, b));
     const nodes = createTreeNodes(split.nodeCount(b.plan));
-    const depth = split.assemble(nodes, b, framed, b.plan);
+    const depth = split.assemble(nodes, b, { nodes: b.framed, sizes: b.sizes }, b.plan);
     // The tree's own arrays, not shared: copies of the shared ones.
     return treeOf(opts.kind, nodes, depth, b.tris.slice(0, 9 * n), b.ids.slice(0, n), maxAbs);
   };

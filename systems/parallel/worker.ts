@@ -142,7 +142,7 @@ function runPart(job: number, ints: Int32Array): void {
   } else if (job === JOB_BROAD) {
     broadWorkerPart(grid, broadInput, broad, broadPairs, part, parts);
   } else if (job === JOB_TREE_PREPARE || job === JOB_TREE_GROW) {
-    treeWorkerPart(trees, job, part, parts);
+    treeWorkerPart(trees, job, parts);
   } else {
     throw new Error(`job ${job} failed on purpose (a test of fault reporting)`);
   }
