@@ -86,8 +86,10 @@ export function addMeshCollider(target: World | CollisionPipeline, eid: number, 
 /**
  * buildBoundingTree on the worker pool of `target`'s pipeline (its `workers` option), for meshes
  * of at least 4,096 triangles (PARALLEL_MIN_TREE_TRIANGLES); smaller meshes, and pipelines
- * without a pool, build on the calling thread. The tree is the same to the bit either way. Throws
- * CollideInputError as buildBoundingTree does, and when `target` has no pipeline.
+ * without a pool, build on the calling thread. The tree is the same to the bit either way. The
+ * pool keeps its build arrays for the next build (about 700 bytes per triangle of the largest
+ * mesh built, on SharedArrayBuffers). Throws CollideInputError as buildBoundingTree does, and
+ * when `target` has no pipeline.
  */
 export function buildMeshTree(target: World | CollisionPipeline, positions: ReadonlyFloats, indices: ReadonlyFloats, options: BoundingTreeOptions = {}): BoundingTree {
   const parallel = pipelineOf(target, 'buildMeshTree').parallel;
