@@ -5,11 +5,11 @@ import { boxSize, grow, toParentFrame, writeNodes, type Builder, type NodeArrays
  * A tree build split between threads, with the tree of one thread to the bit. The calling thread
  * fits and splits the top nodes (`splitTop`) until the runs of triangles left under them, the
  * subtrees, share out evenly between the threads; the threads claim the subtrees one by one,
- * largest first, and grow them with the single-thread code (`growSubtrees`), each into a slice of
- * the node arrays reserved for it (a
- * subtree over c triangles has at most 2c - 1 nodes), and writes their nodes in their parents'
- * frames; the calling thread then numbers the nodes as one thread's depth-first build does and
- * copies them into place, a subtree's nodes below its root as one block (`assemble`).
+ * largest first, grow each with the single-thread code (`growSubtrees`) into a slice of the node
+ * arrays reserved for it (a subtree over c triangles has at most 2c - 1 nodes) and write its
+ * nodes in their parents' frames; the calling thread then numbers the nodes as one thread's
+ * depth-first build does and copies them into place, a subtree's nodes below its root as one
+ * block (`assemble`).
  *
  * A node's fit and split read only its own run of triangles, which only its ancestors' splits
  * reorder, so the order in which nodes are built changes nothing but their numbers. One thread's
