@@ -17,8 +17,11 @@ import type { WorkerPool } from './pool';
 import { JOB_TREE_GROW, JOB_TREE_PREPARE, TREE_ARRAYS, partStart } from './protocol';
 
 /**
- * Triangles from which a pipeline's buildMeshTree runs on the pool. Measured on the torus knot
- * (docs/design/trees.md): two threads build 10,000 triangles 1.3x to 1.6x faster than one.
+ * Triangles from which a pipeline's buildMeshTree runs on the pool. Two threads built the
+ * 10,000-triangle knot 1.3x to 1.75x faster than one with the second core free; the pooled
+ * build's fixed costs (two wake-ups, the input copy, placing the subtrees: about 0.15 ms) put the
+ * break-even near 1,000 to 2,000 triangles, not measured on a quiet machine, so this leaves a
+ * margin (docs/design/trees.md).
  */
 export const PARALLEL_MIN_TREE_TRIANGLES = 4096;
 
