@@ -802,7 +802,7 @@ export function createTreeNodes(nodeCount: number): TreeNodes {
  * The tree of the `nodeCount` nodes in `built` (absolute volumes, built in grow's numbering), its
  * depth, its triangles and ids in tree order and the largest |coordinate|.
  */
-export function finishTree(kind: BoundingNodeKind, built: NodeArrays, nodeCount: number, depth: number, tris: Float64Array, ids: Uint32Array, maxAbs: number): BoundingTree {
+function finishTree(kind: BoundingNodeKind, built: NodeArrays, nodeCount: number, depth: number, tris: Float64Array, ids: Uint32Array, maxAbs: number): BoundingTree {
   const nodes = new Float64Array(nodeCount * TREE_NODE_STRIDE);
   const sizes = new Float64Array(nodeCount);
   writeNodes(nodes, sizes, built.boxes, built.children, nodeCount);
