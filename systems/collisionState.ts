@@ -5,6 +5,7 @@
  * worlds, each with its own pipeline.
  */
 import type { HitboxJobs } from './parallel/hitboxJobs';
+import type { PooledTreeBuild } from './parallel/treeJob';
 import type { World } from 'bitecs';
 import type { BroadPhase, BroadPhaseInput } from '../src/broadphase/broadPhase';
 import type { PairList } from '../src/broadphase/pairList';
@@ -142,6 +143,10 @@ export interface ParallelState {
   minHitboxRays: number;
   /** The hitbox update and ray batches, split between the threads. */
   readonly hitboxes: HitboxJobs;
+  /** Mesh triangles from which buildMeshTree runs on the pool. */
+  minTreeTriangles: number;
+  /** buildBoundingTree split between the threads (the same tree). */
+  readonly buildTree: PooledTreeBuild;
   /** Dynamic colliders from which the spatial hash's scans run on the pool. */
   minBroad: number;
   /** Splits the scans of `broadPhase` between the threads when it is a spatial hash (other broad phases run on the calling thread). */

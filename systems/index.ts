@@ -15,7 +15,7 @@ export { sweepCharacters, sweepCharactersAll } from './characterSweep';
 export { overlapColliders } from './shapeQueries';
 export { castShapeColliders, createColliderShapeHit, type ColliderShapeHit } from './shapeCasts';
 export { updateCharacterColliders } from './updateCharacterColliders';
-export { addMeshCollider } from './meshCollider';
+export { addMeshCollider, buildMeshTree } from './meshCollider';
 export { addKdopCollider } from './kdopCollider';
 export { createWorkerPool, type WorkerPoolOptions, type WorkerHandle } from './parallel/workerPool';
 export { addCharacterCollider, characterOf, type CharacterAsset, type CharacterColliderOptions } from './characters';

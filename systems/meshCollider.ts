@@ -16,7 +16,7 @@
  * always the conservative k-DOP test, here against the k-DOP of the mesh's root box, no manifold.
  */
 import type { World } from 'bitecs';
-import type { BoundingTree } from '../src/tree/build';
+import { buildBoundingTree, type BoundingTree, type BoundingTreeOptions } from '../src/tree/build';
 import { CollideInputError } from '../src/errors';
 import { grown } from '../src/broadphase/growable';
 import {
@@ -31,7 +31,7 @@ import {
   writePoint,
 } from '../src/contacts/manifold';
 import { reduceToFour } from '../src/contacts/clipping';
-import { OBB_STRIDE, type Floats } from '../src/layout';
+import { OBB_STRIDE, type Floats, type ReadonlyFloats } from '../src/layout';
 import { obbFromAabb } from '../src/volumes/obb';
 import { EDGE_FLAGS_ALL_ACTIVE, meshEdgeFlags } from '../src/contacts/meshEdges';
 import { collideTrees } from '../src/tree/collideTrees';
@@ -81,6 +81,20 @@ export function addMeshCollider(target: World | CollisionPipeline, eid: number, 
     return SHAPE_MESH;
   });
   p.meshKind = MESH_KIND;
+}
+
+/**
+ * buildBoundingTree on the worker pool of `target`'s pipeline (its `workers` option), for meshes
+ * of at least 4,096 triangles (PARALLEL_MIN_TREE_TRIANGLES); smaller meshes, and pipelines
+ * without a pool, build on the calling thread. The tree is the same to the bit either way. The
+ * pool keeps its build arrays for the next build (about 700 bytes per triangle of the largest
+ * mesh built, on SharedArrayBuffers). Throws CollideInputError as buildBoundingTree does, and
+ * when `target` has no pipeline.
+ */
+export function buildMeshTree(target: World | CollisionPipeline, positions: ReadonlyFloats, indices: ReadonlyFloats, options: BoundingTreeOptions = {}): BoundingTree {
+  const parallel = pipelineOf(target, 'buildMeshTree').parallel;
+  if (parallel !== undefined && indices.length / 3 >= parallel.minTreeTriangles) return parallel.buildTree(positions, indices, options);
+  return buildBoundingTree(positions, indices, options);
 }
 
 /** Does any triangle of mesh collider `mesh` meet the world box at box[bo] (touching counts)? */

@@ -4,10 +4,9 @@
  * algorithms report exactly the same pairs as the brute-force reference.
  */
 import { CollideInputError } from '../errors';
-import type { PairList } from './pairList';
+import { MAX_PROXY_ID, type PairList } from './pairList';
 
-/** Largest proxy id plus one: ids are packed into 24 bits when pairs are sorted. */
-export const MAX_PROXY_ID = 1 << 24;
+export { MAX_PROXY_ID };
 
 /** One frame of proxies, read through ids; every by-id array is indexed by the proxy id. */
 export interface BroadPhaseInput {

@@ -6,7 +6,6 @@
  */
 import { grown } from './growable';
 import { radixScatterPass } from './radixPass';
-import { MAX_PROXY_ID } from './broadPhase';
 
 /**
  * Digit widths: a pass clears and prefix-sums 2^digitBits buckets, so digits are at most about
@@ -15,6 +14,8 @@ import { MAX_PROXY_ID } from './broadPhase';
  */
 const MIN_DIGIT_BITS = 12;
 const MAX_DIGIT_BITS = 16;
+/** Largest proxy id plus one: ids are packed into 24 bits when pairs are sorted and merged. */
+export const MAX_PROXY_ID = 1 << 24;
 /** Below this many pairs, insertion sort beats the radix passes' fixed cost of clearing buckets. */
 const INSERTION_SORT_MAX = 48;
 

@@ -166,7 +166,7 @@ const scratch = {
   keys: new Float64Array(0),
   tags: new Int32Array(0),
   copy: new Float64Array(0),
-  /** Sphere nodes: per mesh vertex, the last node that gathered it, and the gathered points. */
+  /** Sphere nodes: per mesh vertex, the last gathering that took it (Builder.gathers), and the gathered points. */
   vertexStamp: new Int32Array(0),
   points: new Float64Array(0),
 };
@@ -176,8 +176,39 @@ function atLeast<T extends Float64Array | Int32Array>(a: T, n: number): T {
   return (a.length >= n ? a : new (a.constructor as new (n: number) => T)(n));
 }
 
+/**
+ * The per-triangle arrays of a build: the tree's triangles (9 numbers each, tree order) and mesh
+ * triangle ids, permuted together as nodes split, with the centroids (3 per tree-order triangle)
+ * and the moments (`momentStride` per mesh triangle, never moved). A pooled build shares them
+ * between threads, each of which splits its own runs of triangles.
+ */
+export interface TriangleArrays {
+  tris: Float64Array;
+  ids: Uint32Array;
+  centroids: Float64Array;
+  moments: Float64Array;
+}
+
+/** The node arrays a build writes, node 0 first: absolute (mesh-frame) volume, left child, first triangle, triangle count. */
+export interface NodeArrays {
+  boxes: Float64Array;
+  children: Int32Array;
+  firstTriangle: Int32Array;
+  nodeTriangleCount: Int32Array;
+}
+
+/** Moments kept per triangle: all ten for the covariance fit, four for the 'mean' split, else none. */
+function momentCountOf(options: Required<BoundingTreeOptions>): number {
+  return options.kind === 'obb' && options.fit === 'covariance' ? COVARIANCE_MOMENTS : options.split === 'mean' ? MEAN_MOMENTS : 0;
+}
+
+/** Numbers per mesh triangle in TriangleArrays.moments: the moments, then for AABB and sphere builds the corners' min and max. */
+export function momentStride(options: Required<BoundingTreeOptions>): number {
+  return momentCountOf(options) + (options.kind !== 'obb' ? 6 : 0);
+}
+
 /** Build-time state: triangles and their per-triangle data, permuted together in place as nodes split. */
-class Builder {
+export class Builder {
   /** Triangles in tree order (9 numbers each): the tree's own array. */
   readonly tris: Float64Array;
   /** Mesh triangle index per tree-order triangle: the tree's own array. */
@@ -190,14 +221,15 @@ class Builder {
   readonly stride: number;
   /** Whether range sums include the corners' AABB (AABB boxes, sphere split axes). */
   private readonly boxedSums: boolean;
-  readonly boxes: Float64Array;
-  /** Largest |coordinate| of any corner. */
-  readonly maxAbs: number;
+  /** Absolute node volumes the fits write (the nodes of the tree or subtree being grown). */
+  boxes: Float64Array;
   /** Longest root-to-leaf path so far. */
   depth = 0;
   private readonly sums = new Float64Array(SUM_COUNT);
   /** Node whose range `sums` holds (-1: none), so a split reuses its fit's pass. */
   private summedNode = -1;
+  /** Sphere nodes: number of the last vertex gathering, the stamp of the vertices it took. */
+  private gathers = 0;
   private readonly axes = new Float64Array(9);
   private readonly ball = new Float64Array(4);
   private readonly order = new Int32Array(3);
@@ -207,58 +239,77 @@ class Builder {
   private readonly eigenValues = new Float64Array(3);
   private readonly reference = new Float64Array(3);
 
+  /**
+   * A builder over `arrays` (sized for the mesh) for a checked mesh and options; `prepare` fills
+   * them. Several builders (one per thread) may work on the same arrays, on disjoint runs of
+   * triangles.
+   */
   constructor(
     readonly positions: ReadonlyFloats,
     readonly indices: ReadonlyFloats,
-    maxNodes: number,
     readonly options: Required<BoundingTreeOptions>,
+    arrays: TriangleArrays,
   ) {
     const n = indices.length / 3;
-    this.momentCount = options.kind === 'obb' && options.fit === 'covariance' ? COVARIANCE_MOMENTS : options.split === 'mean' ? MEAN_MOMENTS : 0;
+    this.momentCount = momentCountOf(options);
     this.boxedSums = options.kind !== 'obb';
-    const tris = this.tris = new Float64Array(9 * n);
-    const ids = this.ids = new Uint32Array(n);
-    this.centroids = scratch.centroids = atLeast(scratch.centroids, 3 * n);
-    this.stride = this.momentCount + (this.boxedSums ? 6 : 0);
-    this.moments = scratch.moments = atLeast(scratch.moments, this.stride * n);
-    this.boxes = scratch.boxes = atLeast(scratch.boxes, OBB_STRIDE * maxNodes);
-    this.maxAbs = copyTriangles(tris, ids, positions, indices, n);
-    // NaN propagates through the maximum, so this also catches non-finite coordinates.
-    if (!(this.maxAbs <= MAX_COORDINATE)) refuseCoordinates(positions, indices);
-    for (let c = 0; c < 3; c++) this.reference[c] = tris[c];
-    this.measureAll(n);
+    this.stride = momentStride(options);
+    this.tris = arrays.tris;
+    this.ids = arrays.ids;
+    this.centroids = arrays.centroids;
+    this.moments = arrays.moments;
+    // The warm-up's node (warmUp).
+    this.boxes = scratch.boxes = atLeast(scratch.boxes, OBB_STRIDE);
+    // The first corner of the mesh's first triangle: the moments' reference point.
+    for (let c = 0; c < 3; c++) this.reference[c] = positions[3 * indices[0] + c];
     if (options.split === 'median') {
       scratch.keys = atLeast(scratch.keys, n);
       scratch.tags = atLeast(scratch.tags, n);
       scratch.copy = atLeast(scratch.copy, 13 * n);
     }
     const vertexCount = options.kind === 'sphere' ? Math.floor(positions.length / 3) : 0;
-    const stamps = scratch.vertexStamp = atLeast(scratch.vertexStamp, vertexCount);
+    scratch.vertexStamp = atLeast(scratch.vertexStamp, vertexCount).fill(0, 0, vertexCount);
     scratch.points = atLeast(scratch.points, options.kind === 'sphere' ? 9 * n : 0);
-    // Cleared before and after the warm-up, whose sphere fit stamps the vertices it gathers as node 0's.
-    stamps.fill(-1, 0, vertexCount);
-    this.warmUp(n);
-    stamps.fill(-1, 0, vertexCount);
   }
 
   /**
-   * Fits node 0 over the first few triangles (the root's fit overwrites it) and sums them. V8
-   * compiles a long loop while it runs (on-stack replacement); code after the loop that has never
-   * run leaves that compiled loop again at every later long call, and the root's passes are the
-   * first and longest calls of each kernel. A function records type feedback only after it has run
-   * a few times its own size in bytecode, so the warm-up range is long enough for that
-   * (WARM_UP_TRIANGLES) and far too short to be compiled mid-run.
+   * Copies mesh triangles from .. to - 1 into tree order (still mesh order) and measures them;
+   * returns their largest |coordinate| (NaN when one is not a number).
    */
-  private warmUp(n: number): void {
-    const count = Math.min(n, WARM_UP_TRIANGLES);
-    this.fit(0, 0, count);
-    this.sumRange(-1, 0, count);
-    this.splitPoint(0, count);
+  prepare(from: number, to: number): number {
+    const maxAbs = copyTriangles(this.tris, this.ids, this.positions, this.indices, from, to);
+    this.measureRange(from, to);
+    return maxAbs;
   }
 
-  /** Measures every triangle (a loop apart from the constructor: see grow). */
-  private measureAll(n: number): void {
-    for (let t = 0; t < n; t++) this.measure(t);
+  /** Makes `boxes` the node volumes the next grow writes, with no range sums kept and depth 0. */
+  begin(boxes: Float64Array): void {
+    this.boxes = boxes;
+    this.summedNode = -1;
+    this.depth = 0;
+  }
+
+  /**
+   * Fits a scratch node over the first few triangles of the run first .. first + count - 1 and
+   * sums them. V8 compiles a long loop while it runs (on-stack replacement); code after the loop
+   * that has never run leaves that compiled loop again at every later long call, and a build's
+   * first passes (the root's) are the first and longest calls of each kernel. A function records
+   * type feedback only after it has run a few times its own size in bytecode, so the warm-up range
+   * is long enough for that (WARM_UP_TRIANGLES) and far too short to be compiled mid-run.
+   */
+  warmUp(first: number, count: number): void {
+    const boxes = this.boxes;
+    this.boxes = scratch.boxes;
+    const n = Math.min(count, WARM_UP_TRIANGLES);
+    this.fit(0, first, n);
+    this.sumRange(-1, first, n);
+    this.splitPoint(first, n);
+    this.boxes = boxes;
+  }
+
+  /** Measures triangles from .. to - 1 (a loop apart from prepare: see grow). */
+  private measureRange(from: number, to: number): void {
+    for (let t = from; t < to; t++) this.measure(t);
   }
 
   /**
@@ -372,7 +423,7 @@ class Builder {
       return;
     }
     if (this.options.kind === 'sphere') {
-      const s = welzlSphere(this.ball, 0, scratch.points, this.gatherVertices(node, first, count), 0);
+      const s = welzlSphere(this.ball, 0, scratch.points, this.gatherVertices(first, count), 0);
       for (let c = 0; c < 3; c++) {
         out[o + OBB_CENTER + c] = s[c];
         out[o + OBB_HALF + c] = s[3];
@@ -393,15 +444,16 @@ class Builder {
    * and returns how many: on a shared-vertex mesh about a sixth of the corners, which is what the
    * minimal-sphere search costs in.
    */
-  private gatherVertices(node: number, first: number, count: number): number {
+  private gatherVertices(first: number, count: number): number {
     const stamp = scratch.vertexStamp, out = scratch.points, ids = this.ids, positions = this.positions, indices = this.indices;
+    const gathering = ++this.gathers;
     let n = 0;
     for (let t = first; t < first + count; t++) {
       const id = ids[t];
       for (let k = 0; k < 3; k++) {
         const v = indices[3 * id + k];
-        if (stamp[v] === node) continue;
-        stamp[v] = node;
+        if (stamp[v] === gathering) continue;
+        stamp[v] = gathering;
         out[n++] = positions[3 * v]; out[n++] = positions[3 * v + 1]; out[n++] = positions[3 * v + 2];
       }
     }
@@ -557,10 +609,13 @@ class Builder {
   }
 }
 
-/** Copies the mesh's triangles into `tris` (9 numbers each), sets `ids` to 0 .. n - 1, and returns the largest |coordinate|. */
-function copyTriangles(tris: Float64Array, ids: Uint32Array, positions: ReadonlyFloats, indices: ReadonlyFloats, n: number): number {
+/**
+ * Copies mesh triangles from .. to - 1 into `tris` (9 numbers each), sets their `ids` to their
+ * indices, and returns the largest |coordinate|.
+ */
+function copyTriangles(tris: Float64Array, ids: Uint32Array, positions: ReadonlyFloats, indices: ReadonlyFloats, from: number, to: number): number {
   let maxAbs = 0;
-  for (let t = 0; t < n; t++) {
+  for (let t = from; t < to; t++) {
     for (let k = 0; k < 3; k++) {
       const v = 3 * indices[3 * t + k];
       for (let c = 0; c < 3; c++) {
@@ -582,33 +637,43 @@ function swapRuns(a: Float64Array, i: number, j: number, n: number): void {
 }
 
 /**
- * Writes into out[c] node `child`'s absolute box (boxes[c]) expressed in the frame of its parent's
- * absolute box (boxes[p]); p, c and out indices are node numbers.
+ * Writes at node `at` of `out` the absolute box number `child` of `childBoxes` expressed in the
+ * frame of the absolute box number `parent` of `parentBoxes`.
  */
-function toParentFrame(out: Float64Array, boxes: Float64Array, parent: number, child: number): void {
-  const p = parent * OBB_STRIDE, c = child * OBB_STRIDE;
-  const dx = boxes[c] - boxes[p], dy = boxes[c + 1] - boxes[p + 1], dz = boxes[c + 2] - boxes[p + 2];
+export function toParentFrame(out: Float64Array, at: number, parentBoxes: Float64Array, parent: number, childBoxes: Float64Array, child: number): void {
+  const p = parent * OBB_STRIDE, c = child * OBB_STRIDE, o = at * OBB_STRIDE;
+  const dx = childBoxes[c] - parentBoxes[p], dy = childBoxes[c + 1] - parentBoxes[p + 1], dz = childBoxes[c + 2] - parentBoxes[p + 2];
   for (let i = 0; i < 3; i++) {
     const ui = p + OBB_AXES + 3 * i;
-    const ux = boxes[ui], uy = boxes[ui + 1], uz = boxes[ui + 2];
-    out[c + OBB_CENTER + i] = ux * dx + uy * dy + uz * dz;
+    const ux = parentBoxes[ui], uy = parentBoxes[ui + 1], uz = parentBoxes[ui + 2];
+    out[o + OBB_CENTER + i] = ux * dx + uy * dy + uz * dz;
     for (let j = 0; j < 3; j++) {
       const vj = c + OBB_AXES + 3 * j;
-      out[c + OBB_AXES + 3 * j + i] = ux * boxes[vj] + uy * boxes[vj + 1] + uz * boxes[vj + 2];
+      out[o + OBB_AXES + 3 * j + i] = ux * childBoxes[vj] + uy * childBoxes[vj + 1] + uz * childBoxes[vj + 2];
     }
-    out[c + OBB_HALF + i] = boxes[c + OBB_HALF + i];
+    out[o + OBB_HALF + i] = childBoxes[c + OBB_HALF + i];
   }
 }
 
+/** Half-diagonal of absolute box number `node` of `boxes`. */
+export function boxSize(boxes: Float64Array, node: number): number {
+  const h = node * OBB_STRIDE + OBB_HALF;
+  return Math.sqrt(boxes[h] * boxes[h] + boxes[h + 1] * boxes[h + 1] + boxes[h + 2] * boxes[h + 2]);
+}
+
 /**
- * Builds the nodes top-down and returns their count; the depth is left in `builder.depth`. Nothing that
- * needs type feedback follows the long loop here or in the other passes: V8 compiles a function's
- * first long loop while it runs, and code past the loop that had never run made that compiled
- * loop bail out again at every later build.
+ * Builds the subtree over triangles first .. first + count - 1 top-down into `out` (its root node
+ * 0, then nodes numbered as they are made, each left subtree before its sibling) and returns its
+ * node count; its depth is left in `builder.depth`. `pending` and `levels` hold at least count + 1
+ * entries. Nothing that needs type feedback follows the long loop here or in the other passes: V8
+ * compiles a function's first long loop while it runs, and code past the loop that had never run
+ * made that compiled loop bail out again at every later build.
  */
-function grow(builder: Builder, children: Int32Array, firstTriangle: Int32Array, nodeTriangleCount: Int32Array, pending: Int32Array, levels: Int32Array, triangleCount: number, maxLeaf: number): number {
-  firstTriangle[0] = 0;
-  nodeTriangleCount[0] = triangleCount;
+export function grow(builder: Builder, out: NodeArrays, pending: Int32Array, levels: Int32Array, first: number, count: number, maxLeaf: number): number {
+  const children = out.children, firstTriangle = out.firstTriangle, nodeTriangleCount = out.nodeTriangleCount;
+  builder.begin(out.boxes);
+  firstTriangle[0] = first;
+  nodeTriangleCount[0] = count;
   pending[0] = 0;
   levels[0] = 0;
   let nodeCount = 1, pendingCount = 1;
@@ -638,15 +703,14 @@ function grow(builder: Builder, children: Int32Array, firstTriangle: Int32Array,
 }
 
 /** Writes every node's volume in its parent's frame (the root's as it is) and its half-diagonal. */
-function writeNodes(nodes: Float64Array, sizes: Float64Array, boxes: Float64Array, children: Int32Array, nodeCount: number): void {
+export function writeNodes(nodes: Float64Array, sizes: Float64Array, boxes: Float64Array, children: Int32Array, nodeCount: number): void {
   for (let k = 0; k < OBB_STRIDE; k++) nodes[k] = boxes[k];
   for (let i = 0; i < nodeCount; i++) {
-    const h = i * OBB_STRIDE + OBB_HALF;
-    sizes[i] = Math.sqrt(boxes[h] * boxes[h] + boxes[h + 1] * boxes[h + 1] + boxes[h + 2] * boxes[h + 2]);
+    sizes[i] = boxSize(boxes, i);
     const c = children[i];
     if (c >= 0) {
-      toParentFrame(nodes, boxes, i, c);
-      toParentFrame(nodes, boxes, i, c + 1);
+      toParentFrame(nodes, c, boxes, i, boxes, c);
+      toParentFrame(nodes, c + 1, boxes, i, boxes, c + 1);
     }
   }
 }
@@ -664,33 +728,108 @@ function writeNodes(nodes: Float64Array, sizes: Float64Array, boxes: Float64Arra
  * range, non-finite referenced vertices or bad options.
  */
 export function buildBoundingTree(positions: ReadonlyFloats, indices: ReadonlyFloats, options: BoundingTreeOptions = {}): BoundingTree {
+  const opts = checkTreeInput(positions, indices, options);
+  const triangleCount = indices.length / 3;
+  const arrays: TriangleArrays = {
+    tris: new Float64Array(9 * triangleCount),
+    ids: new Uint32Array(triangleCount),
+    centroids: scratch.centroids = atLeast(scratch.centroids, 3 * triangleCount),
+    moments: scratch.moments = atLeast(scratch.moments, momentStride(opts) * triangleCount),
+  };
+  const builder = new Builder(positions, indices, opts, arrays);
+  const maxAbs = builder.prepare(0, triangleCount);
+  checkCoordinates(maxAbs, positions, indices);
+  builder.warmUp(0, triangleCount);
+  const out = nodeScratch(2 * triangleCount - 1);
+  const stack = buildStack(triangleCount);
+  const nodeCount = grow(builder, out, stack.pending, stack.levels, 0, triangleCount, opts.maxLeafTriangles);
+  return finishTree(opts.kind, out, nodeCount, builder.depth, arrays.tris, arrays.ids, maxAbs);
+}
+
+/** The checked options of a build; throws CollideInputError for bad options or mesh indices. */
+export function checkTreeInput(positions: ReadonlyFloats, indices: ReadonlyFloats, options: BoundingTreeOptions): Required<BoundingTreeOptions> {
   const opts = readOptions(options);
   validateIndices(positions, indices);
-  const triangleCount = indices.length / 3;
-  const maxNodes = 2 * triangleCount - 1;
-  const builder = new Builder(positions, indices, maxNodes, opts);
+  return opts;
+}
+
+/**
+ * Throws CollideInputError naming the first bad vertex unless `maxAbs`, the largest |coordinate|
+ * of the mesh's triangles (NaN propagates through the maximum), is within MAX_COORDINATE.
+ */
+export function checkCoordinates(maxAbs: number, positions: ReadonlyFloats, indices: ReadonlyFloats): void {
+  if (!(maxAbs <= MAX_COORDINATE)) refuseCoordinates(positions, indices);
+}
+
+/** The module's node arrays, for at least `maxNodes` nodes. */
+function nodeScratch(maxNodes: number): NodeArrays {
+  const boxes = scratch.boxes = atLeast(scratch.boxes, OBB_STRIDE * maxNodes);
   const children = scratch.children = atLeast(scratch.children, maxNodes);
   const firstTriangle = scratch.firstTriangle = atLeast(scratch.firstTriangle, maxNodes);
   const nodeTriangleCount = scratch.nodeTriangleCount = atLeast(scratch.nodeTriangleCount, maxNodes);
+  return { boxes, children, firstTriangle, nodeTriangleCount };
+}
+
+/** The module's build stack (grow's `pending` and `levels`) for subtrees of up to `triangleCount` triangles. */
+export function buildStack(triangleCount: number): { pending: Int32Array; levels: Int32Array } {
   // The stack never holds more than one node per level plus one.
-  const pending = scratch.stack = atLeast(scratch.stack, triangleCount + 1);
-  const levels = scratch.stackLevels = atLeast(scratch.stackLevels, triangleCount + 1);
-  const nodeCount = grow(builder, children, firstTriangle, nodeTriangleCount, pending, levels, triangleCount, opts.maxLeafTriangles);
+  scratch.stack = atLeast(scratch.stack, triangleCount + 1);
+  scratch.stackLevels = atLeast(scratch.stackLevels, triangleCount + 1);
+  return { pending: scratch.stack, levels: scratch.stackLevels };
+}
+
+/** A tree's node arrays (see BoundingTree): volumes in the parent's frame, half-diagonals, left children, triangle runs. */
+export interface TreeNodes {
+  nodes: Float64Array;
+  sizes: Float64Array;
+  children: Int32Array;
+  firstTriangle: Int32Array;
+  nodeTriangleCount: Int32Array;
+}
+
+/** Fresh node arrays for `nodeCount` nodes. */
+export function createTreeNodes(nodeCount: number): TreeNodes {
+  return {
+    nodes: new Float64Array(nodeCount * TREE_NODE_STRIDE),
+    sizes: new Float64Array(nodeCount),
+    children: new Int32Array(nodeCount),
+    firstTriangle: new Int32Array(nodeCount),
+    nodeTriangleCount: new Int32Array(nodeCount),
+  };
+}
+
+/**
+ * The tree of the `nodeCount` nodes in `built` (absolute volumes, built in grow's numbering), its
+ * depth, its triangles and ids in tree order and the largest |coordinate|.
+ */
+function finishTree(kind: BoundingNodeKind, built: NodeArrays, nodeCount: number, depth: number, tris: Float64Array, ids: Uint32Array, maxAbs: number): BoundingTree {
   const nodes = new Float64Array(nodeCount * TREE_NODE_STRIDE);
   const sizes = new Float64Array(nodeCount);
-  writeNodes(nodes, sizes, builder.boxes, children, nodeCount);
-  return {
-    kind: opts.kind,
-    nodeCount,
-    triangleCount,
-    depth: builder.depth,
+  writeNodes(nodes, sizes, built.boxes, built.children, nodeCount);
+  const tree = {
     nodes,
-    children: children.slice(0, nodeCount),
-    firstTriangle: firstTriangle.slice(0, nodeCount),
-    nodeTriangleCount: nodeTriangleCount.slice(0, nodeCount),
     sizes,
-    triangles: builder.tris,
-    triangleIds: builder.ids,
-    scale: builder.maxAbs + sizes[0],
+    children: built.children.slice(0, nodeCount),
+    firstTriangle: built.firstTriangle.slice(0, nodeCount),
+    nodeTriangleCount: built.nodeTriangleCount.slice(0, nodeCount),
+  };
+  return treeOf(kind, tree, depth, tris, ids, maxAbs);
+}
+
+/** The tree of finished node arrays, its depth, its triangles and ids in tree order and the largest |coordinate|. */
+export function treeOf(kind: BoundingNodeKind, t: TreeNodes, depth: number, tris: Float64Array, ids: Uint32Array, maxAbs: number): BoundingTree {
+  return {
+    kind,
+    nodeCount: t.sizes.length,
+    triangleCount: ids.length,
+    depth,
+    nodes: t.nodes,
+    children: t.children,
+    firstTriangle: t.firstTriangle,
+    nodeTriangleCount: t.nodeTriangleCount,
+    sizes: t.sizes,
+    triangles: tris,
+    triangleIds: ids,
+    scale: maxAbs + t.sizes[0],
   };
 }

@@ -17,7 +17,7 @@
  * have) and it waits for a job's end by spinning on Atomics.load.
  */
 import {
-  CTRL_BINDINGS, CTRL_BYTES, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_READY, CTRL_SEQUENCE,
+  CTRL_BINDINGS, CTRL_BYTES, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
   CTRL_ARG, CTRL_ARG2, JOB_FAIL, JOB_STOP, MAX_WORKERS, controlViews, partStart, type Bindings, type Control,
 } from './protocol';
 import { PartSplit } from './partSplit';
@@ -231,6 +231,7 @@ export class WorkerPool {
     this.failNextJob = false;
     ints[CTRL_BINDINGS] = this.bindingsVersion;
     ints[CTRL_COUNT] = count;
+    ints[CTRL_PARTS] = parts;
     ints[CTRL_ARG] = arg;
     ints[CTRL_ARG2] = arg2;
     this.control.floats[CTRL_MARGIN] = margin;

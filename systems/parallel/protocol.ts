@@ -20,6 +20,7 @@ export const CTRL_COUNT = 5; // items of the job (candidates, colliders)
 export const CTRL_ARG = 6; // a job argument (the narrow phase's current pair set)
 export const CTRL_ARG2 = 7; // a second job argument (the narrow phase's previous pair count)
 export const CTRL_READY = 8; // workers that have started
+export const CTRL_PARTS = 9; // parts of the current job: the caller's and one per worker
 export const CTRL_INTS = 16;
 /** Float64 slots, after the header. */
 export const CTRL_MARGIN = 0; // the pipeline's aabbMargin
@@ -42,6 +43,8 @@ export const JOB_HITBOXES = 7; // updateHitboxes over a range of characters
 export const JOB_HITBOX_RAYS = 8; // a prepared ray batch's range of rays against the hitboxes
 export const JOB_SORT_COUNT = 9; // a radix pass's digit counts over a run of the boxes (the pass in CTRL_ARG)
 export const JOB_SORT_SCATTER = 10; // the same pass's moves of that run
+export const JOB_TREE_PREPARE = 11; // a tree build's copy and measure of a range of triangles
+export const JOB_TREE_GROW = 12; // a tree build's subtrees of one part
 /** Any other kind makes a worker throw: the pool sends one when a test asks it to fail. */
 export const JOB_FAIL = -1;
 
@@ -105,3 +108,8 @@ export const RAY_GRID_ARRAYS = ['origin', 'dims', 'cellStart', 'cellItems'] as c
 export const RAY_BATCH_ARRAYS = ['origin', 'direction', 'limit', 'ignoreCharacter'] as const;
 /** Binding of the hitbox jobs' numbers: [the ray grid's cellSize]. Their character count travels in CTRL_ARG. */
 export const HITBOX_JOB_PARAMS = 'hitboxJob.params';
+/** Names of a pooled tree build's arrays (see TreeBuffers), each bound as `tree.name`. */
+export const TREE_ARRAYS = [
+  'positions', 'indices', 'tris', 'ids', 'centroids', 'moments', 'boxes', 'children', 'firstTriangle', 'nodeTriangleCount', 'framed', 'sizes',
+  'plan', 'claims', 'params',
+] as const;

@@ -21,10 +21,11 @@ import { createCharacterRayGrid } from '../../src/character/rayGrid';
 import { castHitboxRange, createHitboxRayHits, HIT_ARRAYS } from '../../src/character/hitboxRaycast';
 import { createRayBatch } from '../../src/query/rayQuery';
 import { grown } from '../../src/broadphase/growable';
+import { createTreeBuffers, treeWorkerPart } from './treeJob';
 import {
-  CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_READY, CTRL_SEQUENCE,
+  CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
   COLLIDER_ARRAYS, JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_NARROW, JOB_REFIT, JOB_SORT_COUNT, JOB_SORT_SCATTER, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
-  HITBOX_ARRAYS, HITBOX_JOB_PARAMS, JOB_HITBOXES, JOB_HITBOX_RAYS, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS,
+  HITBOX_ARRAYS, HITBOX_JOB_PARAMS, JOB_HITBOXES, JOB_HITBOX_RAYS, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS, JOB_TREE_GROW, JOB_TREE_PREPARE, TREE_ARRAYS,
   type Bindings, type Control,
 } from './protocol';
 
@@ -59,6 +60,7 @@ const grid = new ColumnGrid();
 const broadInput: BroadPhaseInput = { ids: [], count: 0, boxes: new Float32Array(0), isStatic: new Uint8Array(0), layer: new Uint32Array(0), mask: new Uint32Array(0) };
 /** This worker's pairs of a broad-phase part, before they go to the shared buffer. */
 const broadPairs = new PairList();
+const trees = createTreeBuffers(false);
 let bindingsArrived: (() => void) | undefined;
 
 function bind(bindings: Bindings): void {
@@ -71,6 +73,7 @@ function bind(bindings: Bindings): void {
   bindNamed(rayGrid, 'rayGrid', RAY_GRID_ARRAYS, bindings);
   bindNamed(rays, 'rays', RAY_BATCH_ARRAYS, bindings);
   bindNamed(hits, 'hits', HIT_ARRAYS, bindings);
+  bindNamed(trees, 'tree', TREE_ARRAYS, bindings);
   const world = bindings.arrays['skeletons.world'];
   if (world !== undefined) skeletons.world = world as Float64Array;
   const params = bindings.arrays[HITBOX_JOB_PARAMS];
@@ -144,6 +147,8 @@ function runPart(job: number, ints: Int32Array): void {
     sortPart(grid.byLowerX, broad, ints[CTRL_ARG], job === JOB_SORT_COUNT ? 0 : 1, part, bounds);
   } else if (job === JOB_BROAD) {
     broadWorkerPart(grid, broadInput, broad, broadPairs, part, bounds);
+  } else if (job === JOB_TREE_PREPARE || job === JOB_TREE_GROW) {
+    treeWorkerPart(trees, job, ints[CTRL_PARTS]);
   } else {
     throw new Error(`job ${job} failed on purpose (a test of fault reporting)`);
   }

@@ -17,6 +17,7 @@ import type { BroadPhase } from '../../src/broadphase/broadPhase';
 import type { SpatialHash } from '../../src/broadphase/spatialHash';
 import { JOB_REFIT } from './protocol';
 import { createHitboxJobs, PARALLEL_MIN_HITBOX_CHARACTERS, PARALLEL_MIN_HITBOX_RAYS } from './hitboxJobs';
+import { createTreeJobs, PARALLEL_MIN_TREE_TRIANGLES } from './treeJob';
 
 export type { WorkerPoolOptions, WorkerHandle };
 
@@ -81,7 +82,7 @@ export function createWorkerPool(workers: number | 'auto', options: WorkerPoolOp
   };
 }
 
-/** The parallel refit, broad-phase scans, narrow phase and hitbox jobs on `pool`. */
+/** The parallel refit, broad-phase scans, narrow phase, hitbox jobs and tree builds on `pool`. */
 function parallelState(pool: WorkerPool): ParallelState {
   const narrow = createNarrowBuffers();
   let splitBroadPhase: SpatialHash | undefined;
@@ -95,6 +96,8 @@ function parallelState(pool: WorkerPool): ParallelState {
     minHitboxCharacters: PARALLEL_MIN_HITBOX_CHARACTERS,
     minHitboxRays: PARALLEL_MIN_HITBOX_RAYS,
     hitboxes: createHitboxJobs(pool),
+    minTreeTriangles: PARALLEL_MIN_TREE_TRIANGLES,
+    buildTree: createTreeJobs(pool),
     minBroad: PARALLEL_MIN_DYNAMIC_BOXES,
     installBroadPhase(broadPhase: BroadPhase): void {
       const splittable = broadPhase as Partial<SpatialHash>;
