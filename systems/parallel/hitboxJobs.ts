@@ -15,10 +15,10 @@ import { HITBOX_ARRAYS, HITBOX_JOB_PARAMS, JOB_HITBOXES, JOB_HITBOX_RAYS, RAY_BA
 
 /**
  * Defaults of the hitbox jobs' thresholds (below them, the calling thread alone is faster). The
- * update is off by default: it streams the bone matrices and writes every box, and two threads
- * measured slower than one at 1,000 characters (docs/design/hitboxes.md).
+ * update split where the threads' parts end together measured 0.75x to 0.94x of one thread at 100
+ * to 200 characters and 1.1x to 1.75x from 250 (docs/design/hitboxes.md).
  */
-export const PARALLEL_MIN_HITBOX_CHARACTERS = Infinity;
+export const PARALLEL_MIN_HITBOX_CHARACTERS = 256;
 export const PARALLEL_MIN_HITBOX_RAYS = 512;
 
 /** The hitbox jobs of one pool. */
