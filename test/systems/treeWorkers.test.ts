@@ -9,7 +9,6 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildBoundingTree, type BoundingTree, type BoundingTreeOptions } from '../../src/tree/build';
 import { CollideInputError } from '../../src/errors';
-import { MAX_COORDINATE } from '../../src/tolerances';
 import type { CollisionPipeline } from '../../systems/collisionState';
 import { createCollisionPipeline } from '../../systems/pipeline';
 import { createWorkerPool } from '../../systems/parallel/workerPool';
@@ -17,6 +16,7 @@ import { buildMeshTree } from '../../systems/meshCollider';
 import { mulberry32 } from '../../scenes/random';
 import { torusKnot } from '../../scenes/torusKnot';
 import { refusal } from '../support/refusal';
+import { BAD_TREE_INPUTS } from '../support/badMeshes';
 
 /** Pipelines with 1 and 2 workers, building every mesh on the pool. */
 const pipelines: CollisionPipeline[] = [1, 2].map((workers) => {
@@ -126,20 +126,7 @@ describe('mesh trees on worker threads', () => {
 
   it('refuse bad meshes and options with the CollideInputError of buildBoundingTree', () => {
     const pos = new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0]);
-    const bad: [ArrayLike<number>, ArrayLike<number>, BoundingTreeOptions?][] = [
-      [pos, new Uint32Array(0)],
-      [pos, [0, 1]],
-      [pos, [0, 1, 3]],
-      [pos, [0, 1, -1]],
-      [pos, [0, 1, 1.5]],
-      [new Float64Array([0, 0, 0, 1, NaN, 0, 0, 1, 0]), [0, 1, 2]],
-      [new Float64Array([0, 0, 0, 1, Infinity, 0, 0, 1, 0]), [0, 1, 2]],
-      [new Float64Array([0, 0, 0, 1, 2 * MAX_COORDINATE, 0, 0, 1, 0]), [0, 1, 2, 0, 2, 1]],
-      [pos, [0, 1, 2], { maxLeafTriangles: 0 }],
-      [pos, [0, 1, 2], { kind: 'kdop' as never }],
-      [pos, [0, 1, 2], { fit: 'pca' as never }],
-      [pos, [0, 1, 2], { split: 'sah' as never }],
-    ];
+    const bad = BAD_TREE_INPUTS;
     for (const p of pipelines) {
       for (const [positions, indices, options] of bad) {
         const expected = refusal(() => buildBoundingTree(positions, indices, options));

@@ -16,6 +16,7 @@ import { loadBunny, loadFox, type TestMesh } from '../../scenes/meshes';
 import { nearParallelPair } from '../../scenes/nearParallelPairs';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
 import { torusKnot } from '../../scenes/torusKnot';
+import { BAD_TREE_INPUTS } from '../support/badMeshes';
 
 // ---- references and helpers (independent of the tree code) ----
 
@@ -226,19 +227,7 @@ describe('build', () => {
 
   it('rejects bad meshes and options with CollideInputError', () => {
     const pos = new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0]);
-    const bad: [ArrayLike<number>, ArrayLike<number>, BoundingTreeOptions?][] = [
-      [pos, new Uint32Array(0)],
-      [pos, [0, 1]],
-      [pos, [0, 1, 3]],
-      [pos, [0, 1, -1]],
-      [pos, [0, 1, 1.5]],
-      [new Float64Array([0, 0, 0, 1, NaN, 0, 0, 1, 0]), [0, 1, 2]],
-      [new Float64Array([0, 0, 0, 1, Infinity, 0, 0, 1, 0]), [0, 1, 2]],
-      [pos, [0, 1, 2], { maxLeafTriangles: 0 }],
-      [pos, [0, 1, 2], { kind: 'kdop' as never }],
-      [pos, [0, 1, 2], { fit: 'pca' as never }],
-      [pos, [0, 1, 2], { split: 'sah' as never }],
-    ];
+    const bad = BAD_TREE_INPUTS;
     for (const [p, i, o] of bad) expect(() => buildBoundingTree(p, i, o)).toThrow(CollideInputError);
     expect(() => buildBoundingTree(pos, [0, 1, 2])).not.toThrow();
     // Only referenced vertices are checked: a bad unreferenced vertex is accepted, and the
