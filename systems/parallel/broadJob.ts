@@ -164,7 +164,8 @@ export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }
     }
   };
   return {
-    splits: (dynamics) => dynamics >= state.minBroad,
+    // The split hash merges every part's counts and pairs: only with the workers running.
+    splits: (dynamics) => dynamics >= state.minBroad && pool.workersRunning,
     sort(grid: ColumnGrid, input: BroadPhaseInput, tags: ArrayLike<number>): void {
       const order = grid.byLowerX;
       order.prepare(grid.count, tags);

@@ -192,6 +192,15 @@ export class WorkerPool {
     for (const [name, array] of this.shared) this.sent.set(name, array);
   }
 
+  /**
+   * Whether a job now runs on the workers too. Not in a page whose workers have not all started
+   * yet: a job then runs whole on the calling thread (see run), which suits jobs whose callback
+   * covers the items it is given, but not jobs whose parts merge per-part results afterwards.
+   */
+  get workersRunning(): boolean {
+    return !this.destroyed && (this.started || this.waitsForStart || Atomics.load(this.control.ints, CTRL_READY) >= this.workerCount);
+  }
+
   /** The split of job kind `job`'s items between the parts, kept from run to run. */
   splitOf(job: number): PartSplit {
     let split = this.splits.get(job);

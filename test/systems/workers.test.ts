@@ -21,6 +21,8 @@ import { addMeshCollider } from '../../systems/meshCollider';
 import { addKdopCollider } from '../../systems/kdopCollider';
 import { createCollisionPipeline } from '../../systems/pipeline';
 import { createWorkerPool } from '../../systems/parallel/workerPool';
+import { createScanSplitter } from '../../systems/parallel/broadJob';
+import type { WorkerPool } from '../../systems/parallel/pool';
 import { overlapColliders } from '../../systems/shapeQueries';
 import { castShapeColliders, createColliderShapeHit } from '../../systems/shapeCasts';
 import { createShapeQuery, setCapsuleQuery, setShapeCast, setSphereQuery } from '../../src/query/shapeQuery';
@@ -209,6 +211,16 @@ describe('the pipeline on worker threads', () => {
     // Events resume relative to the last completed frame: nothing touching is lost or doubled.
     const p = runs[1].p;
     expect(p.events.begin.count + p.events.stay.count).toBe(p.touchingPairs.count);
+  });
+
+  it('splits the spatial hash only while the workers run (a page\'s pool runs jobs alone until they start)', () => {
+    const state = { minBroad: 100 };
+    for (const workersRunning of [false, true]) {
+      const pool = { workerCount: 1, workersRunning } as unknown as WorkerPool;
+      const splitter = createScanSplitter(pool, state);
+      expect(splitter.splits(99)).toBe(false);
+      expect(splitter.splits(100)).toBe(workersRunning);
+    }
   });
 
   it('refuses a worker count that is not a positive integer or auto, and a workers option that is not a pool', () => {
