@@ -27,8 +27,6 @@ export class Float32Order {
   /** The keys' own bytes as unsigned integers: mapping them needs no float-to-bits conversion. */
   private keyBits = new Uint32Array(0);
   private readonly buckets = new Uint32Array(FLOAT32_ORDER_RADIX);
-  /** passArrays' answer, reused. */
-  private readonly pass: Uint32Array[] = [];
 
   /** With `shared`, the arrays the passes move live on SharedArrayBuffers, for other threads to read and write. */
   constructor(shared = false) {
@@ -57,11 +55,11 @@ export class Float32Order {
    */
   sort(count: number, tags?: ArrayLike<number>): void {
     this.prepare(count, tags);
-    for (let pass = 0; pass < FLOAT32_ORDER_DIGITS.length; pass++) {
-      const [shift, bits] = FLOAT32_ORDER_DIGITS[pass];
-      const arrays = this.passArrays(pass);
-      radixScatterPass(arrays[0], shift, bits, count, this.buckets, arrays[0], arrays[1], arrays[2], arrays[3]);
-    }
+    // The passes of FLOAT32_ORDER_DIGITS, between the arrays as float32OrderPass names them.
+    const { scratchMapped, scratchOrder, mapped, order, buckets } = this;
+    radixScatterPass(scratchMapped, 0, 11, count, buckets, scratchMapped, scratchOrder, mapped, order);
+    radixScatterPass(mapped, 11, 11, count, buckets, mapped, order, scratchMapped, scratchOrder);
+    radixScatterPass(scratchMapped, 22, 10, count, buckets, scratchMapped, scratchOrder, mapped, order);
   }
 
   /** The first step of `sort`: the mapped keys and the tags into the scratch arrays. */
@@ -74,17 +72,20 @@ export class Float32Order {
     }
   }
 
-  /**
-   * Pass `pass`'s source keys and tags, then its destination keys and tags (an array reused by the
-   * next call): from the scratch arrays to the results and back, so that the last pass (of an odd
-   * count) ends in the results.
-   */
-  passArrays(pass: number): readonly Uint32Array[] {
-    const even = pass % 2 === 0, a = this.pass;
-    a[0] = even ? this.scratchMapped : this.mapped;
-    a[1] = even ? this.scratchOrder : this.order;
-    a[2] = even ? this.mapped : this.scratchMapped;
-    a[3] = even ? this.order : this.scratchOrder;
-    return a;
-  }
+}
+
+const passArrays: Uint32Array[] = [];
+
+/**
+ * Pass `pass` of `order`'s sort: its source keys and tags, then its destination keys and tags (an
+ * array reused by the next call), from the scratch arrays to the results and back, so that the
+ * last pass (of an odd count) ends in the results. For passes run apart (on several threads).
+ */
+export function float32OrderPass(order: Float32Order, pass: number): readonly Uint32Array[] {
+  const even = pass % 2 === 0, a = passArrays;
+  a[0] = even ? order.scratchMapped : order.mapped;
+  a[1] = even ? order.scratchOrder : order.order;
+  a[2] = even ? order.mapped : order.scratchMapped;
+  a[3] = even ? order.order : order.scratchOrder;
+  return a;
 }

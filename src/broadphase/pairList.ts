@@ -100,41 +100,6 @@ export class PairList {
     this.scratchSecond = srcB;
   }
 
-  /**
-   * Merges the pairs (a[i], b[i]) for i in [from, to), sorted ascending by (a, b) and none already
-   * in this list, into this list, sorted likewise: linear, where sorting the union would not be.
-   */
-  mergeSorted(a: ArrayLike<number>, b: ArrayLike<number>, from: number, to: number): void {
-    const n = this.count, total = n + to - from;
-    if (total === n) return;
-    this.scratchFirst = grown(this.scratchFirst, total);
-    this.scratchSecond = grown(this.scratchSecond, total);
-    const ownA = this.a, ownB = this.b, outA = this.scratchFirst, outB = this.scratchSecond;
-    // Ids are below 2^24: a pair's key a * 2^24 + b is an exact double, one comparison per step.
-    let i = 0, j = from, k = 0;
-    while (i < n && j < to) {
-      if (ownA[i] * MAX_PROXY_ID + ownB[i] < a[j] * MAX_PROXY_ID + b[j]) {
-        outA[k] = ownA[i];
-        outB[k++] = ownB[i++];
-      } else {
-        outA[k] = a[j];
-        outB[k++] = b[j++];
-      }
-    }
-    for (; i < n; i++, k++) {
-      outA[k] = ownA[i];
-      outB[k] = ownB[i];
-    }
-    for (; j < to; j++, k++) {
-      outA[k] = a[j];
-      outB[k] = b[j];
-    }
-    this.a = outA;
-    this.b = outB;
-    this.scratchFirst = ownA;
-    this.scratchSecond = ownB;
-    this.count = total;
-  }
 
   private insertionSort(): void {
     const fa = this.a;

@@ -31,7 +31,7 @@ import { float32Below } from '../float32';
 import { reportPair, type BroadPhase, type BroadPhaseInput } from './broadPhase';
 import { grown } from './growable';
 import { Float32Order } from './float32Order';
-import { PairList } from './pairList';
+import type { PairList } from './pairList';
 import { selectByKey } from './sortByKey';
 import { StaticSplit } from './staticSplit';
 import { HASH_WINDOW_SLACK } from '../tolerances';
@@ -76,6 +76,8 @@ export interface ScanSplitter {
   classify(grid: ColumnGrid, input: BroadPhaseInput, maxCells: number): number;
   fill(grid: ColumnGrid, input: BroadPhaseInput): void;
   scan(grid: ColumnGrid, input: BroadPhaseInput, out: PairList): number;
+  /** Sorts the pairs of `out` from `sorted` on (those before are sorted) and merges them with the others. */
+  sortAfter(out: PairList, sorted: number): void;
 }
 
 /** A spatial-hash broad phase, with the work counters of its last frame; box queries read its grids. */
@@ -107,9 +109,10 @@ const HASH_LEVEL = 2654435761;
 const LEVELS = 21;
 /**
  * Hash table slots per column in use (at least): keeps unrelated columns mostly in separate
- * buckets. The columns in use are bounded by the entries and by the columns the levels' boxes
- * span, far fewer in a scene many columns long in x: a table sized by the columns stays in cache
- * where one sized by the entries would not.
+ * buckets. The columns in use are bounded by the entries and by the levels in use times the
+ * columns the boxes' column coordinates span (exact for one level, more with several), far fewer
+ * in a scene many columns long in x: a table sized by the columns stays in cache where one sized
+ * by the entries would not.
  */
 const SLOTS_PER_COLUMN = 2;
 /** Boxes sampled for the median box size that sets the cell edge (the adaptive factor absorbs the estimate's error). */
@@ -135,16 +138,6 @@ const ANY_LEVEL = -1;
 
 export function columnHash(iy: number, iz: number, level: number, slotMask: number): number {
   return (Math.imul(iy, HASH_Y) ^ Math.imul(iz, HASH_Z) ^ Math.imul(level, HASH_LEVEL)) & slotMask;
-}
-
-/** Empties per-level counts, widths and spans (any number of levels, as classifyRange fills them). */
-export function clearLevels(levelBoxes: Int32Array, levelWidthX: Float64Array, levelSpan: Float64Array): void {
-  levelBoxes.fill(0);
-  levelWidthX.fill(0);
-  for (let s = 0; s < levelSpan.length; s += 4) {
-    levelSpan[s] = levelSpan[s + 2] = Infinity;
-    levelSpan[s + 1] = levelSpan[s + 3] = -Infinity;
-  }
 }
 
 /**
@@ -205,8 +198,6 @@ export class ColumnGrid {
   levelBoxes: Int32Array;
   /** Widest x extent of a box per level: how far below a box's lower x a box of that level can start and still reach it. */
   levelWidthX: Float64Array;
-  /** Per level, 4 numbers: the lowest and highest column coordinate of its boxes in y, then in z (sizes the hash table). */
-  levelSpan: Float64Array;
   /** Lowest and highest level holding boxes (top < bottom: none). */
   bottom = 0;
   top = -1;
@@ -240,7 +231,6 @@ export class ColumnGrid {
     this.levelInv = allocate(Float64Array, LEVELS, shared);
     this.levelBoxes = allocate(Int32Array, LEVELS, shared);
     this.levelWidthX = allocate(Float64Array, LEVELS, shared);
-    this.levelSpan = allocate(Float64Array, 4 * LEVELS, shared);
     this.bucketStart = allocate(Int32Array, 0, shared);
     this.entryId = allocate(Int32Array, 0, shared);
     this.entryColumn = allocate(Int32Array, 0, shared);
@@ -278,37 +268,17 @@ export class ColumnGrid {
     if (split !== undefined) split.sort(this, input!, ids);
     else byLowerX.sort(count, ids);
     this.startClassify(inv);
-    const entries = split !== undefined ? split.classify(this, input!, maxCells) : this.classifyRange(boxes, maxCells, 0, count, this.levelBoxes, this.levelWidthX, this.levelSpan);
+    const entries = split !== undefined ? split.classify(this, input!, maxCells) : this.classifyRange(boxes, maxCells, 0, count, this.levelBoxes, this.levelWidthX);
     this.finishLayOut(entries);
   }
 
-  /**
-   * After the parts of a split fill each counted the entries of their run of boxes into their
-   * `counts` (fillBuckets pass 0 from zeroes), turns each part's counts into its first entry per
-   * bucket, after the entries of the parts before it (so a bucket lists its entries in box order,
-   * as one part would), and sets the buckets' ends. Then each part runs pass 1.
-   */
-  mergeCounts(counts: readonly Int32Array[], parts: number): void {
-    const ends = this.bucketStart;
-    let next = 0;
-    for (let h = 0; h < this.slots; h++) {
-      for (let part = 0; part < parts; part++) {
-        const c = counts[part];
-        const n = c[h + 1];
-        c[h] = next;
-        next += n;
-      }
-      ends[h] = next;
-    }
-  }
 
   /**
    * Puts each box of ranks [from, to) on its level and computes its column range there (count -1:
-   * oversize), counting the boxes per level into `levelBoxes`, the widest per level into
-   * `levelWidthX` and their columns' span per level into `levelSpan` (from clearLevels). Returns
-   * the boxes' (box, column) entries. `levelInv` must be set.
+   * oversize), counting the boxes per level into `levelBoxes` and the widest per level into
+   * `levelWidthX`. Returns the boxes' (box, column) entries. `levelInv` must be set.
    */
-  classifyRange(boxes: ArrayLike<number>, maxCells: number, from: number, to: number, levelBoxes: Int32Array, levelWidthX: Float64Array, levelSpan: Float64Array): number {
+  classifyRange(boxes: ArrayLike<number>, maxCells: number, from: number, to: number, levelBoxes: Int32Array, levelWidthX: Float64Array): number {
     const { levelInv, boxLowerX, boxLevel, columnLo, columnN } = this;
     let entries = 0;
     const sortedIds = this.byLowerX.order;
@@ -339,52 +309,39 @@ export class ColumnGrid {
         levelBoxes[level]++;
         const width = boxes[o + 3] - boxes[o];
         if (width > levelWidthX[level]) levelWidthX[level] = width;
-        const y0 = columnLo[i * 2], z0 = columnLo[i * 2 + 1], s = level * 4;
-        if (y0 < levelSpan[s]) levelSpan[s] = y0;
-        if (y0 + columnN[i * 2] - 1 > levelSpan[s + 1]) levelSpan[s + 1] = y0 + columnN[i * 2] - 1;
-        if (z0 < levelSpan[s + 2]) levelSpan[s + 2] = z0;
-        if (z0 + columnN[i * 2 + 1] - 1 > levelSpan[s + 3]) levelSpan[s + 3] = z0 + columnN[i * 2 + 1] - 1;
         entries += columnN[i * 2] * columnN[i * 2 + 1];
       }
     }
     return entries;
   }
 
-  /**
-   * After parts of a split classification each ran classifyRange into their own `stride`-long
-   * slices of `levelBoxes` and `levelWidthX` and `4 * stride`-long slices of `levelSpan` (from
-   * clearLevels): adds their counts, takes the widest per level and joins the spans, as one part
-   * would find them.
-   */
-  mergeLevels(levelBoxes: Int32Array, levelWidthX: Float64Array, levelSpan: Float64Array, stride: number, parts: number): void {
-    const span = this.levelSpan;
-    for (let part = 0; part < parts; part++) {
-      for (let level = 0; level < LEVELS; level++) {
-        this.levelBoxes[level] += levelBoxes[part * stride + level];
-        if (levelWidthX[part * stride + level] > this.levelWidthX[level]) this.levelWidthX[level] = levelWidthX[part * stride + level];
-        const from = 4 * (part * stride + level), to = 4 * level;
-        span[to] = Math.min(span[to], levelSpan[from]);
-        span[to + 1] = Math.max(span[to + 1], levelSpan[from + 1]);
-        span[to + 2] = Math.min(span[to + 2], levelSpan[from + 2]);
-        span[to + 3] = Math.max(span[to + 3], levelSpan[from + 3]);
-      }
-    }
-  }
 
   /** Sets the inverse cell sizes of the levels and clears their counts, before classifyRange. */
   startClassify(inv: number): void {
     for (let l = 0; l < LEVELS; l++) this.levelInv[l] = inv * 2 ** -l;
-    clearLevels(this.levelBoxes, this.levelWidthX, this.levelSpan);
+    this.levelBoxes.fill(0);
+    this.levelWidthX.fill(0);
   }
 
   /**
    * After classifyRange covered every box (`entries` of them in all): lists the oversize boxes
-   * (in rank order), finds the levels in use and sizes the hash table and entry arrays.
+   * (in rank order), finds the levels in use and the span of the column coordinates, and sizes
+   * the hash table and entry arrays.
    */
   finishLayOut(entries: number): void {
-    const columnN = this.columnN, sortedIds = this.byLowerX.order, oversize = this.oversize, levelBoxes = this.levelBoxes;
-    let oversizeCount = 0;
-    for (let i = 0; i < this.count; i++) if (columnN[i * 2] < 0) oversize[oversizeCount++] = sortedIds[i];
+    const { columnN, columnLo, oversize, levelBoxes } = this, sortedIds = this.byLowerX.order;
+    let oversizeCount = 0, y0 = Infinity, y1 = -Infinity, z0 = Infinity, z1 = -Infinity;
+    for (let i = 0; i < this.count; i++) {
+      const ny = columnN[i * 2];
+      if (ny < 0) {
+        oversize[oversizeCount++] = sortedIds[i];
+        continue;
+      }
+      y0 = Math.min(y0, columnLo[i * 2]);
+      y1 = Math.max(y1, columnLo[i * 2] + ny);
+      z0 = Math.min(z0, columnLo[i * 2 + 1]);
+      z1 = Math.max(z1, columnLo[i * 2 + 1] + columnN[i * 2 + 1]);
+    }
     this.entries = entries;
     this.oversizeCount = oversizeCount;
     let top = LEVELS - 1;
@@ -393,13 +350,8 @@ export class ColumnGrid {
     while (bottom < top && levelBoxes[bottom] === 0) bottom++;
     this.top = top;
     this.bottom = bottom;
-    let columns = 0;
-    const span = this.levelSpan;
-    for (let level = bottom; level <= top; level++) {
-      if (levelBoxes[level] !== 0) columns += (span[4 * level + 1] - span[4 * level] + 1) * (span[4 * level + 3] - span[4 * level + 2] + 1);
-    }
     let slots = 16;
-    while (slots < SLOTS_PER_COLUMN * Math.min(entries, columns)) slots *= 2;
+    while (slots < SLOTS_PER_COLUMN * Math.min(entries, (top - bottom + 1) * (y1 - y0) * (z1 - z0))) slots *= 2;
     this.slots = slots;
     this.bucketStart = grown(this.bucketStart, slots + 1);
     this.entryId = grown(this.entryId, entries);
@@ -626,8 +578,6 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
   let lastCost = Infinity;
   let factorDirection = 1;
   const statistics: SpatialHashStatistics = { boxTests: 0, staticRebuilt: false };
-  /** A split frame's pairs other than its scans' (oversize and static), merged into the sorted scan pairs. */
-  const extraPairs = new PairList();
 
   /**
    * Next frame's cell factor, by hill climbing on this frame's cost per box (entries plus weighted
@@ -717,8 +667,8 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
       const dynamics = split.dynamicCount;
       staticsQueryable = split.staticCount > 0;
       dynamicsQueryable = dynamics > 0;
-      // A split scan leaves its pairs sorted: the other pairs are then sorted apart and merged in.
-      let extra = out;
+      // A split scan leaves its pairs sorted: the splitter sorts the other pairs after them and merges.
+      let sorted = 0;
       if (dynamics > 0) {
         const inv = 1 / (fixedCell ?? derivedCellSize(boxes, dynamicIds, dynamics, cellFactor, sides, sideTags));
         let scanned: number;
@@ -726,18 +676,17 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
           dynamicGrid.layOut(boxes, dynamicIds, dynamics, inv, maxCells, splitter, input);
           splitter.fill(dynamicGrid, input);
           scanned = splitter.scan(dynamicGrid, input, out);
-          extra = extraPairs;
-          extra.clear();
+          sorted = out.count;
         } else {
           dynamicGrid.build(boxes, dynamicIds, dynamics, inv, maxCells);
           scanned = scanPart(dynamicGrid, input, out, 0, WHOLE_GRID);
         }
-        statistics.boxTests = scanned + oversizePairs(input, extra);
-        if (split.staticCount > 0) statistics.boxTests += dynamicStaticPairs(input, extra);
+        statistics.boxTests = scanned + oversizePairs(input, out);
+        if (split.staticCount > 0) statistics.boxTests += dynamicStaticPairs(input, out);
         if (adaptiveFactor && fixedCell === undefined) adaptCellFactor((dynamicGrid.entries + SCAN_WEIGHT * scanned) / dynamics);
       }
-      extra.sort();
-      if (extra !== out) out.mergeSorted(extra.a, extra.b, 0, extra.count);
+      if (sorted > 0) splitter!.sortAfter(out, sorted);
+      else out.sort();
     },
     lastGrids(): readonly (ColumnGrid | undefined)[] {
       lastGrids[0] = staticsQueryable ? staticGrid : undefined;

@@ -13,8 +13,9 @@
 import { allocate } from '../../src/sharedMemory';
 import type { BroadPhaseInput } from '../../src/broadphase/broadPhase';
 import { PairList } from '../../src/broadphase/pairList';
-import { clearLevels, scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
-import { FLOAT32_ORDER_DIGITS, FLOAT32_ORDER_RADIX, type Float32Order } from '../../src/broadphase/float32Order';
+import { scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
+import { FLOAT32_ORDER_DIGITS, FLOAT32_ORDER_RADIX, float32OrderPass, type Float32Order } from '../../src/broadphase/float32Order';
+import { mergeGridCounts, mergeGridLevels, mergeSortedPairs, sortPairsAfter } from '../../src/broadphase/splitGrid';
 import { radixCount, radixPlaces, radixScatter } from '../../src/broadphase/radixPass';
 import type { WorkerPool } from './pool';
 import { JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_SORT_COUNT, JOB_SORT_SCATTER, partStart } from './protocol';
@@ -35,16 +36,15 @@ export interface BroadBuffers {
   /** The workers' pairs: worker w (part w + 1) writes [w * capacity, w * capacity + its count). */
   pairA: Uint32Array;
   pairB: Uint32Array;
-  /** Per part: its bucket counts, then its places (see ColumnGrid.mergeCounts); in the sort, its digit counts, then places. */
+  /** Per part: its bucket counts, then its places (see mergeGridCounts); in the sort, its digit counts, then places. */
   counts: Int32Array[];
-  /** Per part, LEVEL_SLOTS each: the boxes it put on each level and the widest of them; 4 * LEVEL_SLOTS: their columns' spans. */
+  /** Per part, LEVEL_SLOTS each: the boxes it put on each level and the widest of them. */
   levelBoxes: Int32Array;
   levelWidthX: Float64Array;
-  levelSpan: Float64Array;
 }
 
 /** Names of the broad-phase job's arrays: its buffers, the grid's arrays the scans read, the input's. */
-export const BROAD_ARRAYS = ['scalars', 'results', 'pairA', 'pairB', 'levelBoxes', 'levelWidthX', 'levelSpan'] as const;
+export const BROAD_ARRAYS = ['scalars', 'results', 'pairA', 'pairB', 'levelBoxes', 'levelWidthX'] as const;
 export const GRID_ARRAYS = [
   'boxLowerX', 'columnLo', 'boxLevel', 'columnN', 'levelInv', 'levelBoxes', 'levelWidthX', 'bucketStart', 'entryId', 'entryColumn', 'entryLevel', 'entryFirst', 'entryLowerX',
 ] as const;
@@ -60,7 +60,6 @@ export function createBroadBuffers(workers: number): BroadBuffers {
     counts: Array.from({ length: workers + 1 }, () => allocate(Int32Array, 0, true)),
     levelBoxes: allocate(Int32Array, LEVEL_SLOTS * (workers + 1), true),
     levelWidthX: allocate(Float64Array, LEVEL_SLOTS * (workers + 1), true),
-    levelSpan: allocate(Float64Array, 4 * LEVEL_SLOTS * (workers + 1), true),
   };
   reservePairs(bb, workers, INITIAL_PAIR_CAPACITY);
   return bb;
@@ -127,7 +126,7 @@ function writeGridCounts(grid: ColumnGrid, bb: BroadBuffers): void {
 export function sortPart(order: Float32Order, bb: BroadBuffers, pass: number, step: number, part: number, bounds: ArrayLike<number>): void {
   const count = bb.scalars[SCALAR_BOXES], from = partStart(count, bounds, part), to = partStart(count, bounds, part + 1);
   const [shift, bits] = FLOAT32_ORDER_DIGITS[pass];
-  const arrays = order.passArrays(pass);
+  const arrays = float32OrderPass(order, pass);
   if (step === 0) radixCount(arrays[0], shift, bits, from, to, bb.counts[part]);
   else radixScatter(arrays[0], shift, bits, from, to, bb.counts[part], arrays[0], arrays[1], arrays[2], arrays[3]);
 }
@@ -137,9 +136,9 @@ export function classifyPart(grid: ColumnGrid, input: BroadPhaseInput, bb: Broad
   readGridCounts(grid, bb);
   const levels = grid.levelBoxes.length, at = part * LEVEL_SLOTS;
   const levelBoxes = bb.levelBoxes.subarray(at, at + levels), levelWidthX = bb.levelWidthX.subarray(at, at + levels);
-  const levelSpan = bb.levelSpan.subarray(4 * at, 4 * (at + levels));
-  clearLevels(levelBoxes, levelWidthX, levelSpan);
-  const entries = grid.classifyRange(input.boxes, bb.scalars[SCALAR_MAX_CELLS], partStart(grid.count, bounds, part), partStart(grid.count, bounds, part + 1), levelBoxes, levelWidthX, levelSpan);
+  levelBoxes.fill(0);
+  levelWidthX.fill(0);
+  const entries = grid.classifyRange(input.boxes, bb.scalars[SCALAR_MAX_CELLS], partStart(grid.count, bounds, part), partStart(grid.count, bounds, part + 1), levelBoxes, levelWidthX);
   bb.results[2 * part] = entries;
 }
 
@@ -155,8 +154,10 @@ export function fillPart(grid: ColumnGrid, bb: BroadBuffers, pass: number, part:
 export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }): ScanSplitter {
   const workers = pool.workerCount, parts = workers + 1;
   const bb = createBroadBuffers(workers);
-  /** A part scanned again here when its worker's pairs did not fit its run of the buffer. */
+  /** A part scanned again here when its worker's pairs did not fit its run of the buffer; then the frame's other pairs, sorted apart. */
   const rescanned = new PairList();
+  /** Receives each merge of sorted pairs, then exchanges contents with the list merged into. */
+  const merged = new PairList();
   /** Room in each part's counts for `n` buckets or digits. */
   const reserveCounts = (n: number) => {
     for (let part = 0; part < parts; part++) {
@@ -188,7 +189,7 @@ export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }
       pool.run(JOB_CLASSIFY, parts, 0, 0, 0, () => classifyPart(grid, input, bb, 0, split.bounds), split);
       let entries = 0;
       for (let part = 0; part < parts; part++) entries += bb.results[2 * part];
-      grid.mergeLevels(bb.levelBoxes, bb.levelWidthX, bb.levelSpan, LEVEL_SLOTS, parts);
+      mergeGridLevels(grid, bb.levelBoxes, bb.levelWidthX, LEVEL_SLOTS, parts);
       return entries;
     },
     fill(grid: ColumnGrid, input: BroadPhaseInput): void {
@@ -198,7 +199,7 @@ export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }
       // Both passes cover the same runs of boxes: the fill's split, kept between them.
       const split = pool.splitOf(JOB_BUCKET_FILL);
       pool.run(JOB_BUCKET_COUNT, parts, 0, 0, 0, () => fillPart(grid, bb, 0, 0, split.bounds), split);
-      grid.mergeCounts(bb.counts, parts);
+      mergeGridCounts(grid, bb.counts, parts);
       pool.run(JOB_BUCKET_FILL, parts, 0, 0, 0, () => fillPart(grid, bb, 1, 0, split.bounds), split, false);
     },
     scan(grid: ColumnGrid, input: BroadPhaseInput, out: PairList): number {
@@ -222,14 +223,17 @@ export function createScanSplitter(pool: WorkerPool, state: { minBroad: number }
           rescanned.clear();
           scanPart(grid, input, rescanned, part, split.bounds);
           rescanned.sort();
-          out.mergeSorted(rescanned.a, rescanned.b, 0, rescanned.count);
+          mergeSortedPairs(out, merged, rescanned.a, rescanned.b, 0, rescanned.count);
           continue;
         }
         const base = (part - 1) * capacity;
-        out.mergeSorted(bb.pairA, bb.pairB, base, base + n);
+        mergeSortedPairs(out, merged, bb.pairA, bb.pairB, base, base + n);
       }
       if (most > capacity) reservePairs(bb, workers, 2 ** Math.ceil(Math.log2(2 * most)));
       return passed;
+    },
+    sortAfter(out: PairList, sorted: number): void {
+      sortPairsAfter(out, sorted, rescanned, merged);
     },
   };
 }

@@ -50,7 +50,7 @@ export function createHitboxJobs(pool: WorkerPool): HitboxJobs {
       if (!allShared(hitboxes, HITBOX_ARRAYS) || !isShared(skeletons.world)) return false;
       shareStore(hitboxes);
       pool.share('skeletons.world', skeletons.world);
-      pool.run(JOB_HITBOXES, hitboxes.characterCount, 0, hitboxes.characterCount, 0, (from, to) => updateHitboxes(hitboxes, skeletons, from, to - from));
+      pool.runClaimed(JOB_HITBOXES, hitboxes.characterCount, 0, hitboxes.characterCount, 0, (from, to) => updateHitboxes(hitboxes, skeletons, from, to - from));
       return true;
     },
     cast(hits, store, grid, rays) {
@@ -60,7 +60,7 @@ export function createHitboxJobs(pool: WorkerPool): HitboxJobs {
       shareAll(pool, 'rays', rays, RAY_BATCH_ARRAYS);
       shareAll(pool, 'hits', hits, HIT_ARRAYS);
       params[0] = grid.cellSize;
-      pool.run(JOB_HITBOX_RAYS, rays.count, 0, store.characterCount, 0, (from, to) => castHitboxRange(hits, store, grid, rays, from, to));
+      pool.runClaimed(JOB_HITBOX_RAYS, rays.count, 0, store.characterCount, 0, (from, to) => castHitboxRange(hits, store, grid, rays, from, to));
       let count = 0;
       for (let i = 0, hitbox = hits.hitbox; i < rays.count; i++) if (hitbox[i] >= 0) count++;
       return count;

@@ -72,7 +72,7 @@ export function parallelNarrowTests(p: CollisionPipeline, pool: WorkerPool, nb: 
   shareStores(pool, c, p.transform);
   shareNarrowBuffers(pool, nb);
   try {
-    pool.run(JOB_NARROW, n, p.aabbMargin, nb.current, nb.previousCount, (from, to) => narrowRange(c, nb, from, to, p.kdopKind));
+    pool.runClaimed(JOB_NARROW, n, p.aabbMargin, nb.current, nb.previousCount, (from, to) => narrowRange(c, nb, from, to, p.kdopKind));
   } catch (error) {
     nb.current = previous; // last frame's set stays the axis cache
     swapTouchingWithPrevious(p);

@@ -18,12 +18,14 @@
  */
 import {
   CTRL_BINDINGS, CTRL_BYTES, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
-  CTRL_ARG, CTRL_ARG2, JOB_FAIL, JOB_STOP, MAX_WORKERS, controlViews, partStart, type Bindings, type Control,
+  CTRL_ARG, CTRL_ARG2, CTRL_CHUNKS, CTRL_CLAIM, JOB_FAIL, JOB_STOP, MAX_WORKERS, controlViews, forClaimedChunks, partStart, type Bindings, type Control,
 } from './protocol';
 import { PartSplit } from './partSplit';
 
 export { MAX_WORKERS };
 
+/** Chunks per thread of a claimed job: the most a thread waits for another is about one chunk's time. */
+const CHUNKS_PER_PART = 16;
 /** How long the calling thread waits for workers before it gives up on them, ms. */
 const WORKER_START_TIMEOUT_MS = 30_000;
 const WORKER_JOB_TIMEOUT_MS = 30_000;
@@ -208,6 +210,18 @@ export class WorkerPool {
     return split;
   }
 
+  /**
+   * Runs job `job`, whose items are independent (each writes only its own results), in chunks the
+   * threads claim one at a time (forClaimedChunks), so none waits for another longer than about a
+   * chunk: `each(from, to)` runs the calling thread's chunks. Otherwise as `run`.
+   */
+  runClaimed(job: number, count: number, margin: number, arg: number, arg2: number, each: (from: number, to: number) => void): void {
+    const ints = this.control.ints;
+    ints[CTRL_CHUNKS] = Math.max(1, Math.min(count, CHUNKS_PER_PART * (this.workerCount + 1)));
+    Atomics.store(ints, CTRL_CLAIM, 0);
+    this.run(job, count, margin, arg, arg2, () => forClaimedChunks(ints, count, each), this.splitOf(job), false, true);
+  }
+
   /** @internal Tests: every job kind's split made uneven at random (see PartSplit.scramble). */
   scrambleSplits(rand: () => number): void {
     for (const split of this.splits.values()) split.scramble(rand);
@@ -220,9 +234,10 @@ export class WorkerPool {
    * must cover the same items as the last one's); the run's durations are recorded in it. Throws
    * when a worker caught an error (its message included) or did not answer in time.
    */
-  run(job: number, count: number, margin: number, arg: number, arg2: number, own: (from: number, to: number) => void, split = this.splitOf(job), rebalance = true): void {
+  run(job: number, count: number, margin: number, arg: number, arg2: number, own: (from: number, to: number) => void, split = this.splitOf(job), rebalance = true, claimed = false): void {
     if (this.destroyed) throw new Error('bitecs-collide: the worker pool was destroyed');
     const ints = this.control.ints;
+    if (!claimed) ints[CTRL_CHUNKS] = 0;
     if (!this.started) {
       if (this.startError !== undefined) throw this.startError;
       if (!this.waitsForStart && Atomics.load(ints, CTRL_READY) < this.workerCount) {

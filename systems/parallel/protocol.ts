@@ -21,6 +21,8 @@ export const CTRL_ARG = 6; // a job argument (the narrow phase's current pair se
 export const CTRL_ARG2 = 7; // a second job argument (the narrow phase's previous pair count)
 export const CTRL_READY = 8; // workers that have started
 export const CTRL_PARTS = 9; // parts of the current job: the caller's and one per worker
+export const CTRL_CHUNKS = 10; // chunks of a claimed job (0: the job is split at the bounds instead)
+export const CTRL_CLAIM = 11; // the next chunk of a claimed job, taken with Atomics.add
 export const CTRL_INTS = 16;
 /** Float64 slots, after the header. */
 export const CTRL_MARGIN = 0; // the pipeline's aabbMargin
@@ -77,6 +79,18 @@ export function controlViews(buffer: SharedArrayBuffer): Control {
  */
 export function partStart(count: number, bounds: ArrayLike<number>, part: number): number {
   return Math.floor(count * bounds[part]);
+}
+
+/**
+ * Runs `each` over the chunks of the current claimed job (CTRL_CHUNKS near-equal runs of its
+ * `count` items) that this thread claims, one at a time, until none is left: a thread that is
+ * slower, or starts later, takes fewer.
+ */
+export function forClaimedChunks(ints: Int32Array, count: number, each: (from: number, to: number) => void): void {
+  const chunks = ints[CTRL_CHUNKS];
+  for (let c = Atomics.add(ints, CTRL_CLAIM, 1); c < chunks; c = Atomics.add(ints, CTRL_CLAIM, 1)) {
+    each(Math.floor((count * c) / chunks), Math.floor((count * (c + 1)) / chunks));
+  }
 }
 
 /**

@@ -23,7 +23,7 @@ import { createRayBatch } from '../../src/query/rayQuery';
 import { grown } from '../../src/broadphase/growable';
 import { createTreeBuffers, treeWorkerPart } from './treeJob';
 import {
-  CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
+  CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_CHUNKS, forClaimedChunks, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
   COLLIDER_ARRAYS, JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_NARROW, JOB_REFIT, JOB_SORT_COUNT, JOB_SORT_SCATTER, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
   HITBOX_ARRAYS, HITBOX_JOB_PARAMS, JOB_HITBOXES, JOB_HITBOX_RAYS, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS, JOB_TREE_GROW, JOB_TREE_PREPARE, TREE_ARRAYS,
   type Bindings, type Control,
@@ -122,23 +122,29 @@ function bindingsOf(wanted: number): Promise<void> | undefined {
   });
 }
 
+/** Items [from, to) of an item job (refit, narrow phase, hitbox update, ray batch): a chunk or a part. */
+function runItems(job: number, from: number, to: number): void {
+  if (job === JOB_REFIT) refitRange(collider, transform, from, to, control.floats[CTRL_MARGIN], KDOP_KIND);
+  else if (job === JOB_NARROW) narrowRange(collider, narrow, from, to, KDOP_KIND);
+  else if (job === JOB_HITBOXES) updateHitboxes(hitboxes, skeletons, from, to - from);
+  else castHitboxRange(hits, hitboxes, rayGrid, rays, from, to);
+}
+
 function runPart(job: number, ints: Int32Array): void {
   const count = ints[CTRL_COUNT], bounds = control.bounds;
   const from = partStart(count, bounds, part), to = partStart(count, bounds, part + 1);
-  if (job === JOB_REFIT) {
-    refitRange(collider, transform, from, to, control.floats[CTRL_MARGIN], KDOP_KIND);
-  } else if (job === JOB_NARROW) {
-    narrow.current = ints[CTRL_ARG];
-    narrow.previousCount = ints[CTRL_ARG2];
-    narrowRange(collider, narrow, from, to, KDOP_KIND);
-  } else if (job === JOB_HITBOXES) {
-    updateHitboxes(hitboxes, skeletons, from, to - from);
-  } else if (job === JOB_HITBOX_RAYS) {
-    const characters = ints[CTRL_ARG];
-    hitboxes.characterCount = characters;
-    rayGrid.cellSize = hitboxParams[0];
-    rayGrid.stamp = grown(rayGrid.stamp, characters);
-    castHitboxRange(hits, hitboxes, rayGrid, rays, from, to);
+  if (job === JOB_REFIT || job === JOB_NARROW || job === JOB_HITBOXES || job === JOB_HITBOX_RAYS) {
+    if (job === JOB_NARROW) {
+      narrow.current = ints[CTRL_ARG];
+      narrow.previousCount = ints[CTRL_ARG2];
+    } else if (job === JOB_HITBOX_RAYS) {
+      const characters = ints[CTRL_ARG];
+      hitboxes.characterCount = characters;
+      rayGrid.cellSize = hitboxParams[0];
+      rayGrid.stamp = grown(rayGrid.stamp, characters);
+    }
+    if (ints[CTRL_CHUNKS] > 0) forClaimedChunks(ints, count, (f, t) => runItems(job, f, t));
+    else runItems(job, from, to);
   } else if (job === JOB_CLASSIFY) {
     classifyPart(grid, broadInput, broad, part, bounds);
   } else if (job === JOB_BUCKET_COUNT || job === JOB_BUCKET_FILL) {

@@ -109,7 +109,7 @@ function parallelState(pool: WorkerPool): ParallelState {
       const c = p.collider, t = p.transform, margin = p.aabbMargin;
       shareStores(pool, c, t);
       try {
-        pool.run(JOB_REFIT, t.changedCount, margin, 0, 0, (from, to) => refitRange(c, t, from, to, margin, p.kdopKind));
+        pool.runClaimed(JOB_REFIT, t.changedCount, margin, 0, 0, (from, to) => refitRange(c, t, from, to, margin, p.kdopKind));
       } catch (error) {
         // Every collider is refit by the next step, so none keeps a stale volume.
         for (let i = 0; i < t.changedCount; i++) t.changed[t.changedIds[i]] = 0;

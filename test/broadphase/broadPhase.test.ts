@@ -6,12 +6,13 @@ import { PairList } from '../../src/broadphase/pairList';
 import { createDynamicAabbTree } from '../../src/broadphase/dynamicAabbTree';
 import { createKdTree } from '../../src/broadphase/kdTree';
 import { createOctree } from '../../src/broadphase/octree';
-import { clearLevels, createSpatialHash, scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
+import { createSpatialHash, scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadphase/spatialHash';
 import { createSweepAndPrune } from '../../src/broadphase/sweepAndPrune';
 import { CollideInputError } from '../../src/errors';
 import { partStart } from '../../systems/parallel/protocol';
 import { PartSplit } from '../../systems/parallel/partSplit';
-import { FLOAT32_ORDER_DIGITS, FLOAT32_ORDER_RADIX } from '../../src/broadphase/float32Order';
+import { FLOAT32_ORDER_DIGITS, FLOAT32_ORDER_RADIX, float32OrderPass } from '../../src/broadphase/float32Order';
+import { mergeGridCounts, mergeGridLevels, mergeSortedPairs, sortPairsAfter } from '../../src/broadphase/splitGrid';
 import { radixCount, radixPlaces, radixScatter } from '../../src/broadphase/radixPass';
 import { makeScene, referencePairs, stepDynamicOnly, stepScene, type Scene, type SceneParams } from '../../scenes/broadphase';
 import { mulberry32 } from '../../scenes/random';
@@ -80,9 +81,10 @@ function splitSpatialHash(parts: number): BroadPhase {
   const rand = mulberry32(7);
   const split = new PartSplit(parts), bounds = split.bounds;
   const range = (n: number, part: number): [number, number] => [partStart(n, bounds, part), partStart(n, bounds, part + 1)];
-  const stride = 32, levelBoxes = new Int32Array(stride * parts), levelWidthX = new Float64Array(stride * parts), levelSpan = new Float64Array(4 * stride * parts);
+  const stride = 32, levelBoxes = new Int32Array(stride * parts), levelWidthX = new Float64Array(stride * parts);
   const counts = Array.from({ length: parts }, () => new Int32Array(0));
   const digitCounts = Array.from({ length: parts }, () => new Uint32Array(FLOAT32_ORDER_RADIX));
+  const partPairs = new PairList(), merged = new PairList();
   const splitter: ScanSplitter = {
     splits: () => true,
     sort(grid: ColumnGrid, _input, tags) {
@@ -90,7 +92,7 @@ function splitSpatialHash(parts: number): BroadPhase {
       const order = grid.byLowerX;
       order.prepare(grid.count, tags);
       for (let pass = 0; pass < FLOAT32_ORDER_DIGITS.length; pass++) {
-        const [shift, bits] = FLOAT32_ORDER_DIGITS[pass], arrays = order.passArrays(pass);
+        const [shift, bits] = FLOAT32_ORDER_DIGITS[pass], arrays = float32OrderPass(order, pass);
         for (let part = 0; part < parts; part++) radixCount(arrays[0], shift, bits, ...range(grid.count, part), digitCounts[part]);
         radixPlaces(digitCounts, parts, bits);
         for (let part = 0; part < parts; part++) radixScatter(arrays[0], shift, bits, ...range(grid.count, part), digitCounts[part], arrays[0], arrays[1], arrays[2], arrays[3]);
@@ -98,13 +100,14 @@ function splitSpatialHash(parts: number): BroadPhase {
     },
     classify(grid: ColumnGrid, input, maxCells) {
       split.scramble(rand);
-      clearLevels(levelBoxes, levelWidthX, levelSpan);
+      levelBoxes.fill(0);
+      levelWidthX.fill(0);
       let entries = 0;
       for (let part = 0; part < parts; part++) {
         const at = part * stride;
-        entries += grid.classifyRange(input.boxes, maxCells, ...range(grid.count, part), levelBoxes.subarray(at, at + stride), levelWidthX.subarray(at, at + stride), levelSpan.subarray(4 * at, 4 * (at + stride)));
+        entries += grid.classifyRange(input.boxes, maxCells, ...range(grid.count, part), levelBoxes.subarray(at, at + stride), levelWidthX.subarray(at, at + stride));
       }
-      grid.mergeLevels(levelBoxes, levelWidthX, levelSpan, stride, parts);
+      mergeGridLevels(grid, levelBoxes, levelWidthX, stride, parts);
       return entries;
     },
     fill(grid: ColumnGrid) {
@@ -112,14 +115,22 @@ function splitSpatialHash(parts: number): BroadPhase {
         counts[part] = new Int32Array(grid.slots + 1);
         grid.fillBuckets(0, counts[part], ...range(grid.count, part));
       }
-      grid.mergeCounts(counts, parts);
+      mergeGridCounts(grid, counts, parts);
       for (let part = 0; part < parts; part++) grid.fillBuckets(1, counts[part], ...range(grid.count, part));
     },
     scan(grid: ColumnGrid, input, out) {
+      // Each part's pairs sorted apart and merged in, as the pool's threads leave them.
       let passed = 0;
-      for (let part = 0; part < parts; part++) passed += scanPart(grid, input, out, part, bounds);
-      out.sort();
+      for (let part = 0; part < parts; part++) {
+        partPairs.clear();
+        passed += scanPart(grid, input, partPairs, part, bounds);
+        partPairs.sort();
+        mergeSortedPairs(out, merged, partPairs.a, partPairs.b, 0, partPairs.count);
+      }
       return passed;
+    },
+    sortAfter(out, sorted) {
+      sortPairsAfter(out, sorted, partPairs, merged);
     },
   };
   const hash = createSpatialHash();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { PairList } from '../../src/broadphase/pairList';
+import { mergeSortedPairs } from '../../src/broadphase/splitGrid';
 
 const ID_LIMIT = 2 ** 24;
 
@@ -40,7 +41,7 @@ describe('PairList', () => {
         list.sort();
         rest.sort();
         for (let i = 0; i < rest.count; i++) run.push(rest.a[i], rest.b[i]);
-        list.mergeSorted(run.a, run.b, offset, run.count);
+        mergeSortedPairs(list, new PairList(1), run.a, run.b, offset, run.count);
         const expected = pairs.map(([a, b]) => a * ID_LIMIT + b).sort((x, y) => x - y);
         expect(Array.from({ length: list.count }, (_, i) => list.a[i] * ID_LIMIT + list.b[i])).toEqual(expected);
         // Still a working list: pushes after a merge append.
