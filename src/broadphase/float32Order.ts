@@ -55,11 +55,12 @@ export class Float32Order {
    */
   sort(count: number, tags?: ArrayLike<number>): void {
     this.prepare(count, tags);
-    // The passes of FLOAT32_ORDER_DIGITS, between the arrays as float32OrderPass names them.
-    const { scratchMapped, scratchOrder, mapped, order, buckets } = this;
-    radixScatterPass(scratchMapped, 0, 11, count, buckets, scratchMapped, scratchOrder, mapped, order);
-    radixScatterPass(mapped, 11, 11, count, buckets, mapped, order, scratchMapped, scratchOrder);
-    radixScatterPass(scratchMapped, 22, 10, count, buckets, scratchMapped, scratchOrder, mapped, order);
+    // The passes between the arrays as float32OrderPass names them (written out: that function is
+    // bundled only by programs that run the passes on threads).
+    const { scratchMapped, scratchOrder, mapped, order, buckets } = this, [d0, d1, d2] = FLOAT32_ORDER_DIGITS;
+    radixScatterPass(scratchMapped, d0[0], d0[1], count, buckets, scratchMapped, scratchOrder, mapped, order);
+    radixScatterPass(mapped, d1[0], d1[1], count, buckets, mapped, order, scratchMapped, scratchOrder);
+    radixScatterPass(scratchMapped, d2[0], d2[1], count, buckets, scratchMapped, scratchOrder, mapped, order);
   }
 
   /** The first step of `sort`: the mapped keys and the tags into the scratch arrays. */

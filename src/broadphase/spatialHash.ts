@@ -20,8 +20,9 @@
  * statics change; every dynamic box looks up its columns on each of that grid's levels, so two
  * statics are never tested against each other and an unchanged level costs no rebuild.
  *
- * With a worker pool, the dynamic grid's classification, bucket fill and scans run in parts, one
- * per thread (see ScanSplitter), merged into exactly the single-thread grid and pairs.
+ * With a worker pool, the dynamic grid's sort, classification, bucket fill and scans run in parts,
+ * one per thread (see ScanSplitter), merged (splitGrid.ts) into exactly the single-thread grid and
+ * pairs.
  *
  * One file, one structure: the column grid, its per-frame build and the scans that read it share
  * the bucket layout and the scratch arrays, and split apart they would only pass those around.

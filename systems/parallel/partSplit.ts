@@ -18,7 +18,7 @@ export class PartSplit {
   /** Part p covers the fractions [bounds[p], bounds[p + 1]) of the items; bounds[0] = 0, bounds[parts] = 1. */
   readonly bounds: Float64Array;
   /** How long each part took in the last run, ms. */
-  readonly durations: Float64Array;
+  private readonly durations: Float64Array;
   private measured = false;
   private readonly shares: Float64Array;
 

@@ -1,8 +1,10 @@
 /**
  * A pool of worker threads that share the pipeline's stores (SharedArrayBuffer-backed arrays).
- * A job splits its items (colliders to refit, candidate pairs to test) into one part per worker
- * plus one for the calling thread, which runs its part while the workers run theirs and then
- * waits for them: `step` stays synchronous. Workers block in Atomics.wait on the control block
+ * A job's items (colliders to refit, candidate pairs to test) are shared between the workers and
+ * the calling thread, which runs its share while the workers run theirs and then waits for them:
+ * `step` stays synchronous. Independent items go in chunks each thread claims in turn
+ * (runClaimed); jobs whose parts are merged part by part get one run each, split where the parts
+ * took equal times last run (PartSplit). Workers block in Atomics.wait on the control block
  * between jobs; the arrays they share are sent again only when a store grew into new arrays, and
  * a worker returns to its event loop to receive them when a job needs them.
  *
