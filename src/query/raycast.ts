@@ -209,7 +209,9 @@ export function raycastAabb(
 
 /**
  * Ray against an OBB (layout.ts): the ray is taken into the box frame (origin relative to the
- * centre, so large world offsets cancel first), then clipped by the three slabs.
+ * centre, so large world offsets cancel first), then clipped by the three slabs as clipSlab clips
+ * them, with the running interval in locals: ray casts over hitboxes and colliders call this per
+ * box, and the shared slab state's loads and stores were most of its time.
  */
 export function raycastObb(
   out: Floats,
@@ -220,20 +222,44 @@ export function raycastObb(
   bo: number,
 ): boolean {
   const rx = ox - box[bo], ry = oy - box[bo + 1], rz = oz - box[bo + 2];
-  beginSlabs();
+  let enter = -Infinity, exit = Infinity, entered = -1, sign = 0, inside = true;
   for (let k = 0; k < 3; k++) {
     const a = bo + OBB_AXES + 3 * k;
     const ux = box[a], uy = box[a + 1], uz = box[a + 2];
     const h = box[bo + OBB_HALF + k];
-    if (!clipSlab(k, rx * ux + ry * uy + rz * uz, dx * ux + dy * uy + dz * uz, -h, h)) return false;
+    const po = rx * ux + ry * uy + rz * uz, pd = dx * ux + dy * uy + dz * uz;
+    const outside = po < -h || po > h;
+    if (outside) inside = false;
+    if (pd === 0) {
+      if (outside) return false;
+      continue;
+    }
+    let near = (-h - po) / pd, far = (h - po) / pd, s = -1;
+    if (pd < 0) {
+      const swap = near;
+      near = far;
+      far = swap;
+      s = 1;
+    }
+    if (near > enter) {
+      enter = near;
+      entered = k;
+      sign = s;
+    }
+    if (far < exit) exit = far;
+    if (!(enter <= exit)) return false;
   }
-  if (!finishSlabs(out, dx, dy, dz, maxT)) return false;
-  if (slab[ORIGIN_INSIDE] === 0) {
-    const a = bo + OBB_AXES + 3 * slab[ENTER_INDEX], sign = slab[ENTER_SIGN];
-    out[1] = sign * box[a];
-    out[2] = sign * box[a + 1];
-    out[3] = sign * box[a + 2];
+  if (maxT < 0) return false;
+  if (inside) {
+    writeInsideHit(out, dx, dy, dz);
+    return true;
   }
+  if (enter < 0 || enter > maxT || enter > exit) return false;
+  const a = bo + OBB_AXES + 3 * entered;
+  out[0] = enter;
+  out[1] = sign * box[a];
+  out[2] = sign * box[a + 1];
+  out[3] = sign * box[a + 2];
   return true;
 }
 
