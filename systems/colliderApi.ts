@@ -348,8 +348,8 @@ export function setTransform(
   const p = posePipeline(target, 'setTransform');
   // Called for every moving entity every frame: validate without building messages, and let
   // rejectPose redo the checks with descriptive errors only when something is wrong.
-  const norm = validPoseQuaternionNorm(position, rotation, scale);
-  if (!(norm > 0 && norm < Infinity)) rejectPose(eid, position, rotation, scale);
+  if (!validPose(position, rotation, scale)) rejectPose(eid, position, rotation, scale);
+  const norm = poseNorm[0];
   readyTransform(p, eid, 'setTransform');
   const t = p.transform;
   if (p.collider.kind[eid] === SHAPE_MESH) assertMeshScale(scale, `setTransform(entity ${eid})`);
@@ -365,15 +365,20 @@ export function setTransform(
   markChanged(t, eid);
 }
 
-/** The rotation's length when position, rotation and scale are all valid, else NaN. */
-function validPoseQuaternionNorm(position: Vec3Like, rotation: QuatLike, scale: number): number {
-  if (position == null || rotation == null || !(position.length >= 3) || !(rotation.length >= 4)) return NaN;
-  if (typeof scale !== 'number' || !isScale(scale)) return NaN;
-  if (!(isCoordinate(position[0]) && isCoordinate(position[1]) && isCoordinate(position[2]))) return NaN;
+/** The rotation's length, written by validPose: a double returned from a call that is not inlined is boxed (16 bytes per entity and frame). */
+const poseNorm = new Float64Array(1);
+
+/** Whether position, rotation and scale are all valid and the rotation's length is neither zero nor infinite; the length goes to poseNorm[0]. */
+function validPose(position: Vec3Like, rotation: QuatLike, scale: number): boolean {
+  if (position == null || rotation == null || !(position.length >= 3) || !(rotation.length >= 4)) return false;
+  if (typeof scale !== 'number' || !isScale(scale)) return false;
+  if (!(isCoordinate(position[0]) && isCoordinate(position[1]) && isCoordinate(position[2]))) return false;
   const qx = rotation[0], qy = rotation[1], qz = rotation[2], qw = rotation[3];
   // v - v is 0 for finite numbers and NaN for infinities and NaN (a sum could overflow instead).
-  if (qx - qx + (qy - qy) + (qz - qz) + (qw - qw) !== 0) return NaN;
-  return quaternionNorm(qx, qy, qz, qw);
+  if (qx - qx + (qy - qy) + (qz - qz) + (qw - qw) !== 0) return false;
+  const norm = quaternionNorm(qx, qy, qz, qw);
+  poseNorm[0] = norm;
+  return norm > 0 && norm < Infinity;
 }
 
 /** |q| (NaN for a NaN component). */
@@ -383,7 +388,7 @@ function quaternionNorm(qx: number, qy: number, qz: number, qw: number): number 
   return norm > 1e-150 && norm < 1e150 ? norm : Math.hypot(qx, qy, qz, qw);
 }
 
-/** Throws the descriptive error for a pose that validPoseQuaternionNorm refused. */
+/** Throws the descriptive error for a pose that validPose refused. */
 function rejectPose(eid: number, position: Vec3Like, rotation: QuatLike, scale: number): never {
   const what = `setTransform(entity ${eid})`;
   assertVector(position, 3, `${what}.position`);

@@ -8,11 +8,10 @@ import {
   clearlySmaller,
   separated,
   FEATURE_BOX_FACE,
-  writeBoxLocalPoint,
   CONTACT_POINT_STRIDE,
   CONTACT_POINTS,
 } from './manifold';
-import { reduceToFour, clipToFaceRectangle } from './clipping';
+import { clipToFaceRectangle, writeKeptPoints } from './clipping';
 
 /**
  * Contacts between boxes: min-max AABB pairs, and OBB pairs by the separating axis of least
@@ -32,6 +31,14 @@ const pointDepth = new Float64Array(8);
 const chosen = new Int32Array(4);
 const segments = new Float64Array(12);
 const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
+// What contactObbObb hands to the face and edge contacts: the offset between the centres (3), the
+// normal (3), the depth and the pair's size. Through an array: doubles passed to a call V8 does not
+// inline are boxed, over 100 bytes of garbage per contact.
+const pair = new Float64Array(8);
+const PAIR_OFFSET = 0;
+const PAIR_NORMAL = 3;
+const PAIR_DEPTH = 6;
+const PAIR_SIZE = 7;
 
 /**
  * Min-max AABB A against AABB B. The normal is the world axis of least penetration (ties go to
@@ -84,14 +91,14 @@ function refDotInc(refIsA: boolean, refAxis: number, incAxis: number): number {
  * Face contact of two boxes: the incident face of box `inc` (the one most anti-parallel to the
  * reference face normal nf = refSign·ref_k) is clipped against the side planes of the reference
  * face, in the reference box frame, and the points at or below the reference face are kept.
- * (dx, dy, dz) = inc centre − ref centre.
+ * `pair` holds the offset inc centre − ref centre, the normal, the depth and the size.
  */
 function boxFaceContact(
   out: Floats, oo: number,
   ref: ReadonlyFloats, ro: number, inc: ReadonlyFloats, io: number, refIsA: boolean,
-  k: number, refSign: number, dx: number, dy: number, dz: number,
-  nx: number, ny: number, nz: number, depth: number, size: number,
+  k: number, refSign: number,
 ): number {
+  const dx = pair[PAIR_OFFSET], dy = pair[PAIR_OFFSET + 1], dz = pair[PAIR_OFFSET + 2];
   let m = 0, mostAligned = -1;
   for (let c = 0; c < 3; c++) {
     const v = Math.abs(refDotInc(refIsA, k, c));
@@ -118,9 +125,9 @@ function boxFaceContact(
   }
   const j = (k + 1) % 3, l = (k + 2) % 3;
   const hj = ref[ro + OBB_HALF + j], hl = ref[ro + OBB_HALF + l], hk = ref[ro + OBB_HALF + k];
-  const n = clipToFaceRectangle(incident, 4, polyB, polyA, j, hj, l, hl);
+  const n = clipToFaceRectangle(incident, 4, polyB, polyA, j, l, ref, ro);
   // Keep the points at or below the reference face, compacted in place.
-  const slack = CONTACT_SLACK * size;
+  const slack = CONTACT_SLACK * pair[PAIR_SIZE];
   let kept = 0;
   for (let i = 0; i < n; i++) {
     const d = hk - refSign * polyA[3 * i + k];
@@ -143,15 +150,10 @@ function boxFaceContact(
     pointDepth[0] = d > 0 ? d : 0;
     kept = 1;
   }
-  const count = kept > 4 ? 4 : kept;
-  if (kept > 4) reduceToFour(polyA, pointDepth, kept, j, l, chosen);
-  for (let q = 0; q < count; q++) {
-    const i = kept > 4 ? chosen[q] : q;
-    writeBoxLocalPoint(out, oo, q, ref, ro, polyA[3 * i], polyA[3 * i + 1], polyA[3 * i + 2], pointDepth[i]);
-  }
+  const count = writeKeptPoints(out, oo, ref, ro, polyA, pointDepth, kept, j, l, chosen);
   const refFace = FEATURE_BOX_FACE + 2 * k + (refSign > 0 ? 1 : 0);
   const incFace = FEATURE_BOX_FACE + 2 * m + (incSign > 0 ? 1 : 0);
-  return writeHeader(out, oo, nx, ny, nz, depth, count, refIsA ? refFace : incFace, refIsA ? incFace : refFace);
+  return writeHeader(out, oo, pair[PAIR_NORMAL], pair[PAIR_NORMAL + 1], pair[PAIR_NORMAL + 2], pair[PAIR_DEPTH], count, refIsA ? refFace : incFace, refIsA ? incFace : refFace);
 }
 
 /**
@@ -247,37 +249,39 @@ export function contactObbObb(out: Floats, oo: number, a: ReadonlyFloats, ao: nu
   const useB = clearlySmaller(faceB, faceA, size);
   const face = useB ? faceB : faceA;
   // Within the band boxes touch at depth 0.
-  if (clearlySmaller(edge, face, size)) return boxEdgeContact(out, oo, a, ao, b, bo, edgeI, edgeJ, enx, eny, enz, Math.max(edge, 0), dx, dy, dz);
-  if (useB) {
-    const v = bAx + 3 * axisB;
-    return boxFaceContact(
-      out, oo, b, bo, a, ao, false, axisB, -signB, -dx, -dy, -dz,
-      signB * b[v], signB * b[v + 1], signB * b[v + 2], Math.max(faceB, 0), size,
-    );
+  pair[PAIR_SIZE] = size;
+  if (clearlySmaller(edge, face, size)) {
+    pair[PAIR_OFFSET] = dx; pair[PAIR_OFFSET + 1] = dy; pair[PAIR_OFFSET + 2] = dz;
+    pair[PAIR_NORMAL] = enx; pair[PAIR_NORMAL + 1] = eny; pair[PAIR_NORMAL + 2] = enz;
+    pair[PAIR_DEPTH] = Math.max(edge, 0);
+    return boxEdgeContact(out, oo, a, ao, b, bo, edgeI, edgeJ);
   }
-  const u = aAx + 3 * axisA;
-  return boxFaceContact(
-    out, oo, a, ao, b, bo, true, axisA, signA, dx, dy, dz,
-    signA * a[u], signA * a[u + 1], signA * a[u + 2], Math.max(faceA, 0), size,
-  );
+  // The reference face's box first: B's face sees A from the other side.
+  const sign = useB ? signB : signA, axis = useB ? axisB : axisA, flip = useB ? -1 : 1;
+  const ref = useB ? b : a, ro = useB ? bo : ao, u = ro + OBB_AXES + 3 * axis;
+  pair[PAIR_OFFSET] = flip * dx; pair[PAIR_OFFSET + 1] = flip * dy; pair[PAIR_OFFSET + 2] = flip * dz;
+  pair[PAIR_NORMAL] = sign * ref[u]; pair[PAIR_NORMAL + 1] = sign * ref[u + 1]; pair[PAIR_NORMAL + 2] = sign * ref[u + 2];
+  pair[PAIR_DEPTH] = Math.max(useB ? faceB : faceA, 0);
+  return useB ? boxFaceContact(out, oo, b, bo, a, ao, false, axisB, -signB) : boxFaceContact(out, oo, a, ao, b, bo, true, axisA, signA);
 }
 
 /**
  * Writes into segments[so..so+5] the edge of a box along axis k that is its support in direction
- * (nx, ny, nz) (the + side of an axis on ties), relative to `shift` + the box centre; returns its
- * edge feature id.
+ * side·n (n: the pair's normal; the + side of an axis on ties), relative to the box centre, shifted
+ * by the pair's offset for side −1 (box B); returns its edge feature id.
  */
-function supportEdge(
-  box: ReadonlyFloats, bo: number, k: number,
-  nx: number, ny: number, nz: number,
-  sx: number, sy: number, sz: number, so: number,
-): number {
-  let cx = sx, cy = sy, cz = sz;
+function supportEdge(box: ReadonlyFloats, bo: number, k: number, side: 1 | -1, so: number): number {
+  const nx = pair[PAIR_NORMAL], ny = pair[PAIR_NORMAL + 1], nz = pair[PAIR_NORMAL + 2];
+  let cx = 0, cy = 0, cz = 0;
+  if (side < 0) {
+    cx = pair[PAIR_OFFSET]; cy = pair[PAIR_OFFSET + 1]; cz = pair[PAIR_OFFSET + 2];
+  }
   let feature = FEATURE_BOX_EDGE + 4 * k;
   for (let step = 1; step <= 2; step++) {
     const c = (k + step) % 3;
     const a = bo + OBB_AXES + 3 * c;
-    const plus = nx * box[a] + ny * box[a + 1] + nz * box[a + 2] >= 0;
+    // side·(n·u) has the bits of (side·n)·u: negation is exact.
+    const plus = side * (nx * box[a] + ny * box[a + 1] + nz * box[a + 2]) >= 0;
     const h = plus ? box[bo + OBB_HALF + c] : -box[bo + OBB_HALF + c];
     if (plus) feature += step;
     cx += h * box[a];
@@ -295,15 +299,12 @@ function supportEdge(
   return feature;
 }
 
-/** Edge-edge contact of two boxes: one point, midway between the closest points of the edges. */
-function boxEdgeContact(
-  out: Floats, oo: number, a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number,
-  i: number, j: number, nx: number, ny: number, nz: number, depth: number,
-  dx: number, dy: number, dz: number,
-): number {
+/** Edge-edge contact of two boxes (`pair` as for boxFaceContact): one point, midway between the closest points of the edges. */
+function boxEdgeContact(out: Floats, oo: number, a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, i: number, j: number): number {
   // Both edges relative to A's centre, so large world coordinates cancel first.
-  const featureA = supportEdge(a, ao, i, nx, ny, nz, 0, 0, 0, 0);
-  const featureB = supportEdge(b, bo, j, -nx, -ny, -nz, dx, dy, dz, 6);
+  const featureA = supportEdge(a, ao, i, 1, 0);
+  const featureB = supportEdge(b, bo, j, -1, 6);
+  const depth = pair[PAIR_DEPTH];
   closestPtSegmentSegment(closest, 0, segments, 0, segments, 6);
   writePoint(
     out, oo, 0,
@@ -312,5 +313,5 @@ function boxEdgeContact(
     a[ao + 2] + 0.5 * (closest[2] + closest[5]),
     depth,
   );
-  return writeHeader(out, oo, nx, ny, nz, depth, 1, featureA, featureB);
+  return writeHeader(out, oo, pair[PAIR_NORMAL], pair[PAIR_NORMAL + 1], pair[PAIR_NORMAL + 2], depth, 1, featureA, featureB);
 }

@@ -8,7 +8,7 @@ import {
   writeBoxLocalHeader,
   writeBoxLocalPoint,
 } from './manifold';
-import { clipPolygon, clipPolygonPlane, clipToFaceRectangle, reduceToFour } from './clipping';
+import { clipPolygon, clipPolygonPlane, clipToFaceRectangle, writeKeptPoints } from './clipping';
 import { OBB_AXES, OBB_HALF, type Floats, type ReadonlyFloats } from '../layout';
 import { EDGE_FLAGS_ALL_ACTIVE } from './meshEdges';
 import {
@@ -39,13 +39,7 @@ const chosen = new Int32Array(4);
 
 /** Writes the kept points (polyA, pointDepth; box frame), reduced to 4 across coordinates j, l; returns the count. */
 function writeKept(out: Floats, oo: number, b: ReadonlyFloats, bo: number, kept: number, j: number, l: number): number {
-  const count = kept > 4 ? 4 : kept;
-  if (kept > 4) reduceToFour(polyA, pointDepth, kept, j, l, chosen);
-  for (let q = 0; q < count; q++) {
-    const i = kept > 4 ? chosen[q] : q;
-    writeBoxLocalPoint(out, oo, q, b, bo, polyA[3 * i], polyA[3 * i + 1], polyA[3 * i + 2], pointDepth[i]);
-  }
-  return count;
+  return writeKeptPoints(out, oo, b, bo, polyA, pointDepth, kept, j, l, chosen);
 }
 
 // Best axis of the OBB-triangle SAT so far (box frame, from the box to the triangle): depth, x, y, z.
@@ -190,9 +184,8 @@ function deepestSharedPoint(b: ReadonlyFloats, bo: number, wx: number, wy: numbe
   let n = 3;
   for (let i = 0; i < 9; i++) polyA[i] = local[i];
   for (let k = 0; k < 3; k++) {
-    const h = b[bo + OBB_HALF + k];
-    n = clipPolygon(polyA, polyB, n, k, 1, h);
-    n = clipPolygon(polyB, polyA, n, k, -1, h);
+    n = clipPolygon(polyA, polyB, n, k, 1, b, bo + OBB_HALF + k);
+    n = clipPolygon(polyB, polyA, n, k, -1, b, bo + OBB_HALF + k);
   }
   let deepest = 0;
   if (n === 0) {
@@ -252,8 +245,8 @@ function boxFaceTriangleContact(
   out: Floats, oo: number, b: ReadonlyFloats, bo: number, k: number, side: number, depth: number, slack: number,
 ): number {
   const j = (k + 1) % 3, l = (k + 2) % 3;
-  const hj = b[bo + OBB_HALF + j], hl = b[bo + OBB_HALF + l], hk = b[bo + OBB_HALF + k];
-  const n = clipToFaceRectangle(local, 3, polyB, polyA, j, hj, l, hl);
+  const hk = b[bo + OBB_HALF + k];
+  const n = clipToFaceRectangle(local, 3, polyB, polyA, j, l, b, bo);
   let kept = 0;
   for (let i = 0; i < n; i++) {
     const d = hk - side * polyA[3 * i + k];

@@ -1,3 +1,5 @@
+import { OBB_AXES, OBB_HALF, type Floats, type ReadonlyFloats } from '../layout';
+import { writePoint } from './manifold';
 
 /**
  * Polygon clipping and point reduction for face contacts (Sutherland-Hodgman against a face
@@ -5,24 +7,27 @@
  */
 
 /**
- * Clips the polygon `src` (count points, box frame) to the rectangle |x[j]| <= hj, |x[l]| <= hl of
- * a box face: the side planes of that face. Result in `dst` (`tmp` is scratch); returns its count.
+ * Clips the polygon `src` (count points, box frame) to the rectangle |x[j]| <= h_j, |x[l]| <= h_l
+ * of a face of the box at box[bo] (OBB layout; h its half-extents): the side planes of that face.
+ * Result in `dst` (`tmp` is scratch); returns its count. The limits are read here, not passed:
+ * doubles passed to a call V8 does not inline are boxed.
  */
 export function clipToFaceRectangle(
-  src: Float64Array, count: number, tmp: Float64Array, dst: Float64Array, j: number, hj: number, l: number, hl: number,
+  src: Float64Array, count: number, tmp: Float64Array, dst: Float64Array, j: number, l: number, box: ReadonlyFloats, bo: number,
 ): number {
-  let n = clipPolygon(src, tmp, count, j, 1, hj);
-  n = clipPolygon(tmp, dst, n, j, -1, hj);
-  n = clipPolygon(dst, tmp, n, l, 1, hl);
-  return clipPolygon(tmp, dst, n, l, -1, hl);
+  let n = clipPolygon(src, tmp, count, j, 1, box, bo + OBB_HALF + j);
+  n = clipPolygon(tmp, dst, n, j, -1, box, bo + OBB_HALF + j);
+  n = clipPolygon(dst, tmp, n, l, 1, box, bo + OBB_HALF + l);
+  return clipPolygon(tmp, dst, n, l, -1, box, bo + OBB_HALF + l);
 }
 
 /**
- * Keeps the points of `src` (count points, xyz in the reference frame) with side·x[axis] <= limit,
- * adding the crossing points of the edges that cross the line: clipPolygonPlane with an axis normal.
+ * Keeps the points of `src` (count points, xyz in the reference frame) with side·x[axis] <= limit
+ * (limits[lo]), adding the crossing points of the edges that cross the line: clipPolygonPlane with
+ * an axis normal.
  */
-export function clipPolygon(src: Float64Array, dst: Float64Array, count: number, axis: number, side: number, limit: number): number {
-  return clipPolygonPlane(src, dst, count, axis === 0 ? side : 0, axis === 1 ? side : 0, axis === 2 ? side : 0, limit);
+export function clipPolygon(src: Float64Array, dst: Float64Array, count: number, axis: number, side: number, limits: ReadonlyFloats, lo: number): number {
+  return clipPolygonPlane(src, dst, count, axis === 0 ? side : 0, axis === 1 ? side : 0, axis === 2 ? side : 0, limits[lo]);
 }
 
 /**
@@ -97,4 +102,31 @@ export function reduceToFour(poly: Float64Array, pointDepth: Float64Array, count
   chosen[1] = second;
   chosen[2] = third;
   chosen[3] = fourth;
+}
+
+/**
+ * Writes the `kept` points of `poly` (box frame of the box at box[bo]; depths in `depths`) as
+ * points 0.. of the manifold at out[oo], first reduced to four across coordinates j, l
+ * (reduceToFour, into `chosen`) when there are more; returns how many were written. Each point
+ * is mapped to the world here, from the arrays: passed to a call as numbers, V8 would box them.
+ */
+export function writeKeptPoints(
+  out: Floats, oo: number, box: ReadonlyFloats, bo: number,
+  poly: Float64Array, depths: Float64Array, kept: number, j: number, l: number, chosen: Int32Array,
+): number {
+  const count = kept > 4 ? 4 : kept;
+  if (kept > 4) reduceToFour(poly, depths, kept, j, l, chosen);
+  const ax = bo + OBB_AXES;
+  for (let q = 0; q < count; q++) {
+    const i = kept > 4 ? chosen[q] : q;
+    const x = poly[3 * i], y = poly[3 * i + 1], z = poly[3 * i + 2];
+    writePoint(
+      out, oo, q,
+      box[bo] + x * box[ax] + y * box[ax + 3] + z * box[ax + 6],
+      box[bo + 1] + x * box[ax + 1] + y * box[ax + 4] + z * box[ax + 7],
+      box[bo + 2] + x * box[ax + 2] + y * box[ax + 5] + z * box[ax + 8],
+      depths[i],
+    );
+  }
+  return count;
 }

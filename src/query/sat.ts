@@ -116,14 +116,6 @@ function separatingAxis(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: nu
 }
 
 /**
- * |R[k][c]·R[l][d] − R[l][c]·R[k][d]|: a 2×2 minor of R (arguments in that order), as
- * `separatingAxis` writes it out; the same two products in any order give the same bits.
- */
-function minor(kc: number, ld: number, lc: number, kd: number): number {
-  return Math.abs(kc * ld - lc * kd);
-}
-
-/**
  * Full 15-axis separating-axis test of two closed OBBs (`a` at `ao`, `b` at `bo`, layout.ts
  * OBB layout). Returns -1 when no axis separates them (they overlap or touch), else the index of
  * the first separating axis in the order A0..A2, B0..B2, then Ai × Bj = 6 + 3i + j. Boxes closer
@@ -147,40 +139,35 @@ export function obbOverlapLite(a: ReadonlyFloats, ao: number, b: ReadonlyFloats,
   return separatingAxis(a, ao, b, bo, false) < 0;
 }
 
-/** R[i][j] = Ai·Bj from the axes' store offsets, summed in the same order as `separatingAxis`. */
-function rotationEntry(a: ReadonlyFloats, ai: number, b: ReadonlyFloats, bj: number): number {
-  return a[ai] * b[bj] + a[ai + 1] * b[bj + 1] + a[ai + 2] * b[bj + 2];
-}
-
-/** t_i = (cB − cA)·Ai (Ai at store offset ai), in the same order as `separatingAxis`. */
-function centreOffsetAlong(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, ai: number): number {
-  return (b[bo] - a[ao]) * a[ai] + (b[bo + 1] - a[ao + 1]) * a[ai + 1] + (b[bo + 2] - a[ao + 2]) * a[ai + 2];
-}
-
 /**
  * Whether axis `axis` (0..14) alone separates the boxes. Evaluates the very expression of
  * `separatingAxis` for that axis (same operands, same order, so the same bits), so whenever it says
  * "separates", the full test finds a separating axis too, unless its early overlap answer comes
  * first: that point common to both boxes is off by rounding only, inside the slack an axis needs
  * to separate, so the cached test does not contradict the full one either way.
- * Straight-line per axis family with few small helpers, so V8 inlines them all.
+ * Every product is written out: V8 did not inline small helpers here (the narrow phase's inlining
+ * budget is spent), and each call boxed its result, about 20 bytes of garbage per cached test.
  */
 function axisSeparates(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, axis: number): boolean {
-  const a0 = ao + OBB_AXES, b0 = bo + OBB_AXES;
+  const dx = b[bo] - a[ao], dy = b[bo + 1] - a[ao + 1], dz = b[bo + 2] - a[ao + 2];
   const ha = ao + OBB_HALF, hb = bo + OBB_HALF;
   const slack = SAT_AXIS_SLACK * (a[ha] + a[ha + 1] + a[ha + 2] + b[hb] + b[hb + 1] + b[hb + 2]);
+  const a0 = ao + OBB_AXES, b0 = bo + OBB_AXES;
   if (axis < 3) {
-    const ai = a0 + 3 * axis;
-    const q0 = Math.abs(rotationEntry(a, ai, b, b0));
-    const q1 = Math.abs(rotationEntry(a, ai, b, b0 + 3));
-    const q2 = Math.abs(rotationEntry(a, ai, b, b0 + 6));
-    const margin = Math.abs(centreOffsetAlong(a, ao, b, bo, ai)) - (a[ha + axis] + (b[hb] * q0 + b[hb + 1] * q1 + b[hb + 2] * q2));
+    const ai = a0 + 3 * axis, ax = a[ai], ay = a[ai + 1], az = a[ai + 2];
+    const q0 = Math.abs(ax * b[b0] + ay * b[b0 + 1] + az * b[b0 + 2]);
+    const q1 = Math.abs(ax * b[b0 + 3] + ay * b[b0 + 4] + az * b[b0 + 5]);
+    const q2 = Math.abs(ax * b[b0 + 6] + ay * b[b0 + 7] + az * b[b0 + 8]);
+    const margin = Math.abs(dx * ax + dy * ay + dz * az) - (a[ha + axis] + (b[hb] * q0 + b[hb + 1] * q1 + b[hb + 2] * q2));
     return margin > 0 && margin > slack;
   }
   if (axis < SAT_FIRST_EDGE_AXIS) {
-    const bj = b0 + 3 * (axis - 3);
-    const r0 = rotationEntry(a, a0, b, bj), r1 = rotationEntry(a, a0 + 3, b, bj), r2 = rotationEntry(a, a0 + 6, b, bj);
-    const u = centreOffsetAlong(a, ao, b, bo, a0) * r0 + centreOffsetAlong(a, ao, b, bo, a0 + 3) * r1 + centreOffsetAlong(a, ao, b, bo, a0 + 6) * r2;
+    const bj = b0 + 3 * (axis - 3), bx = b[bj], by = b[bj + 1], bz = b[bj + 2];
+    const a0x = a[a0], a0y = a[a0 + 1], a0z = a[a0 + 2];
+    const a1x = a[a0 + 3], a1y = a[a0 + 4], a1z = a[a0 + 5];
+    const a2x = a[a0 + 6], a2y = a[a0 + 7], a2z = a[a0 + 8];
+    const r0 = a0x * bx + a0y * by + a0z * bz, r1 = a1x * bx + a1y * by + a1z * bz, r2 = a2x * bx + a2y * by + a2z * bz;
+    const u = (dx * a0x + dy * a0y + dz * a0z) * r0 + (dx * a1x + dy * a1y + dz * a1z) * r1 + (dx * a2x + dy * a2y + dz * a2z) * r2;
     return Math.abs(u) > a[ha] * Math.abs(r0) + a[ha + 1] * Math.abs(r1) + a[ha + 2] * Math.abs(r2) + b[hb + axis - 3] + slack;
   }
   // Ai × Bj with (i, k, l) and (j, m, n) cyclic, as in `separatingAxis`.
@@ -188,12 +175,18 @@ function axisSeparates(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: num
   const i = EDGE_I[e], j = EDGE_J[e];
   const k = NEXT[i], l = NEXT[k], m = NEXT[j], n = NEXT[m];
   const ak = a0 + 3 * k, al = a0 + 3 * l;
-  const rkj = rotationEntry(a, ak, b, b0 + 3 * j), rlj = rotationEntry(a, al, b, b0 + 3 * j);
-  const rkm = rotationEntry(a, ak, b, b0 + 3 * m), rlm = rotationEntry(a, al, b, b0 + 3 * m);
-  const rkn = rotationEntry(a, ak, b, b0 + 3 * n), rln = rotationEntry(a, al, b, b0 + 3 * n);
+  const akx = a[ak], aky = a[ak + 1], akz = a[ak + 2], alx = a[al], aly = a[al + 1], alz = a[al + 2];
+  const bj = b0 + 3 * j, bm = b0 + 3 * m, bn = b0 + 3 * n;
+  const bjx = b[bj], bjy = b[bj + 1], bjz = b[bj + 2];
+  const bmx = b[bm], bmy = b[bm + 1], bmz = b[bm + 2];
+  const bnx = b[bn], bny = b[bn + 1], bnz = b[bn + 2];
+  const rkj = akx * bjx + aky * bjy + akz * bjz, rlj = alx * bjx + aly * bjy + alz * bjz;
+  const rkm = akx * bmx + aky * bmy + akz * bmz, rlm = alx * bmx + aly * bmy + alz * bmz;
+  const rkn = akx * bnx + aky * bny + akz * bnz, rln = alx * bnx + aly * bny + alz * bnz;
   const qkj = Math.abs(rkj), qlj = Math.abs(rlj);
-  const d = centreOffsetAlong(a, ao, b, bo, al) * rkj - centreOffsetAlong(a, ao, b, bo, ak) * rlj;
-  return Math.abs(d) > a[ha + k] * qlj + a[ha + l] * qkj + (b[hb + m] * minor(rkj, rlm, rlj, rkm) + b[hb + n] * minor(rkj, rln, rlj, rkn)) +
+  const d = (dx * alx + dy * aly + dz * alz) * rkj - (dx * akx + dy * aky + dz * akz) * rlj;
+  // |Bm·L| and |Bn·L|: the 2×2 minors of R that `separatingAxis` writes out, in its operand order.
+  return Math.abs(d) > a[ha + k] * qlj + a[ha + l] * qkj + (b[hb + m] * Math.abs(rkj * rlm - rlj * rkm) + b[hb + n] * Math.abs(rkj * rln - rlj * rkn)) +
     slack * (qlj + qkj);
 }
 
