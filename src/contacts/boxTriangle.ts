@@ -36,6 +36,7 @@ const polyA = new Float64Array(24);
 const polyB = new Float64Array(24);
 const pointDepth = new Float64Array(8);
 const chosen = new Int32Array(4);
+const planeLimit = new Float64Array(1); // the clip plane's offset, passed in an array (a number passed to a call is boxed)
 
 /** Writes the kept points (polyA, pointDepth; box frame), reduced to 4 across coordinates j, l; returns the count. */
 function writeKept(out: Floats, oo: number, b: ReadonlyFloats, bo: number, kept: number, j: number, l: number): number {
@@ -223,7 +224,8 @@ function triangleFaceBoxContact(
     const p = 3 * e, q = 3 * ((e + 1) % 3);
     const ex = local[q] - local[p], ey = local[q + 1] - local[p + 1], ez = local[q + 2] - local[p + 2];
     const ox = ey * triangleNormal[2] - ez * triangleNormal[1], oy = ez * triangleNormal[0] - ex * triangleNormal[2], oz = ex * triangleNormal[1] - ey * triangleNormal[0];
-    n = clipPolygonPlane(e === 1 ? polyB : polyA, e === 1 ? polyA : polyB, n, ox, oy, oz, ox * local[p] + oy * local[p + 1] + oz * local[p + 2]);
+    planeLimit[0] = ox * local[p] + oy * local[p + 1] + oz * local[p + 2];
+    n = clipPolygonPlane(e === 1 ? polyB : polyA, e === 1 ? polyA : polyB, n, ox, oy, oz, planeLimit, 0);
   }
   // After three clips the polygon is in polyB. Keep the points at or beyond the plane.
   const plane = fx * local[0] + fy * local[1] + fz * local[2];

@@ -27,14 +27,15 @@ export function clipToFaceRectangle(
  * an axis normal.
  */
 export function clipPolygon(src: Float64Array, dst: Float64Array, count: number, axis: number, side: number, limits: ReadonlyFloats, lo: number): number {
-  return clipPolygonPlane(src, dst, count, axis === 0 ? side : 0, axis === 1 ? side : 0, axis === 2 ? side : 0, limits[lo]);
+  return clipPolygonPlane(src, dst, count, axis === 0 ? side : 0, axis === 1 ? side : 0, axis === 2 ? side : 0, limits, lo);
 }
 
 /**
- * Keeps the points of `src` (count points, xyz) with n·x <= limit, adding the crossing points of
- * the edges that cross the plane (Sutherland-Hodgman, one plane).
+ * Keeps the points of `src` (count points, xyz) with n·x <= limit (limits[lo]), adding the
+ * crossing points of the edges that cross the plane (Sutherland-Hodgman, one plane).
  */
-export function clipPolygonPlane(src: Float64Array, dst: Float64Array, count: number, nx: number, ny: number, nz: number, limit: number): number {
+export function clipPolygonPlane(src: Float64Array, dst: Float64Array, count: number, nx: number, ny: number, nz: number, limits: ReadonlyFloats, lo: number): number {
+  const limit = limits[lo];
   let n = 0;
   for (let i = 0; i < count; i++) {
     const c = 3 * i, next = 3 * ((i + 1) % count);
