@@ -59,11 +59,6 @@ const quaternion = new Float64Array(4);
 const direction = new Float64Array(4); // the deciding axis n (A towards B)
 const closest = new Float64Array(6); // alternating projections: point on A (3), point on B (3)
 const radius = new Float64Array(2); // both shapes' radii at the current time
-const rotation = new Float64Array(9); // satGap: R[3i + j] = Ai·Bj
-const rotationAbs = new Float64Array(9); // |R|
-const along = new Float64Array(3); // satGap: (cB − cA)·Ai
-/** (i + 1) mod 3. */
-const NEXT = Int8Array.from([1, 2, 0]);
 /** Whether the prepared shape A is a capsule's segment (a box with one non-zero half-extent). */
 let segmentA = false;
 
@@ -171,57 +166,101 @@ function gapAlong(nx: number, ny: number, nz: number): number {
  * shows a gap of `near`); its unit axis, oriented from A towards B, goes to `direction`.
  */
 function satGap(near: number): number {
-  const b = boxes, R = rotation, Q = rotationAbs;
+  const b = boxes;
   const dx = b[15] - b[0], dy = b[16] - b[1], dz = b[17] - b[2];
   const ha0 = b[12], ha1 = b[13], ha2 = b[14], hb0 = b[27], hb1 = b[28], hb2 = b[29];
-  // R[3i + j] = Ai·Bj, t_i = d·Ai: B and d in A's frame (both frames are rotations: they come
-  // from quaternions), so every axis below is a few products of these.
-  for (let i = 0; i < 3; i++) {
-    const ai = 3 + 3 * i;
-    const ax = b[ai], ay = b[ai + 1], az = b[ai + 2];
-    for (let j = 0; j < 3; j++) {
-      const bj = 18 + 3 * j;
-      const r = ax * b[bj] + ay * b[bj + 1] + az * b[bj + 2];
-      R[3 * i + j] = r;
-      Q[3 * i + j] = Math.abs(r);
-    }
-    along[i] = dx * ax + dy * ay + dz * az;
-  }
-  const t0 = along[0], t1 = along[1], t2 = along[2];
-  let best = -Infinity, kind = 0, bi = 0, bj = 0;
-  for (let i = 0; i < 3; i++) {
-    const g = Math.abs(along[i]) - (b[12 + i] + hb0 * Q[3 * i] + hb1 * Q[3 * i + 1] + hb2 * Q[3 * i + 2]);
-    if (g > best) { best = g; kind = 0; bi = i; }
-  }
-  for (let j = 0; j < 3; j++) {
-    const u = t0 * R[j] + t1 * R[3 + j] + t2 * R[6 + j];
-    const g = Math.abs(u) - (ha0 * Q[j] + ha1 * Q[3 + j] + ha2 * Q[6 + j] + b[27 + j]);
-    if (g > best) { best = g; kind = 1; bj = j; }
-  }
+  // r_ij = Ai·Bj, t_i = d·Ai: B and d in A's frame (both frames are rotations: they come from
+  // quaternions), so every axis below is a few products of these. Unrolled into locals: the
+  // loops over scratch arrays took about twice as long.
+  const a0x = b[3], a0y = b[4], a0z = b[5];
+  const a1x = b[6], a1y = b[7], a1z = b[8];
+  const a2x = b[9], a2y = b[10], a2z = b[11];
+  const b0x = b[18], b0y = b[19], b0z = b[20];
+  const b1x = b[21], b1y = b[22], b1z = b[23];
+  const b2x = b[24], b2y = b[25], b2z = b[26];
+  const r00 = a0x * b0x + a0y * b0y + a0z * b0z, r01 = a0x * b1x + a0y * b1y + a0z * b1z, r02 = a0x * b2x + a0y * b2y + a0z * b2z;
+  const q00 = Math.abs(r00), q01 = Math.abs(r01), q02 = Math.abs(r02);
+  const r10 = a1x * b0x + a1y * b0y + a1z * b0z, r11 = a1x * b1x + a1y * b1y + a1z * b1z, r12 = a1x * b2x + a1y * b2y + a1z * b2z;
+  const q10 = Math.abs(r10), q11 = Math.abs(r11), q12 = Math.abs(r12);
+  const r20 = a2x * b0x + a2y * b0y + a2z * b0z, r21 = a2x * b1x + a2y * b1y + a2z * b1z, r22 = a2x * b2x + a2y * b2y + a2z * b2z;
+  const q20 = Math.abs(r20), q21 = Math.abs(r21), q22 = Math.abs(r22);
+  const t0 = dx * a0x + dy * a0y + dz * a0z, t1 = dx * a1x + dy * a1y + dz * a1z, t2 = dx * a2x + dy * a2y + dz * a2z;
+  // axis: 0..2 A's faces, 3..5 B's, 6 + 3i + j the edge axis Ai × Bj.
+  let best = Math.abs(t0) - (ha0 + hb0 * q00 + hb1 * q01 + hb2 * q02), axis = 0, g: number;
+  g = Math.abs(t1) - (ha1 + hb0 * q10 + hb1 * q11 + hb2 * q12);
+  if (g > best) { best = g; axis = 1; }
+  g = Math.abs(t2) - (ha2 + hb0 * q20 + hb1 * q21 + hb2 * q22);
+  if (g > best) { best = g; axis = 2; }
+  g = Math.abs(t0 * r00 + t1 * r10 + t2 * r20) - (ha0 * q00 + ha1 * q10 + ha2 * q20 + hb0);
+  if (g > best) { best = g; axis = 3; }
+  g = Math.abs(t0 * r01 + t1 * r11 + t2 * r21) - (ha0 * q01 + ha1 * q11 + ha2 * q21 + hb1);
+  if (g > best) { best = g; axis = 4; }
+  g = Math.abs(t0 * r02 + t1 * r12 + t2 * r22) - (ha0 * q02 + ha1 * q12 + ha2 * q22 + hb2);
+  if (g > best) { best = g; axis = 5; }
   // Far apart, a face axis already gives a long safe step; the edge axes matter near contact.
-  // Ai × Bj with (i, k, l) and (j, m, n) cyclic: its length √(R_kj² + R_lj²), d·L = t_l R_kj −
-  // t_k R_lj, A's radius ha_k |R_lj| + ha_l |R_kj|, B's hb_m |R_in| + hb_n |R_im|.
-  for (let i = 0; i < 3 && best < near; i++) {
-    const k = NEXT[i], l = NEXT[k];
-    for (let j = 0; j < 3; j++) {
-      const m = NEXT[j], n = NEXT[m];
-      const rkj = R[3 * k + j], rlj = R[3 * l + j];
-      const len = Math.sqrt(rkj * rkj + rlj * rlj);
-      if (len <= TOI_PARALLEL_SINE) continue;
-      const g = (Math.abs(along[l] * rkj - along[k] * rlj) - (b[12 + k] * Q[3 * l + j] + b[12 + l] * Q[3 * k + j] + b[27 + m] * Q[3 * i + n] + b[27 + n] * Q[3 * i + m])) / len;
-      if (g > best) { best = g; kind = 2; bi = i; bj = j; }
+  // Ai × Bj with (i, k, l) and (j, m, n) cyclic: its length √(r_kj² + r_lj²), d·L = t_l r_kj −
+  // t_k r_lj, A's radius ha_k |r_lj| + ha_l |r_kj|, B's hb_m |r_in| + hb_n |r_im|.
+  let len: number;
+  if (best < near) {
+    len = Math.sqrt(r10 * r10 + r20 * r20);
+    if (len > TOI_PARALLEL_SINE) {
+      g = (Math.abs(t2 * r10 - t1 * r20) - (ha1 * q20 + ha2 * q10 + hb1 * q02 + hb2 * q01)) / len;
+      if (g > best) { best = g; axis = 6; }
+    }
+    len = Math.sqrt(r11 * r11 + r21 * r21);
+    if (len > TOI_PARALLEL_SINE) {
+      g = (Math.abs(t2 * r11 - t1 * r21) - (ha1 * q21 + ha2 * q11 + hb2 * q00 + hb0 * q02)) / len;
+      if (g > best) { best = g; axis = 7; }
+    }
+    len = Math.sqrt(r12 * r12 + r22 * r22);
+    if (len > TOI_PARALLEL_SINE) {
+      g = (Math.abs(t2 * r12 - t1 * r22) - (ha1 * q22 + ha2 * q12 + hb0 * q01 + hb1 * q00)) / len;
+      if (g > best) { best = g; axis = 8; }
+    }
+  }
+  if (best < near) {
+    len = Math.sqrt(r20 * r20 + r00 * r00);
+    if (len > TOI_PARALLEL_SINE) {
+      g = (Math.abs(t0 * r20 - t2 * r00) - (ha2 * q00 + ha0 * q20 + hb1 * q12 + hb2 * q11)) / len;
+      if (g > best) { best = g; axis = 9; }
+    }
+    len = Math.sqrt(r21 * r21 + r01 * r01);
+    if (len > TOI_PARALLEL_SINE) {
+      g = (Math.abs(t0 * r21 - t2 * r01) - (ha2 * q01 + ha0 * q21 + hb2 * q10 + hb0 * q12)) / len;
+      if (g > best) { best = g; axis = 10; }
+    }
+    len = Math.sqrt(r22 * r22 + r02 * r02);
+    if (len > TOI_PARALLEL_SINE) {
+      g = (Math.abs(t0 * r22 - t2 * r02) - (ha2 * q02 + ha0 * q22 + hb0 * q11 + hb1 * q10)) / len;
+      if (g > best) { best = g; axis = 11; }
+    }
+  }
+  if (best < near) {
+    len = Math.sqrt(r00 * r00 + r10 * r10);
+    if (len > TOI_PARALLEL_SINE) {
+      g = (Math.abs(t1 * r00 - t0 * r10) - (ha0 * q10 + ha1 * q00 + hb1 * q22 + hb2 * q21)) / len;
+      if (g > best) { best = g; axis = 12; }
+    }
+    len = Math.sqrt(r01 * r01 + r11 * r11);
+    if (len > TOI_PARALLEL_SINE) {
+      g = (Math.abs(t1 * r01 - t0 * r11) - (ha0 * q11 + ha1 * q01 + hb2 * q20 + hb0 * q22)) / len;
+      if (g > best) { best = g; axis = 13; }
+    }
+    len = Math.sqrt(r02 * r02 + r12 * r12);
+    if (len > TOI_PARALLEL_SINE) {
+      g = (Math.abs(t1 * r02 - t0 * r12) - (ha0 * q12 + ha1 * q02 + hb0 * q21 + hb1 * q20)) / len;
+      if (g > best) { best = g; axis = 14; }
     }
   }
   let nx: number, ny: number, nz: number;
-  if (kind === 0) {
-    nx = b[3 + 3 * bi]; ny = b[4 + 3 * bi]; nz = b[5 + 3 * bi];
-  } else if (kind === 1) {
-    nx = b[18 + 3 * bj]; ny = b[19 + 3 * bj]; nz = b[20 + 3 * bj];
+  if (axis < 6) {
+    const o = axis < 3 ? 3 + 3 * axis : 18 + 3 * (axis - 3);
+    nx = b[o]; ny = b[o + 1]; nz = b[o + 2];
   } else {
-    const ai = 3 + 3 * bi, bj3 = 18 + 3 * bj;
-    nx = b[ai + 1] * b[bj3 + 2] - b[ai + 2] * b[bj3 + 1];
-    ny = b[ai + 2] * b[bj3] - b[ai] * b[bj3 + 2];
-    nz = b[ai] * b[bj3 + 1] - b[ai + 1] * b[bj3];
+    const ai = 3 + 3 * Math.floor((axis - 6) / 3), bj = 18 + 3 * ((axis - 6) % 3);
+    nx = b[ai + 1] * b[bj + 2] - b[ai + 2] * b[bj + 1];
+    ny = b[ai + 2] * b[bj] - b[ai] * b[bj + 2];
+    nz = b[ai] * b[bj + 1] - b[ai + 1] * b[bj];
     const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
     nx /= len; ny /= len; nz /= len;
   }
