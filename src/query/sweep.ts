@@ -581,19 +581,23 @@ function prepareIntervals(): void {
   let cos = Math.cos(0.5 * theta / INTERVALS), sin = Math.sin(0.5 * theta / INTERVALS);
   const travel = Math.sqrt(M[M_DC] * M[M_DC] + M[M_DC + 1] * M[M_DC + 1] + M[M_DC + 2] * M[M_DC + 2]);
   const reach = (travel + theta * M[M_HMAX] + M[M_DH_LENGTH] + Math.abs(M[M_DR])) / (2 * INTERVALS);
-  for (let i = 0; i < INTERVALS; i++) {
-    const o = INTERVAL_STRIDE * i, s = (i + 0.5) / INTERVALS;
-    let across = 0;
-    for (let j = 0; j < 3; j++) {
-      intervals[o + j] = M[M_C + j] + s * M[M_DC + j];
-      const h = M[M_H + j] + s * M[M_DH + j];
-      if (j !== k) across += h * h;
-    }
-    const h = M[M_H + k] + s * M[M_DH + k], f = wu * (1 - cos);
+  // The motion in locals: each store to `intervals` would otherwise reload it.
+  const cx = M[M_C], cy = M[M_C + 1], cz = M[M_C + 2], dx = M[M_DC], dy = M[M_DC + 1], dz = M[M_DC + 2];
+  const hk = M[M_H + k], dhk = M[M_DH + k], r = M[M_R], dr = M[M_DR];
+  // The other two half-extents, in axis order.
+  const i1 = k === 0 ? 1 : 0, i2 = k === 2 ? 1 : 2;
+  const h1 = M[M_H + i1], dh1 = M[M_DH + i1], h2 = M[M_H + i2], dh2 = M[M_DH + i2];
+  for (let i = 0, o = 0; i < INTERVALS; i++, o += INTERVAL_STRIDE) {
+    const s = (i + 0.5) / INTERVALS;
+    intervals[o] = cx + s * dx;
+    intervals[o + 1] = cy + s * dy;
+    intervals[o + 2] = cz + s * dz;
+    const a1 = h1 + s * dh1, a2 = h2 + s * dh2;
+    const h = hk + s * dhk, f = wu * (1 - cos);
     intervals[o + 3] = h * (ux * cos + vx * sin + wx * f);
     intervals[o + 4] = h * (uy * cos + vy * sin + wy * f);
     intervals[o + 5] = h * (uz * cos + vz * sin + wz * f);
-    intervals[o + 6] = Math.sqrt(across) + M[M_R] + s * M[M_DR] + reach;
+    intervals[o + 6] = Math.sqrt(a1 * a1 + a2 * a2) + r + s * dr + reach;
     const next = cos * stepCos - sin * stepSin;
     sin = sin * stepCos + cos * stepSin;
     cos = next;
@@ -637,11 +641,12 @@ export function preparedStartTime(prepared: Float64Array, po: number, tMax: numb
   // B's sphere over a sub-interval: about its centre at the middle, widened by half its travel.
   const dcx = prepared[po + M_DC], dcy = prepared[po + M_DC + 1], dcz = prepared[po + M_DC + 2];
   const radiusB = sizeB + margin + Math.sqrt(dcx * dcx + dcy * dcy + dcz * dcz) / (2 * INTERVALS);
+  const cx = prepared[po + M_C], cy = prepared[po + M_C + 1], cz = prepared[po + M_C + 2];
   for (let i = Math.min(INTERVALS - 1, Math.floor(t * INTERVALS)); i < INTERVALS && i <= tEnd * INTERVALS; i++) {
     const o = INTERVAL_STRIDE * i, s = (i + 0.5) / INTERVALS;
-    const px = prepared[po + M_C] + s * dcx - intervals[o];
-    const py = prepared[po + M_C + 1] + s * dcy - intervals[o + 1];
-    const pz = prepared[po + M_C + 2] + s * dcz - intervals[o + 2];
+    const px = cx + s * dcx - intervals[o];
+    const py = cy + s * dcy - intervals[o + 1];
+    const pz = cz + s * dcz - intervals[o + 2];
     const ex = intervals[o + 3], ey = intervals[o + 4], ez = intervals[o + 5];
     const ee = ex * ex + ey * ey + ez * ez;
     let u = ee > 0 ? (px * ex + py * ey + pz * ez) / ee : 0;
