@@ -53,12 +53,11 @@ const MOTION_STRIDE = 30;
 export const SWEEP_MOTION_STRIDE = MOTION_STRIDE;
 
 const motions = new Float64Array(2 * MOTION_STRIDE); // shape A at 0, B at MOTION_STRIDE
+const quaternion = new Float64Array(4);
 const boxes = new Float64Array(2 * OBB_STRIDE); // both shapes at the current time: A at 0, B at 15
 const capsuleBoxes = new Float64Array(2 * OBB_STRIDE); // a capsule's segment as boxes, start and end
-const quaternion = new Float64Array(4);
 const direction = new Float64Array(4); // the deciding axis n (A towards B)
 const closest = new Float64Array(6); // alternating projections: point on A (3), point on B (3)
-const radius = new Float64Array(2); // both shapes' radii at the current time
 /** Whether the prepared shape A is a capsule's segment (a box with one non-zero half-extent). */
 let segmentA = false;
 
@@ -129,20 +128,18 @@ function poseAt(slot: number, s: number, out: Floats, oo: number): number {
     sa = Math.sin((1 - s) * angle) * M[m + M_INV_SIN];
     sb = Math.sin(s * angle) * M[m + M_INV_SIN];
   }
-  let n = 0;
-  for (let k = 0; k < 4; k++) {
-    const q = sa * M[m + M_Q0 + k] + sb * M[m + M_Q1 + k];
-    quaternion[k] = q;
-    n += q * q;
-  }
-  n = Math.sqrt(n);
-  for (let k = 0; k < 4; k++) quaternion[k] /= n;
+  // All of M read into locals before the first store (a store to a typed array reloads them).
+  const x = sa * M[m + M_Q0] + sb * M[m + M_Q1], y = sa * M[m + M_Q0 + 1] + sb * M[m + M_Q1 + 1];
+  const z = sa * M[m + M_Q0 + 2] + sb * M[m + M_Q1 + 2], w = sa * M[m + M_Q0 + 3] + sb * M[m + M_Q1 + 3];
+  const cx = M[m + M_C] + s * M[m + M_DC], cy = M[m + M_C + 1] + s * M[m + M_DC + 1], cz = M[m + M_C + 2] + s * M[m + M_DC + 2];
+  const h0 = M[m + M_H] + s * M[m + M_DH], h1 = M[m + M_H + 1] + s * M[m + M_DH + 1], h2 = M[m + M_H + 2] + s * M[m + M_DH + 2];
+  const r = M[m + M_R] + s * M[m + M_DR];
+  const n = Math.sqrt(x * x + y * y + z * z + w * w);
+  quaternion[0] = x / n; quaternion[1] = y / n; quaternion[2] = z / n; quaternion[3] = w / n;
   quaternionToMat3(out, oo + OBB_AXES, quaternion);
-  for (let k = 0; k < 3; k++) {
-    out[oo + OBB_CENTER + k] = M[m + M_C + k] + s * M[m + M_DC + k];
-    out[oo + OBB_HALF + k] = M[m + M_H + k] + s * M[m + M_DH + k];
-  }
-  return M[m + M_R] + s * M[m + M_DR];
+  out[oo + OBB_CENTER] = cx; out[oo + OBB_CENTER + 1] = cy; out[oo + OBB_CENTER + 2] = cz;
+  out[oo + OBB_HALF] = h0; out[oo + OBB_HALF + 1] = h1; out[oo + OBB_HALF + 2] = h2;
+  return r;
 }
 
 /** Projection radius of the box at boxes[o] along unit (nx, ny, nz). */
@@ -362,9 +359,7 @@ function advance(out: Floats, oo: number, tStart: number, tMax: number): number 
   const near = NEAR_FRACTION * scale;
   let t = tStart;
   for (let step = 0; ; step++) {
-    radius[0] = poseAt(0, t, boxes, 0);
-    radius[1] = poseAt(1, t, boxes, 15);
-    const radii = radius[0] + radius[1];
+    const radii = poseAt(0, t, boxes, 0) + poseAt(1, t, boxes, 15);
     let d = satGap(near + radii) - radii;
     // Before reporting contact, the closest points' direction, which the 15 axes can understate
     // (corner against corner, by up to √6); for a capsule, whose radius comes on top of that, at
