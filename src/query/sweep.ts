@@ -275,8 +275,11 @@ function project(rounds: number): number {
   const c = closest;
   c[0] = boxes[0]; c[1] = boxes[1]; c[2] = boxes[2];
   for (let r = 0; r < rounds; r++) {
-    closestPtPointObb(c, 3, c[0], c[1], c[2], boxes, 15);
+    const x = c[0], y = c[1], z = c[2];
+    closestPtPointObb(c, 3, x, y, z, boxes, 15);
     closestPtPointObb(c, 0, c[3], c[4], c[5], boxes, 0);
+    // Back where it was: a fixed point, every further round the same (often at once, the boxes overlapping).
+    if (c[0] === x && c[1] === y && c[2] === z) break;
   }
   const d2 = closestPtPointObb(c, 3, c[0], c[1], c[2], boxes, 15);
   return Math.sqrt(d2);
@@ -675,14 +678,17 @@ export function preparedSweptBounds(out: Floats, oo: number, margin: number): nu
     out[oo + k] = Infinity;
     out[oo + 3 + k] = -Infinity;
   }
+  // The end poses from their quaternions, without the slerp's trigonometry.
+  const b = boxes;
   for (let s = 0; s <= 1; s++) {
-    poseAt(0, s, boxes, 0);
+    for (let k = 0; k < 4; k++) quaternion[k] = M[(s === 0 ? M_Q0 : M_Q1) + k];
+    quaternionToMat3(b, OBB_AXES, quaternion);
     for (let k = 0; k < 3; k++) {
-      const w = M[M_AXIS + k];
-      const h = boxes[12] * Math.abs(boxes[3 + k]) + boxes[13] * Math.abs(boxes[6 + k]) + boxes[14] * Math.abs(boxes[9 + k]) + e +
-        arc * Math.sqrt(Math.max(0, 1 - w * w));
-      out[oo + k] = Math.min(out[oo + k], boxes[k] - h);
-      out[oo + 3 + k] = Math.max(out[oo + 3 + k], boxes[k] + h);
+      const w = M[M_AXIS + k], c = M[M_C + k] + s * M[M_DC + k];
+      const h = (M[M_H] + s * M[M_DH]) * Math.abs(b[3 + k]) + (M[M_H + 1] + s * M[M_DH + 1]) * Math.abs(b[6 + k]) +
+        (M[M_H + 2] + s * M[M_DH + 2]) * Math.abs(b[9 + k]) + e + arc * Math.sqrt(Math.max(0, 1 - w * w));
+      out[oo + k] = Math.min(out[oo + k], c - h);
+      out[oo + 3 + k] = Math.max(out[oo + 3 + k], c + h);
     }
   }
   for (let k = 0; k < 3; k++) {
