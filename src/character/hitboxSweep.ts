@@ -1,7 +1,7 @@
 import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate } from '../errors';
 import { CAPSULE_STRIDE, OBB_STRIDE } from '../layout';
 import { SWEEP_AXES_ORTHONORMAL, SWEEP_CONTACT_TOLERANCE } from '../tolerances';
-import { SWEEP_HIT_STRIDE, SWEEP_MOTION_STRIDE, SWEPT_BOUNDS_STRIDE, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedStartTime, preparedSweptBounds, sweepPrepared } from '../query/sweep';
+import { SWEEP_HIT_STRIDE, SWEEP_MOTION_STRIDE, SWEPT_BOUNDS_STRIDE, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedStartTime, preparedSweptBounds, sweepContact, sweepSelect, sweepStep, SWEEP_STEP_CONTACT } from '../query/sweep';
 import { grown } from '../broadphase/growable';
 import { IdList, sortIds } from '../broadphase/boxQuery';
 import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
@@ -130,7 +130,6 @@ export function checkSweepQuery(q: SweepQuery, caller: string): void {
 }
 
 const weapon = new Float64Array(SWEPT_BOUNDS_STRIDE); // the weapon's swept AABB and capsule
-const contact = new Float64Array(SWEEP_HIT_STRIDE); // the kernel's answer for one hitbox
 const best = new Float64Array(SWEEP_HIT_STRIDE); // the first contact of the character in hand
 
 /** @internal Validates, prepares the weapon's motion and its swept bounds; returns the ignored character (or −1). */
@@ -207,15 +206,16 @@ function charactersMet(motion: HitboxMotion, ignored: number): number {
   return met.count;
 }
 
-// A swing's candidate hitboxes and the times before which they cannot be hit, sorted by
-// (time, hitbox index); grown as needed.
+// A swing's candidate hitboxes, each with the time its sweep has reached (from its start time,
+// +∞ once it cannot come first) and the steps taken; grown as needed.
 let candidates = new Int32Array(64);
 let candidateTimes = new Float64Array(64);
+let candidateSteps = new Int32Array(64);
 
 /**
  * Appends character c's hitboxes (of the query's groups) that the prepared weapon may hit by
- * tMax to the candidates after `count`, each with its start time (preparedStartTime), in order
- * of (time, hitbox index); returns the new count.
+ * tMax to the candidates after `count`, each with its start time (preparedStartTime); returns the
+ * new count. The clusters' swept AABBs cull whole groups of hitboxes first.
  */
 function gather(store: HitboxStore, motion: HitboxMotion, c: number, groups: number, tMax: number, count: number): number {
   const group = store.group, clusters = motion.clusterAabb;
@@ -242,37 +242,45 @@ function addCandidate(motion: HitboxMotion, h: number, tMax: number, count: numb
   if (count === candidates.length) {
     candidates = grown(candidates, count + 1);
     candidateTimes = grown(candidateTimes, count + 1);
+    candidateSteps = grown(candidateSteps, count + 1);
   }
-  // Insertion sort: a swing keeps a few candidates.
-  let i = count++;
-  for (; i > 0 && (candidateTimes[i - 1] > t || (candidateTimes[i - 1] === t && candidates[i - 1] > h)); i--) {
-    candidates[i] = candidates[i - 1];
-    candidateTimes[i] = candidateTimes[i - 1];
-  }
-  candidates[i] = h;
-  candidateTimes[i] = t;
-  return count;
+  candidates[count] = h;
+  candidateTimes[count] = t;
+  candidateSteps[count] = 0;
+  return count + 1;
 }
 
 /**
  * The first contact of the prepared weapon, at a time <= tMax, among the first `count`
  * candidates: its hitbox (the lowest index among equal times), with t, point and normal in
- * `best`; −1 for none. In order of their start times, each swept from its own, so the search
- * stops at the first candidate that cannot come before the contact found.
+ * `best`; −1 for none. The candidates' sweeps advance together, always the one behind (lowest
+ * time, then hitbox index) by one step (sweepStep), so the first contact any of them reaches is
+ * the first of all (every other sweep is at that time or later, and a sweep's time only grows)
+ * and no sweep steps past it. Each sweep's times are those of obbSweep on its pair alone.
  */
 function firstContact(motion: HitboxMotion, count: number, tMax: number): number {
-  let found = -1, limit = tMax;
-  for (let i = 0; i < count; i++) {
-    const h = candidates[i], from = candidateTimes[i];
-    // Sorted by start: past this one none can come first (at most tie later in index order).
-    if (from > limit || (found >= 0 && from === limit && h > found)) break;
-    const t = sweepPrepared(contact, 0, motion.motion, SWEEP_MOTION_STRIDE * h, from, limit);
-    if (t < 0 || (found >= 0 && !(t < limit || (t === limit && h < found)))) continue;
-    found = h;
-    limit = t;
-    best.set(contact);
+  let selected = -1;
+  for (;;) {
+    let i = -1, t = Infinity, h = 0;
+    for (let k = 0; k < count; k++) {
+      const tk = candidateTimes[k];
+      if (tk < t || (tk === t && tk !== Infinity && candidates[k] < h)) {
+        i = k; t = tk; h = candidates[k];
+      }
+    }
+    if (i < 0) return -1;
+    // The same hitbox often steps again: its motion is in place.
+    if (h !== selected) {
+      sweepSelect(motion.motion, SWEEP_MOTION_STRIDE * h);
+      selected = h;
+    }
+    const next = sweepStep(t, candidateSteps[i]++);
+    if (next === SWEEP_STEP_CONTACT) {
+      sweepContact(best, 0, t);
+      return h;
+    }
+    candidateTimes[i] = next >= 0 && next <= tMax ? next : Infinity;
   }
-  return found;
 }
 
 /** Fills `hit` from hitbox h and `best`. */

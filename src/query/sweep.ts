@@ -349,6 +349,49 @@ function motionSize(M: Float64Array, m: number): number {
   return M[m + M_HMAX] + Math.max(M[m + M_R], M[m + M_R] + M[m + M_DR]);
 }
 
+/** @internal sweepStep's answer when the shapes are within the contact tolerance at the time given. */
+export const SWEEP_STEP_CONTACT = -2;
+
+/**
+ * @internal One step of conservative advancement of the prepared motions (A at slot 0, B at slot
+ * 1, sweepSelect) at time t, the `step`th of their sweep: SWEEP_STEP_CONTACT when they are within
+ * the contact tolerance at t (or the step is the last allowed), the shapes left posed there for
+ * sweepContact; −1 when the gap along the deciding axis never shrinks again; else the next time,
+ * t + d / rate (past tMax, or NaN, ends the sweep: the caller checks). A sweep's times depend on
+ * nothing but its two motions and its start, so sweeps stepped in any interleaving give the times
+ * each gives alone.
+ */
+export function sweepStep(t: number, step: number): number {
+  const M = motions, B = MOTION_STRIDE;
+  const scale = motionSize(M, 0) + motionSize(M, B);
+  const tolerance = SWEEP_CONTACT_TOLERANCE * scale;
+  const near = NEAR_FRACTION * scale;
+  const radii = poseAt(0, t, boxes, 0) + poseAt(1, t, boxes, 15);
+  let d = satGap(near + radii) - radii;
+  // Before reporting contact, the closest points' direction, which the 15 axes can understate
+  // (corner against corner, by up to √6); for a capsule, whose radius comes on top of that, at
+  // every step near contact. (For two boxes at every step near contact too, it saved no steps
+  // in the melee benchmark and cost a third of the time.)
+  if (d > -radii && d < (segmentA ? near : tolerance)) {
+    const gap = closestPoints(PROJECTIONS_PER_STEP);
+    if (gap === 0) {
+      d = -radii;
+    } else {
+      const c = closest;
+      const nx = (c[3] - c[0]) / gap, ny = (c[4] - c[1]) / gap, nz = (c[5] - c[2]) / gap;
+      const g = gapAlong(nx, ny, nz) - radii;
+      if (g > d) {
+        d = g;
+        direction[0] = nx; direction[1] = ny; direction[2] = nz;
+      }
+    }
+  }
+  if (d <= tolerance || step === SWEEP_MAX_STEPS) return SWEEP_STEP_CONTACT;
+  const rate = closingRate();
+  if (!(rate > 0)) return -1;
+  return t + d / rate;
+}
+
 /**
  * The sweep of the two prepared motions (A at slot 0, B at slot 1) from tStart, when they are
  * known to be apart: first contact time in [tStart, tMax], or −1. On contact, out[0] = t,
@@ -356,40 +399,15 @@ function motionSize(M: Float64Array, m: number): number {
  * to both).
  */
 function advance(out: Floats, oo: number, tStart: number, tMax: number): number {
-  const M = motions, B = MOTION_STRIDE;
-  const scale = motionSize(M, 0) + motionSize(M, B);
-  const tolerance = SWEEP_CONTACT_TOLERANCE * scale;
-  const near = NEAR_FRACTION * scale;
   let t = tStart;
   for (let step = 0; ; step++) {
-    const radii = poseAt(0, t, boxes, 0) + poseAt(1, t, boxes, 15);
-    let d = satGap(near + radii) - radii;
-    // Before reporting contact, the closest points' direction, which the 15 axes can understate
-    // (corner against corner, by up to √6); for a capsule, whose radius comes on top of that, at
-    // every step near contact. (For two boxes at every step near contact too, it saved no steps
-    // in the melee benchmark and cost a third of the time.)
-    if (d > -radii && d < (segmentA ? near : tolerance)) {
-      const gap = closestPoints(PROJECTIONS_PER_STEP);
-      if (gap === 0) {
-        d = -radii;
-      } else {
-        const c = closest;
-        const nx = (c[3] - c[0]) / gap, ny = (c[4] - c[1]) / gap, nz = (c[5] - c[2]) / gap;
-        const g = gapAlong(nx, ny, nz) - radii;
-        if (g > d) {
-          d = g;
-          direction[0] = nx; direction[1] = ny; direction[2] = nz;
-        }
-      }
-    }
-    if (d <= tolerance || step === SWEEP_MAX_STEPS) {
-      contactAt(out, oo, t);
+    const next = sweepStep(t, step);
+    if (next === SWEEP_STEP_CONTACT) {
+      sweepContact(out, oo, t);
       return t;
     }
-    const rate = closingRate();
-    if (!(rate > 0)) return -1;
-    t += d / rate;
-    if (!(t <= tMax)) return -1;
+    if (!(next >= 0 && next <= tMax)) return -1;
+    t = next;
   }
 }
 
@@ -398,8 +416,8 @@ function sweepFrom(out: Floats, oo: number, tStart: number, tMax: number): numbe
   return tStart < 0 ? -1 : advance(out, oo, tStart, tMax);
 }
 
-/** Fills the hit at time t (the boxes are posed there, `direction` is the deciding axis). */
-function contactAt(out: Floats, oo: number, t: number): void {
+/** @internal Fills the hit at time t, right after sweepStep gave contact there (the shapes are posed at t, `direction` is the deciding axis). */
+export function sweepContact(out: Floats, oo: number, t: number): void {
   closestPoints(PROJECTIONS_FOR_POINT);
   out[oo] = t;
   for (let k = 0; k < 3; k++) {
@@ -536,12 +554,11 @@ export function prepareBoxMotion(out: Float64Array, oo: number, b0: ReadonlyFloa
 }
 
 /**
- * @internal Sweep of the prepared shape A against the box motion at prepared[po] (prepareBoxMotion)
- * whose preparedStartTime is tStart (>= 0): as obbSweep, the same t to the last bit.
+ * @internal Makes the box motion at prepared[po] (prepareBoxMotion) shape B of the next sweepStep
+ * calls: stepped from its preparedStartTime, it gives obbSweep's times on the pair, to the last bit.
  */
-export function sweepPrepared(out: Floats, oo: number, prepared: Float64Array, po: number, tStart: number, tMax: number): number {
+export function sweepSelect(prepared: Float64Array, po: number): void {
   for (let k = 0; k < MOTION_STRIDE; k++) motions[MOTION_STRIDE + k] = prepared[po + k];
-  return advance(out, oo, tStart, tMax);
 }
 
 /**
