@@ -138,32 +138,37 @@ export function finishHitboxMotion(motion: HitboxMotion, store: HitboxStore): vo
     gridInput.retired[c] = 1 - motion.seen[c];
     if (motion.seen[c] === 0) continue;
     empty(bounds);
-    const first = store.firstHitbox[c];
-    for (let h = first, last = h + store.hitboxCount[c]; h < last; h++) {
-      const i = h - first;
-      if (i % HITBOXES_PER_CLUSTER === 0) empty(cluster);
-      const o = OBB_STRIDE * h, b = MOTION_BOUNDS_STRIDE * h;
-      // Math.hypot is several times slower than the square root of the sum.
-      const a0 = start[o + 12], a1 = start[o + 13], a2 = start[o + 14], b0 = end[o + 12], b1 = end[o + 13], b2 = end[o + 14];
-      const size = Math.sqrt(Math.max(a0 * a0 + a1 * a1 + a2 * a2, b0 * b0 + b1 * b1 + b2 * b2));
-      const e = interpolationReach(start, o, end, o) + SWEEP_CONTACT_TOLERANCE * size;
-      empty(box);
-      includeBox(box, start, o, e);
-      includeBox(box, end, o, e);
-      for (let k = 0; k < 3; k++) {
-        hb[b + k] = box[k];
-        hb[b + 3 + k] = box[3 + k];
-        bounds[k] = Math.min(bounds[k], box[k]);
-        bounds[3 + k] = Math.max(bounds[3 + k], box[3 + k]);
-        cluster[k] = Math.min(cluster[k], box[k]);
-        cluster[3 + k] = Math.max(cluster[3 + k], box[3 + k]);
+    const first = store.firstHitbox[c], last = first + store.hitboxCount[c];
+    // Cluster by cluster: the character's bounds are the union of its clusters'.
+    for (let h0 = first, a = 6 * store.firstCluster[c]; h0 < last; h0 += HITBOXES_PER_CLUSTER, a += 6) {
+      empty(cluster);
+      for (let h = h0, h1 = Math.min(last, h0 + HITBOXES_PER_CLUSTER); h < h1; h++) {
+        const o = OBB_STRIDE * h, b = MOTION_BOUNDS_STRIDE * h;
+        // Math.hypot is several times slower than the square root of the sum.
+        const a0 = start[o + 12], a1 = start[o + 13], a2 = start[o + 14], b0 = end[o + 12], b1 = end[o + 13], b2 = end[o + 14];
+        const size = Math.sqrt(Math.max(a0 * a0 + a1 * a1 + a2 * a2, b0 * b0 + b1 * b1 + b2 * b2));
+        const e = interpolationReach(start, o, end, o) + SWEEP_CONTACT_TOLERANCE * size;
+        empty(box);
+        includeBox(box, start, o, e);
+        includeBox(box, end, o, e);
+        for (let k = 0; k < 3; k++) {
+          hb[b + k] = box[k];
+          hb[b + 3 + k] = box[3 + k];
+          cluster[k] = Math.min(cluster[k], box[k]);
+          cluster[3 + k] = Math.max(cluster[3 + k], box[3 + k]);
+        }
+        // The centre stays within half its travel of the midpoint, the box within `size` of its centre.
+        const mx = 0.5 * (start[o] + end[o]), my = 0.5 * (start[o + 1] + end[o + 1]), mz = 0.5 * (start[o + 2] + end[o + 2]);
+        const dx = end[o] - start[o], dy = end[o + 1] - start[o + 1], dz = end[o + 2] - start[o + 2];
+        hb[b + 6] = mx; hb[b + 7] = my; hb[b + 8] = mz;
+        hb[b + 9] = size * (1 + SWEEP_CONTACT_TOLERANCE) + 0.5 * Math.sqrt(dx * dx + dy * dy + dz * dz);
       }
-      if (i % HITBOXES_PER_CLUSTER === HITBOXES_PER_CLUSTER - 1 || h === last - 1) cl.set(cluster, 6 * (store.firstCluster[c] + Math.floor(i / HITBOXES_PER_CLUSTER)));
-      // The centre stays within half its travel of the midpoint, the box within `size` of its centre.
-      const mx = 0.5 * (start[o] + end[o]), my = 0.5 * (start[o + 1] + end[o + 1]), mz = 0.5 * (start[o + 2] + end[o + 2]);
-      const dx = end[o] - start[o], dy = end[o + 1] - start[o + 1], dz = end[o + 2] - start[o + 2];
-      hb[b + 6] = mx; hb[b + 7] = my; hb[b + 8] = mz;
-      hb[b + 9] = size * (1 + SWEEP_CONTACT_TOLERANCE) + 0.5 * Math.sqrt(dx * dx + dy * dy + dz * dz);
+      for (let k = 0; k < 3; k++) {
+        cl[a + k] = cluster[k];
+        cl[a + 3 + k] = cluster[3 + k];
+        bounds[k] = Math.min(bounds[k], cluster[k]);
+        bounds[3 + k] = Math.max(bounds[3 + k], cluster[3 + k]);
+      }
     }
     ca.set(bounds, 6 * c);
   }
