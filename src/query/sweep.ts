@@ -576,7 +576,8 @@ const intervals = new Float64Array(INTERVALS * INTERVAL_STRIDE);
  * its longest axis (radius the other half-extents' diagonal plus its radius), widened by how far
  * a point can move in half a sub-interval: (|Δc| + θ|H|max + |ΔH| + |Δr|) / 2N. The axis at the
  * middles by turning the start axis about ω (R(s) = Rot(ω, sθ)·R0, the slerp), a step of θ/N from
- * one to the next: no slerp per sub-interval.
+ * one to the next: no slerp per sub-interval. Prepares what they come from; the capsules are
+ * computed as far as the start times read them (extendIntervals).
  */
 function prepareIntervals(): void {
   const M = motions;
@@ -593,16 +594,36 @@ function prepareIntervals(): void {
   const wu = wx * ux + wy * uy + wz * uz;
   const theta = M[M_THETA];
   const stepCos = Math.cos(theta / INTERVALS), stepSin = Math.sin(theta / INTERVALS);
-  let cos = Math.cos(0.5 * theta / INTERVALS), sin = Math.sin(0.5 * theta / INTERVALS);
+  const cos = Math.cos(0.5 * theta / INTERVALS), sin = Math.sin(0.5 * theta / INTERVALS);
   const travel = Math.sqrt(M[M_DC] * M[M_DC] + M[M_DC + 1] * M[M_DC + 1] + M[M_DC + 2] * M[M_DC + 2]);
   const reach = (travel + theta * M[M_HMAX] + M[M_DH_LENGTH] + Math.abs(M[M_DR])) / (2 * INTERVALS);
-  // The motion in locals: each store to `intervals` would otherwise reload it.
-  const cx = M[M_C], cy = M[M_C + 1], cz = M[M_C + 2], dx = M[M_DC], dy = M[M_DC + 1], dz = M[M_DC + 2];
-  const hk = M[M_H + k], dhk = M[M_DH + k], r = M[M_R], dr = M[M_DR];
   // The other two half-extents, in axis order.
   const i1 = k === 0 ? 1 : 0, i2 = k === 2 ? 1 : 2;
-  const h1 = M[M_H + i1], dh1 = M[M_DH + i1], h2 = M[M_H + i2], dh2 = M[M_DH + i2];
-  for (let i = 0, o = 0; i < INTERVALS; i++, o += INTERVAL_STRIDE) {
+  const S = intervalSteps;
+  S[0] = ux; S[1] = uy; S[2] = uz; S[3] = vx; S[4] = vy; S[5] = vz; S[6] = wx; S[7] = wy; S[8] = wz; S[9] = wu;
+  S[10] = stepCos; S[11] = stepSin; S[12] = cos; S[13] = sin; S[14] = reach;
+  S[15] = M[M_C]; S[16] = M[M_C + 1]; S[17] = M[M_C + 2]; S[18] = M[M_DC]; S[19] = M[M_DC + 1]; S[20] = M[M_DC + 2];
+  S[21] = M[M_H + k]; S[22] = M[M_DH + k]; S[23] = M[M_R]; S[24] = M[M_DR];
+  S[25] = M[M_H + i1]; S[26] = M[M_DH + i1]; S[27] = M[M_H + i2]; S[28] = M[M_DH + i2];
+  intervalsReady = 0;
+}
+
+// What the sub-intervals' capsules are computed from (prepareIntervals), and the turn's cos and
+// sin at the middle of the next one to compute.
+const intervalSteps = new Float64Array(29);
+/** Sub-intervals whose capsules are computed: a sweep's start times read a few of the first ones. */
+let intervalsReady = 0;
+
+/** Computes the sub-intervals' capsules up to `end` (exclusive), in order (each turn a step from the one before). */
+function extendIntervals(end: number): void {
+  const S = intervalSteps;
+  // In locals: each store to `intervals` would otherwise reload them.
+  const ux = S[0], uy = S[1], uz = S[2], vx = S[3], vy = S[4], vz = S[5], wx = S[6], wy = S[7], wz = S[8], wu = S[9];
+  const stepCos = S[10], stepSin = S[11], reach = S[14];
+  const cx = S[15], cy = S[16], cz = S[17], dx = S[18], dy = S[19], dz = S[20];
+  const hk = S[21], dhk = S[22], r = S[23], dr = S[24], h1 = S[25], dh1 = S[26], h2 = S[27], dh2 = S[28];
+  let cos = S[12], sin = S[13];
+  for (let i = intervalsReady, o = INTERVAL_STRIDE * i; i < end; i++, o += INTERVAL_STRIDE) {
     const s = (i + 0.5) / INTERVALS;
     intervals[o] = cx + s * dx;
     intervals[o + 1] = cy + s * dy;
@@ -617,6 +638,9 @@ function prepareIntervals(): void {
     sin = sin * stepCos + cos * stepSin;
     cos = next;
   }
+  S[12] = cos;
+  S[13] = sin;
+  intervalsReady = end;
 }
 
 /**
@@ -657,7 +681,9 @@ export function preparedStartTime(prepared: Float64Array, po: number, tMax: numb
   const dcx = prepared[po + M_DC], dcy = prepared[po + M_DC + 1], dcz = prepared[po + M_DC + 2];
   const radiusB = sizeB + margin + Math.sqrt(dcx * dcx + dcy * dcy + dcz * dcz) / (2 * INTERVALS);
   const cx = prepared[po + M_C], cy = prepared[po + M_C + 1], cz = prepared[po + M_C + 2];
-  for (let i = Math.min(INTERVALS - 1, Math.floor(t * INTERVALS)); i < INTERVALS && i <= tEnd * INTERVALS; i++) {
+  const first = Math.min(INTERVALS - 1, Math.floor(t * INTERVALS)), end = Math.min(INTERVALS, Math.floor(tEnd * INTERVALS) + 1);
+  if (end > intervalsReady) extendIntervals(end);
+  for (let i = first; i < end; i++) {
     const o = INTERVAL_STRIDE * i, s = (i + 0.5) / INTERVALS;
     const px = cx + s * dcx - intervals[o];
     const py = cy + s * dcy - intervals[o + 1];
