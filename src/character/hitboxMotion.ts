@@ -3,7 +3,8 @@ import { OBB_STRIDE } from '../layout';
 import { SWEEP_CONTACT_TOLERANCE } from '../tolerances';
 import { SWEEP_MOTION_STRIDE } from '../query/sweep';
 import { interpolationReach } from '../volumes/obb';
-import type { HitboxStore } from './hitboxLayout';
+import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
+import { buildCharacterRayGrid, createCharacterRayGrid, type CharacterRayGrid } from './rayGrid';
 import { boxAt, createHistoryCursor, includeBox, locateTime, seenAt, type HitboxHistory } from './hitboxHistory';
 
 /**
@@ -37,6 +38,12 @@ export interface HitboxMotion {
   characterAabb: Float64Array;
   /** Per hitbox: the same for its box alone, then a sphere holding it (MOTION_BOUNDS_STRIDE numbers). */
   hitboxBounds: Float64Array;
+  /** @internal Per cluster (HitboxStore.firstCluster): the union of its hitboxes' swept AABBs (6 numbers). */
+  clusterAabb: Float64Array;
+  /** @internal A grid over the characters' swept AABBs (those seen at both ends), so a sweep visits the few its weapon reaches. */
+  grid: CharacterRayGrid;
+  /** @internal The grid's input: the swept AABBs, and 1 per character left out. */
+  gridInput: { characterAabb: Float64Array; characterCount: number; hitboxCount: Int32Array; retired: Uint8Array };
   /** @internal Characters when the start was written. */
   startCount: number;
   /** @internal Per hitbox: its motion prepared for the sweep kernel (SWEEP_MOTION_STRIDE numbers), once `prepared` is 1. */
@@ -47,7 +54,11 @@ export interface HitboxMotion {
 
 /** An empty motion (no character). */
 export function createHitboxMotion(): HitboxMotion {
-  return { characterCount: 0, start: new Float64Array(0), end: new Float32Array(0), seen: new Uint8Array(0), characterAabb: new Float64Array(0), hitboxBounds: new Float64Array(0), startCount: 0, motion: new Float64Array(0), prepared: new Uint8Array(0) };
+  return {
+    characterCount: 0, start: new Float64Array(0), end: new Float32Array(0), seen: new Uint8Array(0), characterAabb: new Float64Array(0), hitboxBounds: new Float64Array(0),
+    clusterAabb: new Float64Array(0), grid: createCharacterRayGrid(), gridInput: { characterAabb: new Float64Array(0), characterCount: 0, hitboxCount: new Int32Array(0), retired: new Uint8Array(0) },
+    startCount: 0, motion: new Float64Array(0), prepared: new Uint8Array(0),
+  };
 }
 
 /** Whether character c of the store takes part in queries (not retired, has hitboxes). */
@@ -95,6 +106,7 @@ export function beginHitboxMotionAt(motion: HitboxMotion, history: HitboxHistory
 // Scratch: one character's and one hitbox's swept bounds, in doubles.
 const bounds = new Float64Array(6);
 const box = new Float64Array(6);
+const cluster = new Float64Array(6);
 
 function empty(b: Float64Array): void {
   b[0] = b[1] = b[2] = Infinity;
@@ -114,35 +126,54 @@ export function finishHitboxMotion(motion: HitboxMotion, store: HitboxStore): vo
   motion.characterCount = n;
   motion.characterAabb = grown(motion.characterAabb, 6 * n);
   motion.hitboxBounds = grown(motion.hitboxBounds, MOTION_BOUNDS_STRIDE * store.count);
+  motion.clusterAabb = grown(motion.clusterAabb, 6 * store.clusterCount);
+  const gridInput = motion.gridInput;
+  gridInput.retired = grown(gridInput.retired, n);
   motion.motion = grown(motion.motion, SWEEP_MOTION_STRIDE * store.count);
   motion.prepared = grown(motion.prepared, store.count);
   motion.prepared.fill(0, 0, store.count);
-  const hb = motion.hitboxBounds, ca = motion.characterAabb;
+  const hb = motion.hitboxBounds, ca = motion.characterAabb, cl = motion.clusterAabb;
   for (let c = 0; c < n; c++) {
     if (motion.seen[c] === 1 && !present(store, c)) motion.seen[c] = 0;
+    gridInput.retired[c] = 1 - motion.seen[c];
     if (motion.seen[c] === 0) continue;
     empty(bounds);
-    for (let h = store.firstHitbox[c], last = h + store.hitboxCount[c]; h < last; h++) {
-      const o = OBB_STRIDE * h, b = MOTION_BOUNDS_STRIDE * h;
-      // Math.hypot is several times slower than the square root of the sum.
-      const a0 = start[o + 12], a1 = start[o + 13], a2 = start[o + 14], b0 = end[o + 12], b1 = end[o + 13], b2 = end[o + 14];
-      const size = Math.sqrt(Math.max(a0 * a0 + a1 * a1 + a2 * a2, b0 * b0 + b1 * b1 + b2 * b2));
-      const e = interpolationReach(start, o, end, o) + SWEEP_CONTACT_TOLERANCE * size;
-      empty(box);
-      includeBox(box, start, o, e);
-      includeBox(box, end, o, e);
-      for (let k = 0; k < 3; k++) {
-        hb[b + k] = box[k];
-        hb[b + 3 + k] = box[3 + k];
-        bounds[k] = Math.min(bounds[k], box[k]);
-        bounds[3 + k] = Math.max(bounds[3 + k], box[3 + k]);
+    const first = store.firstHitbox[c], last = first + store.hitboxCount[c];
+    // Cluster by cluster: the character's bounds are the union of its clusters'.
+    for (let h0 = first, a = 6 * store.firstCluster[c]; h0 < last; h0 += HITBOXES_PER_CLUSTER, a += 6) {
+      empty(cluster);
+      for (let h = h0, h1 = Math.min(last, h0 + HITBOXES_PER_CLUSTER); h < h1; h++) {
+        const o = OBB_STRIDE * h, b = MOTION_BOUNDS_STRIDE * h;
+        // Math.hypot is several times slower than the square root of the sum.
+        const a0 = start[o + 12], a1 = start[o + 13], a2 = start[o + 14], b0 = end[o + 12], b1 = end[o + 13], b2 = end[o + 14];
+        const size = Math.sqrt(Math.max(a0 * a0 + a1 * a1 + a2 * a2, b0 * b0 + b1 * b1 + b2 * b2));
+        const e = interpolationReach(start, o, end, o) + SWEEP_CONTACT_TOLERANCE * size;
+        empty(box);
+        includeBox(box, start, o, e);
+        includeBox(box, end, o, e);
+        for (let k = 0; k < 3; k++) {
+          hb[b + k] = box[k];
+          hb[b + 3 + k] = box[3 + k];
+          cluster[k] = Math.min(cluster[k], box[k]);
+          cluster[3 + k] = Math.max(cluster[3 + k], box[3 + k]);
+        }
+        // The centre stays within half its travel of the midpoint, the box within `size` of its centre.
+        const mx = 0.5 * (start[o] + end[o]), my = 0.5 * (start[o + 1] + end[o + 1]), mz = 0.5 * (start[o + 2] + end[o + 2]);
+        const dx = end[o] - start[o], dy = end[o + 1] - start[o + 1], dz = end[o + 2] - start[o + 2];
+        hb[b + 6] = mx; hb[b + 7] = my; hb[b + 8] = mz;
+        hb[b + 9] = size * (1 + SWEEP_CONTACT_TOLERANCE) + 0.5 * Math.sqrt(dx * dx + dy * dy + dz * dz);
       }
-      // The centre stays within half its travel of the midpoint, the box within `size` of its centre.
-      const mx = 0.5 * (start[o] + end[o]), my = 0.5 * (start[o + 1] + end[o + 1]), mz = 0.5 * (start[o + 2] + end[o + 2]);
-      const dx = end[o] - start[o], dy = end[o + 1] - start[o + 1], dz = end[o + 2] - start[o + 2];
-      hb[b + 6] = mx; hb[b + 7] = my; hb[b + 8] = mz;
-      hb[b + 9] = size * (1 + SWEEP_CONTACT_TOLERANCE) + 0.5 * Math.sqrt(dx * dx + dy * dy + dz * dz);
+      for (let k = 0; k < 3; k++) {
+        cl[a + k] = cluster[k];
+        cl[a + 3 + k] = cluster[3 + k];
+        bounds[k] = Math.min(bounds[k], cluster[k]);
+        bounds[3 + k] = Math.max(bounds[3 + k], cluster[3 + k]);
+      }
     }
     ca.set(bounds, 6 * c);
   }
+  gridInput.characterAabb = ca;
+  gridInput.characterCount = n;
+  gridInput.hitboxCount = store.hitboxCount;
+  buildCharacterRayGrid(motion.grid, gridInput);
 }

@@ -1,9 +1,11 @@
 import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate } from '../errors';
 import { CAPSULE_STRIDE, OBB_STRIDE } from '../layout';
 import { SWEEP_AXES_ORTHONORMAL, SWEEP_CONTACT_TOLERANCE } from '../tolerances';
-import { SWEEP_HIT_STRIDE, SWEEP_MOTION_STRIDE, SWEPT_BOUNDS_STRIDE, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedStartTime, preparedSweptBounds, sweepPrepared } from '../query/sweep';
+import { SWEEP_HIT_STRIDE, SWEEP_MOTION_STRIDE, SWEPT_BOUNDS_STRIDE, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedStartTime, preparedSweptBounds, sweepContact, sweepSelect, sweepStep, SWEEP_STEP_CONTACT } from '../query/sweep';
 import { grown } from '../broadphase/growable';
-import type { HitboxStore } from './hitboxLayout';
+import { IdList, sortIds } from '../broadphase/boxQuery';
+import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
+import { cellOf } from './rayGrid';
 import { createHitboxHit, nameHitbox, type HitboxHit } from './hitboxHit';
 import { MOTION_BOUNDS_STRIDE, type HitboxMotion } from './hitboxMotion';
 
@@ -11,7 +13,8 @@ import { MOTION_BOUNDS_STRIDE, type HitboxMotion } from './hitboxMotion';
  * Melee sweeps: a weapon (a box or a capsule) moving and turning from one pose to another over a
  * frame, against every character's hitboxes moving over the same frame (a HitboxMotion): the
  * first contact, or the first contact per character. Culling: the weapon's swept AABB against
- * each character's swept AABB, then each hitbox's; then the swept-contact kernel (query/sweep.ts).
+ * the characters' in the motion's grid, then each cluster's and each hitbox's; then the
+ * swept-contact kernel (query/sweep.ts).
  */
 
 /** The weapon of a sweep: a box (OBB layout) or a capsule (p0, p1, radius). */
@@ -127,7 +130,6 @@ export function checkSweepQuery(q: SweepQuery, caller: string): void {
 }
 
 const weapon = new Float64Array(SWEPT_BOUNDS_STRIDE); // the weapon's swept AABB and capsule
-const contact = new Float64Array(SWEEP_HIT_STRIDE); // the kernel's answer for one hitbox
 const best = new Float64Array(SWEEP_HIT_STRIDE); // the first contact of the character in hand
 
 /** @internal Validates, prepares the weapon's motion and its swept bounds; returns the ignored character (or −1). */
@@ -172,64 +174,113 @@ export function hitboxCandidate(motion: HitboxMotion, h: number): boolean {
   return dx * dx + dy * dy + dz * dz <= r * r;
 }
 
-// A swing's candidate hitboxes and the times before which they cannot be hit, sorted by
-// (time, hitbox index); grown as needed.
+const met = new IdList(); // characters whose swept AABB meets the weapon's
+
+/**
+ * The characters, seen at both ends of the motion and not `ignored`, whose swept AABB meets the
+ * prepared weapon's, into `met` in ascending order (sweepHitboxesAll keeps equal times in
+ * character order); returns their count. The weapon's AABB looks up the cells of the motion's grid.
+ */
+function charactersMet(motion: HitboxMotion, ignored: number): number {
+  met.count = 0;
+  const grid = motion.grid, dims = grid.dims, origin = grid.origin;
+  if (dims[0] === 0) return 0;
+  const inv = 1 / grid.cellSize;
+  const x0 = cellOf(weapon[0], origin[0], inv, dims[0]), x1 = cellOf(weapon[3], origin[0], inv, dims[0]);
+  const y0 = cellOf(weapon[1], origin[1], inv, dims[1]), y1 = cellOf(weapon[4], origin[1], inv, dims[1]);
+  const z0 = cellOf(weapon[2], origin[2], inv, dims[2]), z1 = cellOf(weapon[5], origin[2], inv, dims[2]);
+  const id = ++grid.rayId, stamp = grid.stamp, start = grid.cellStart, items = grid.cellItems, aabb = motion.characterAabb;
+  for (let z = z0; z <= z1; z++) {
+    for (let y = y0; y <= y1; y++) {
+      for (let k = (z * dims[1] + y) * dims[0] + x0, end = k + x1 - x0; k <= end; k++) {
+        for (let i = start[k], last = start[k + 1]; i < last; i++) {
+          const c = items[i];
+          if (stamp[c] === id) continue;
+          stamp[c] = id;
+          if (c !== ignored && meetsWeapon(aabb, 6 * c)) met.push(c);
+        }
+      }
+    }
+  }
+  sortIds(met.ids, met.count);
+  return met.count;
+}
+
+// A swing's candidate hitboxes, each with the time its sweep has reached (from its start time,
+// +∞ once it cannot come first) and the steps taken; grown as needed.
 let candidates = new Int32Array(64);
 let candidateTimes = new Float64Array(64);
+let candidateSteps = new Int32Array(64);
 
 /**
  * Appends character c's hitboxes (of the query's groups) that the prepared weapon may hit by
- * tMax to the candidates after `count`, each with its start time (preparedStartTime), in order
- * of (time, hitbox index); returns the new count.
+ * tMax to the candidates after `count`, each with its start time (preparedStartTime); returns the
+ * new count. The clusters' swept AABBs cull whole groups of hitboxes first.
  */
 function gather(store: HitboxStore, motion: HitboxMotion, c: number, groups: number, tMax: number, count: number): number {
-  if (!meetsWeapon(motion.characterAabb, 6 * c)) return count;
-  const { start, end, prepared } = motion;
-  const group = store.group;
-  for (let h = store.firstHitbox[c], last = h + store.hitboxCount[c]; h < last; h++) {
-    if (((groups >>> group[h]) & 1) === 0 || !hitboxCandidate(motion, h)) continue;
-    // Each hitbox's motion is prepared once per HitboxMotion, for every weapon that reaches it.
-    if (prepared[h] === 0) {
-      prepareBoxMotion(motion.motion, SWEEP_MOTION_STRIDE * h, start, OBB_STRIDE * h, end, OBB_STRIDE * h);
-      prepared[h] = 1;
+  const group = store.group, clusters = motion.clusterAabb;
+  const first = store.firstHitbox[c], last = first + store.hitboxCount[c];
+  for (let a = 6 * store.firstCluster[c], h0 = first; h0 < last; a += 6, h0 += HITBOXES_PER_CLUSTER) {
+    if (!meetsWeapon(clusters, a)) continue;
+    for (let h = h0, end = Math.min(last, h0 + HITBOXES_PER_CLUSTER); h < end; h++) {
+      if (((groups >>> group[h]) & 1) !== 0 && hitboxCandidate(motion, h)) count = addCandidate(motion, h, tMax, count);
     }
-    const t = preparedStartTime(motion.motion, SWEEP_MOTION_STRIDE * h, tMax);
-    if (t < 0) continue;
-    if (count === candidates.length) {
-      candidates = grown(candidates, count + 1);
-      candidateTimes = grown(candidateTimes, count + 1);
-    }
-    // Insertion sort: a swing keeps a few candidates.
-    let i = count++;
-    for (; i > 0 && (candidateTimes[i - 1] > t || (candidateTimes[i - 1] === t && candidates[i - 1] > h)); i--) {
-      candidates[i] = candidates[i - 1];
-      candidateTimes[i] = candidateTimes[i - 1];
-    }
-    candidates[i] = h;
-    candidateTimes[i] = t;
   }
   return count;
+}
+
+/** Adds hitbox h, which passed the culling, to the candidates after `count` if it has a start time by tMax; returns the new count. */
+function addCandidate(motion: HitboxMotion, h: number, tMax: number, count: number): number {
+  const prepared = motion.prepared;
+  // Each hitbox's motion is prepared once per HitboxMotion, for every weapon that reaches it.
+  if (prepared[h] === 0) {
+    prepareBoxMotion(motion.motion, SWEEP_MOTION_STRIDE * h, motion.start, OBB_STRIDE * h, motion.end, OBB_STRIDE * h);
+    prepared[h] = 1;
+  }
+  const t = preparedStartTime(motion.motion, SWEEP_MOTION_STRIDE * h, tMax);
+  if (t < 0) return count;
+  if (count === candidates.length) {
+    candidates = grown(candidates, count + 1);
+    candidateTimes = grown(candidateTimes, count + 1);
+    candidateSteps = grown(candidateSteps, count + 1);
+  }
+  candidates[count] = h;
+  candidateTimes[count] = t;
+  candidateSteps[count] = 0;
+  return count + 1;
 }
 
 /**
  * The first contact of the prepared weapon, at a time <= tMax, among the first `count`
  * candidates: its hitbox (the lowest index among equal times), with t, point and normal in
- * `best`; −1 for none. In order of their start times, each swept from its own, so the search
- * stops at the first candidate that cannot come before the contact found.
+ * `best`; −1 for none. The candidates' sweeps advance together, always the one behind (lowest
+ * time, then hitbox index) by one step (sweepStep), so the first contact any of them reaches is
+ * the first of all (every other sweep is at that time or later, and a sweep's time only grows)
+ * and no sweep steps past it. Each sweep's times are those of obbSweep on its pair alone.
  */
 function firstContact(motion: HitboxMotion, count: number, tMax: number): number {
-  let found = -1, limit = tMax;
-  for (let i = 0; i < count; i++) {
-    const h = candidates[i], from = candidateTimes[i];
-    // Sorted by start: past this one none can come first (at most tie later in index order).
-    if (from > limit || (found >= 0 && from === limit && h > found)) break;
-    const t = sweepPrepared(contact, 0, motion.motion, SWEEP_MOTION_STRIDE * h, from, limit);
-    if (t < 0 || (found >= 0 && !(t < limit || (t === limit && h < found)))) continue;
-    found = h;
-    limit = t;
-    best.set(contact);
+  let selected = -1;
+  for (;;) {
+    let i = -1, t = Infinity, h = 0;
+    for (let k = 0; k < count; k++) {
+      const tk = candidateTimes[k];
+      if (tk < t || (tk === t && tk !== Infinity && candidates[k] < h)) {
+        i = k; t = tk; h = candidates[k];
+      }
+    }
+    if (i < 0) return -1;
+    // The same hitbox often steps again: its motion is in place.
+    if (h !== selected) {
+      sweepSelect(motion.motion, SWEEP_MOTION_STRIDE * h);
+      selected = h;
+    }
+    const next = sweepStep(t, candidateSteps[i]++);
+    if (next === SWEEP_STEP_CONTACT) {
+      sweepContact(best, 0, t);
+      return h;
+    }
+    candidateTimes[i] = next >= 0 && next <= tMax ? next : Infinity;
   }
-  return found;
 }
 
 /** Fills `hit` from hitbox h and `best`. */
@@ -259,11 +310,9 @@ export function sweepHitboxes(hit: HitboxHit, store: HitboxStore, motion: Hitbox
 
 /** @internal sweepHitboxes, its errors naming `caller`. */
 export function sweepFirst(hit: HitboxHit, store: HitboxStore, motion: HitboxMotion, query: SweepQuery, caller: string): boolean {
-  const ignored = prepareSweep(store, motion, query, caller);
+  const characters = charactersMet(motion, prepareSweep(store, motion, query, caller));
   let count = 0;
-  for (let c = 0; c < motion.characterCount; c++) {
-    if (motion.seen[c] !== 0 && c !== ignored) count = gather(store, motion, c, query.groups, 1, count);
-  }
+  for (let i = 0; i < characters; i++) count = gather(store, motion, met.ids[i], query.groups, 1, count);
   const h = firstContact(motion, count, 1);
   if (h >= 0) fill(hit, store, h);
   return h >= 0;
@@ -288,11 +337,11 @@ export function sweepHitboxesAll(hits: HitboxHit[], store: HitboxStore, motion: 
 /** @internal sweepHitboxesAll, its errors naming `caller`. */
 export function sweepAll(hits: HitboxHit[], store: HitboxStore, motion: HitboxMotion, query: SweepQuery, caller: string): number {
   if (!Array.isArray(hits)) throw new CollideInputError(`${caller}: hits must be an array of hit records (createHitboxSweepHits)`);
-  const ignored = prepareSweep(store, motion, query, caller);
+  const characters = charactersMet(motion, prepareSweep(store, motion, query, caller));
   const capacity = hits.length;
   let count = 0;
-  for (let c = 0; c < motion.characterCount && capacity > 0; c++) {
-    if (motion.seen[c] === 0 || c === ignored) continue;
+  for (let j = 0; j < characters && capacity > 0; j++) {
+    const c = met.ids[j];
     // Once full, only a character hit before the last kept one can enter.
     const tMax = count === capacity ? hits[capacity - 1].t : 1;
     const h = firstContact(motion, gather(store, motion, c, query.groups, tMax, 0), tMax);

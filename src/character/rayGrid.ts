@@ -64,7 +64,7 @@ export function cellOf(v: number, origin: number, inv: number, dim: number): num
 }
 
 /** Rebuilds the grid from the store's character AABBs (characters without hitboxes, and retired ones, are left out). Allocation-free once grown. */
-export function buildCharacterRayGrid(grid: CharacterRayGrid, store: Pick<HitboxStore, 'characterAabb' | 'characterCount' | 'hitboxCount' | 'retired'>): void {
+export function buildCharacterRayGrid(grid: CharacterRayGrid, store: Pick<HitboxStore, 'characterCount' | 'hitboxCount' | 'retired'> & { characterAabb: ArrayLike<number> }): void {
   const aabb = store.characterAabb;
   const n = store.characterCount;
   let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;

@@ -10,6 +10,8 @@ import { createHitboxHit } from '../../src/character/hitboxHit';
 import { createHitboxHistory, recordHitboxHistory } from '../../src/character/hitboxHistory';
 import { HIT_GROUP_HEAD, HIT_GROUP_NAMES, HIT_GROUP_TORSO } from '../../src/character/hitGroups';
 import { capsuleObbSweep, obbSweep, SWEEP_HIT_STRIDE } from '../../src/query/sweep';
+import { interpolateObb, obbCorners } from '../../src/volumes/obb';
+import { HITBOXES_PER_CLUSTER } from '../../src/character/hitboxLayout';
 import { SWEEP_CONTACT_TOLERANCE } from '../../src/tolerances';
 import { CollideInputError } from '../../src/errors';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
@@ -19,10 +21,10 @@ import { boxGapAt, capsuleGapAt, referenceFirstContact } from '../support/sweepR
 const BONES = def.boneCount;
 
 /**
- * `crowd` humanoids on a small square, each animated from its own time to dt later while walking
- * `step` metres: returns the stores with the motion between the two poses.
+ * `crowd` humanoids on a square of `side` metres (default 3), each animated from its own time to
+ * dt later while walking `step` metres: returns the stores with the motion between the two poses.
  */
-function animatedCrowd(seed: number, crowd: number, dt: number, step: number) {
+function animatedCrowd(seed: number, crowd: number, dt: number, step: number, side = 3) {
   const rand = mulberry32(seed);
   const skeletons = createSkeletonStore();
   const store = createHitboxStore();
@@ -36,8 +38,8 @@ function animatedCrowd(seed: number, crowd: number, dt: number, step: number) {
     addCharacterHitboxes(store, skeletons, c, fitted);
     phase.push(rand() * humanoid.duration);
     pose(c, phase[c]);
-    skeletons.characterMatrix[16 * c + 12] = rand() * 3;
-    skeletons.characterMatrix[16 * c + 14] = rand() * 3;
+    skeletons.characterMatrix[16 * c + 12] = rand() * side;
+    skeletons.characterMatrix[16 * c + 14] = rand() * side;
   }
   computeWorldMatrices(skeletons);
   updateHitboxes(store, skeletons);
@@ -200,6 +202,69 @@ describe('sweepHitboxes', () => {
       }),
       { numRuns: 30 },
     );
+  });
+
+  it('finds through the grid and the clusters what the brute force finds, over a wide crowd and weapons reaching past it', () => {
+    let hits = 0, runs = 0;
+    fc.assert(
+      fc.property(fc.integer(), fc.constantFrom(0.3, 2, 8), (seed, length) => {
+        // 40 characters over 30 m: the grid has many cells; a long blade spans several, and a
+        // swing from outside the crowd looks up cells clamped to the grid's edge.
+        const { rand, store, motion } = animatedCrowd(seed, 40, 0.1, 0.3, 30);
+        const { start, end } = swing(rand, store);
+        start[12] = end[12] = length;
+        if (rand() < 0.2) for (const b of [start, end]) b[0] -= 25;
+        const query = setSweepObb(createSweepQuery(), start, 0, end, 0);
+        const brute = bruteForce(store, motion, start, end, false, 0xffffffff, -1)
+          .map((b, c) => (b === null ? null : { ...b, c }))
+          .filter((b): b is { t: number; h: number; c: number } => b !== null)
+          .sort((x, y) => x.t - y.t || x.h - y.h);
+        const hit = createHitboxHit();
+        runs++;
+        expect(sweepHitboxes(hit, store, motion, query)).toBe(brute.length > 0);
+        if (brute.length > 0) {
+          hits++;
+          expect(hit.hitbox).toBe(brute[0].h);
+          expect(hit.t).toBe(brute[0].t);
+        }
+        const all = createHitboxSweepHits(16);
+        const n = sweepHitboxesAll(all, store, motion, query);
+        expect(n).toBe(Math.min(16, brute.length));
+        for (let i = 0; i < n; i++) {
+          expect(all[i].hitbox).toBe(brute[i].h);
+          expect(all[i].t).toBe(brute[i].t);
+        }
+      }),
+      { numRuns: 12 },
+    );
+    expect(hits).toBeGreaterThan(runs * 0.3);
+  });
+
+  it('bounds every hitbox over the motion by the swept AABBs of its cluster and its character', () => {
+    const { store, motion } = animatedCrowd(11, 3, 0.1, 0.4);
+    const posed = new Float64Array(15), corners = new Float64Array(24);
+    const end = Float64Array.from(motion.end as Float32Array);
+    let checked = 0;
+    for (let c = 0; c < store.characterCount; c++) {
+      for (let i = 0; i < store.hitboxCount[c]; i++) {
+        const h = store.firstHitbox[c] + i, cluster = store.firstCluster[c] + Math.floor(i / HITBOXES_PER_CLUSTER);
+        for (let s = 0; s <= 1; s += 1 / 64) {
+          interpolateObb(posed, 0, motion.start, 15 * h, end, 15 * h, s);
+          obbCorners(corners, posed, 0);
+          for (let p = 0; p < 8; p++) {
+            for (let k = 0; k < 3; k++) {
+              const x = corners[3 * p + k];
+              for (const [bounds, o] of [[motion.clusterAabb, 6 * cluster], [motion.characterAabb, 6 * c]] as const) {
+                expect(x).toBeGreaterThanOrEqual(bounds[o + k]);
+                expect(x).toBeLessThanOrEqual(bounds[o + 3 + k]);
+              }
+            }
+          }
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(65 * store.count);
   });
 
   it('leaves out characters retired or added after the start, and starts from a hitbox history', () => {
