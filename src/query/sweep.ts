@@ -161,6 +161,8 @@ function gapAlong(nx: number, ny: number, nz: number): number {
  * Largest projection gap of the current boxes over the 15 separating axes (edge axes normalised,
  * near-parallel ones skipped, which only lowers the bound; all nine skipped once a face axis
  * shows a gap of `near`); its unit axis, oriented from A towards B, goes to `direction`.
+ * The axes are written out over locals, as `separatingAxis` (sat.ts) writes them: a loop over
+ * index tables reading a scratch rotation measured about 10% slower per melee swing.
  */
 function satGap(near: number): number {
   const b = boxes;
