@@ -7,8 +7,8 @@
  * (g) the rays of (d) as one batch (raycastHitboxesBatch) and (h) split between the calling thread
  * and one worker, (i) the hitbox update of (b) split the same way, (j)-(m) lag compensation: the
  * rays of (g) at the present time next to the same rays each at a random time of a 64-frame
- * hitbox history of the crowd walking, the history's record per frame, and the rays at times
- * between the two newest frames only,
+ * hitbox history of the crowd walking, the history's record per frame, the rays at times
+ * between the two newest frames only, and (n) the rewound rays split between two threads,
  * next to the three.js way: CPU-skin every character's mesh (4,840 vertices, with three's
  * Vector3/Matrix4) and refit a THREE.Box3 each frame, then cast the rays against those boxes with
  * THREE.Ray.intersectBox (box-level hits only, so three's ray numbers are a lower bound of its
@@ -26,7 +26,7 @@ import { buildCharacterRayGrid, createCharacterRayGrid } from '../src/character/
 import { createHitboxRayHit, createHitboxRayHits, prepareHitboxRayBatch, raycastHitboxes, raycastHitboxesBatch } from '../src/character/hitboxRaycast';
 import { createRayBatch } from '../src/query/rayQuery';
 import { createHitboxHistory, recordHitboxHistory } from '../src/character/hitboxHistory';
-import { raycastHitboxesBatchAt } from '../src/character/hitboxRaycast';
+import { prepareHitboxRayBatchAt, preparedRayFrames, raycastHitboxesBatchAt } from '../src/character/hitboxRaycast';
 import { WorkerPool } from '../systems/parallel/pool';
 import { createHitboxJobs } from '../systems/parallel/hitboxJobs';
 import { fitBoneHitboxes } from '../src/character/hitboxFit';
@@ -226,11 +226,11 @@ export function run(): BenchReport {
     { name: '(h) the batch of (g) on two threads (calling thread + 1 worker) (target: under 3 ms)', ops: RAYS, run: () => { buildCharacterRayGrid(grid, hitboxes); return castBatchTwoThreads(); } },
     { name: '(i) updateHitboxes of (b) on two threads (calling thread + 1 worker) (target: under 1 ms)', ops: CHARACTERS, run: () => { jobs.update(hitboxes, skeletons); return hitboxes.world[0]; } },
   ], { warmupSamples: 5, samples: 25 });
-  pool.destroy();
   // Lag compensation on a crowd that walks: a case set of its own, since the cases above rewrite the stores.
   const lag = lagCompensation();
   const lagResults = runInterleaved(lag.cases, { warmupSamples: 5, samples: 25 });
-  const [present, rewound, , rewoundNewest] = lagResults;
+  pool.destroy();
+  const [present, rewound, , rewoundNewest, rewoundTwoThreads] = lagResults;
   // three's way is two orders of magnitude slower: fewer samples, same run, interleaved with ours.
   setFrame();
   updateBoneHitboxes(state);
@@ -252,19 +252,20 @@ export function run(): BenchReport {
     '',
     `(g) gives every ray the hit raycastHitboxes gives it, (h) and (i) the results of one thread to the bit. Threads share the stores (SharedArrayBuffers); a batch is split into one range of rays per thread, the update into one range of characters per thread.`,
     '',
-    `Lag compensation: the crowd walks at ${WALK_SPEED} m/s, each character its own way and turning, while ${HISTORY_FRAMES} frames at ${TICK_RATE} Hz are recorded (history memory ${(lag.bytes / CHARACTERS / HISTORY_FRAMES).toFixed(0)} bytes per character per frame, ${(lag.bytes / 2 ** 20).toFixed(0)} MB in all). (j) casts the rays of (g) at the newest frame, (k) each at its own random time of the window (target: within 1.3x of (j)): ${(rewound.medianMs / present.medianMs).toFixed(2)}x here; both hit ${lag.hits[0]} and ${lag.hits[1]} times. (l) is what the pipeline adds to a step with the history option. (m) casts the rays of (k) between the two newest frames only: ${(rewoundNewest.medianMs / present.medianMs).toFixed(2)}x of (j), the cost of rewinding itself; the rest of (k) is reading the memory of 64 frames (${(lag.bytes / 2 ** 20).toFixed(0)} MB) instead of one.`,
+    `Lag compensation: the crowd walks at ${WALK_SPEED} m/s, each character its own way and turning, while ${HISTORY_FRAMES} frames at ${TICK_RATE} Hz are recorded (history memory ${(lag.bytes / CHARACTERS / HISTORY_FRAMES).toFixed(0)} bytes per character per frame, ${(lag.bytes / 2 ** 20).toFixed(0)} MB in all). (j) casts the rays of (g) at the newest frame, (k) each at its own random time of the window (target: within 1.3x of (j)): ${(rewound.medianMs / present.medianMs).toFixed(2)}x here; both hit ${lag.hits[0]} and ${lag.hits[1]} times. (l) is what the pipeline adds to a step with the history option. (m) casts the rays of (k) between the two newest frames only: ${(rewoundNewest.medianMs / present.medianMs).toFixed(2)}x of (j), the cost of rewinding itself; the rest of (k) is reading the memory of 64 frames (${(lag.bytes / 2 ** 20).toFixed(0)} MB) instead of one. (n) casts (k) split between two threads in runs of the rays sorted by frame (${(rewound.medianMs / rewoundTwoThreads.medianMs).toFixed(2)}x faster than (k)), with the hits of one thread to the bit.`,
     '',
     `Hitbox update (b) is ${ratio(ours[1], threeCases[0])}x faster than skinning + Box3 (both start from bone world matrices); rays with grid (d) ${ratio(ours[3], threeCases[1])}x faster than box-only three rays. Rays hitting: hitboxes ${hitsOurs}, three Box3 ${hitsThree} (boxes are looser).`,
   ].join('\n');
-  return { name: 'hitboxes', markdown, data: { results, hitsOurs, hitsThree, hitboxesPerCharacter: fitted.count, bones, rewoundOverPresent: rewound.medianMs / present.medianMs, rewoundNewestOverPresent: rewoundNewest.medianMs / present.medianMs, historyBytesPerCharacterFrame: lag.bytes / CHARACTERS / HISTORY_FRAMES } };
+  return { name: 'hitboxes', markdown, data: { results, hitsOurs, hitsThree, hitboxesPerCharacter: fitted.count, bones, rewoundOverPresent: rewound.medianMs / present.medianMs, rewoundNewestOverPresent: rewoundNewest.medianMs / present.medianMs, rewoundTwoThreadsSpeedup: rewound.medianMs / rewoundTwoThreads.medianMs, historyBytesPerCharacterFrame: lag.bytes / CHARACTERS / HISTORY_FRAMES } };
 
   /**
    * Records HISTORY_FRAMES frames of the crowd walking (and turning) into a history; returns the
-   * cases (j)-(l), the history's bytes and the hits of (j) and (k). The stores are left at the
+   * cases (j)-(n), the history's bytes and the hits of (j) and (k). The stores are left at the
    * newest frame, so (j) casts at the newest frame's boxes.
    */
   function lagCompensation() {
-    const history = createHitboxHistory(HISTORY_FRAMES);
+    // Shared, as a pipeline with workers keeps it: case (n) casts on two threads.
+    const history = createHitboxHistory(HISTORY_FRAMES, true);
     const heading = Float64Array.from({ length: CHARACTERS }, () => rand() * 2 * Math.PI);
     const start = skeletons.characterMatrix.slice(0, 16 * CHARACTERS);
     const tick = 1 / TICK_RATE;
@@ -301,6 +302,7 @@ export function run(): BenchReport {
         { name: `(k) raycastHitboxesBatchAt: the same rays, each at a random time of a ${HISTORY_FRAMES}-frame history (target: within 1.3x of (j))`, ops: RAYS, run: () => raycastHitboxesBatchAt(batchHits, history, hitboxes, batch, times) },
         { name: '(l) recordHitboxHistory: one frame of the history', ops: CHARACTERS, run: () => { recordHitboxHistory(recorder, hitboxes, recordTime++); return recorder.count; } },
         { name: '(m) raycastHitboxesBatchAt: the same rays, each at a random time between the two newest frames', ops: RAYS, run: () => raycastHitboxesBatchAt(batchHits, history, hitboxes, batch, newestTimes) },
+        { name: '(n) the rays of (k) on two threads (calling thread + 1 worker)', ops: RAYS, run: () => jobs.castAt(batchHits, hitboxes, history, batch, times, prepareHitboxRayBatchAt(batchHits, history, hitboxes, batch, times, 'bench'), preparedRayFrames()) },
       ],
     };
   }

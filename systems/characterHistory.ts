@@ -8,7 +8,7 @@ import { CollideInputError } from '../src/errors';
 import type { Floats } from '../src/layout';
 import type { RayBatch, RayQuery } from '../src/query/rayQuery';
 import { boxesAt, type HitboxHistory } from '../src/character/hitboxHistory';
-import { castAt, castBatchAt, type HitboxRayHit, type HitboxRayHits } from '../src/character/hitboxRaycast';
+import { castAt, castBatchAt, prepareHitboxRayBatchAt, preparedRayFrames, type HitboxRayHit, type HitboxRayHits } from '../src/character/hitboxRaycast';
 import { createHitboxStore } from '../src/character/hitboxStore';
 import type { HitboxStore } from '../src/character/hitboxLayout';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
@@ -54,12 +54,22 @@ export function raycastCharactersAt(target: World | CollisionPipeline, hit: Hitb
 /**
  * Ray i of `rays` cast as raycastCharactersAt casts it at `times[i]` (each shot at its shooter's
  * time), its nearest hit written at index i of `hits` (hitbox −1 for a miss). Returns the number
- * of rays that hit. Runs on the calling thread. Throws CollideInputError, before casting, as
- * raycastCharactersAt does, naming the ray.
+ * of rays that hit. With the `workers` option, a batch of at least `minHitboxRays` (512) rays is
+ * split between the calling thread and the workers, in runs of the rays sorted by frame, when
+ * `rays` and `hits` are on SharedArrayBuffers (createRayBatch(n, true),
+ * createHitboxRayHits(n, true)), with the same results. Throws CollideInputError, before
+ * casting, as raycastCharactersAt does, naming the ray.
  */
 export function raycastCharactersBatchAt(target: World | CollisionPipeline, hits: HitboxRayHits, rays: RayBatch, times: ArrayLike<number>): number {
-  const { history, store } = historyOf(target, 'raycastCharactersBatchAt');
-  return castBatchAt(hits, history, store, rays, times, 'raycastCharactersBatchAt');
+  const caller = 'raycastCharactersBatchAt';
+  const { history, store } = historyOf(target, caller);
+  const parallel = pipelineOf(target, caller).parallel;
+  if (parallel !== undefined && rays.count >= parallel.minHitboxRays) {
+    const order = prepareHitboxRayBatchAt(hits, history, store, rays, times, caller);
+    const count = parallel.hitboxes.castAt(hits, store, history, rays, times, order, preparedRayFrames());
+    if (count >= 0) return count;
+  }
+  return castBatchAt(hits, history, store, rays, times, caller);
 }
 
 /**

@@ -5,6 +5,7 @@ import { HITBOX_ROUNDING_MARGIN_RELATIVE } from '../tolerances';
 import { interpolateObb, interpolationReach } from '../volumes/obb';
 import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { buildCharacterRayGrid, createCharacterRayGrid, type CharacterRayGrid } from './rayGrid';
+import { allocateLike, allocate } from '../sharedMemory';
 
 /**
  * Hitbox history for lag compensation: a ring buffer of the last K frames of every character's
@@ -103,26 +104,28 @@ export function createHistoryCursor(): HistoryCursor {
   return { a: empty, b: empty, sphere: empty, s: 0, absentA: new Uint8Array(0), absentB: new Uint8Array(0), characterCount: 0, characterAabb: empty, clusterAabb: empty, grid: createCharacterRayGrid(), history: undefined, slotA: -1, version: -1 };
 }
 
-function createFrame(): HistoryFrame {
+function createFrame(shared: boolean): HistoryFrame {
   return {
     characterCount: 0,
     hitboxCount: 0,
-    world: new Float32Array(0),
-    sphere: new Float32Array(0),
-    absent: new Uint8Array(0),
-    characterAabb: new Float32Array(0),
-    clusterAabb: new Float32Array(0),
-    sweptCharacterAabb: new Float32Array(0),
-    sweptClusterAabb: new Float32Array(0),
-    grid: createCharacterRayGrid(),
+    world: allocate(Float32Array, 0, shared),
+    sphere: allocate(Float32Array, 0, shared),
+    absent: allocate(Uint8Array, 0, shared),
+    characterAabb: allocate(Float32Array, 0, shared),
+    clusterAabb: allocate(Float32Array, 0, shared),
+    sweptCharacterAabb: allocate(Float32Array, 0, shared),
+    sweptClusterAabb: allocate(Float32Array, 0, shared),
+    grid: createCharacterRayGrid(1, shared),
   };
 }
 
 /**
- * An empty history keeping the last `frames` frames. Throws CollideInputError unless `frames` is
- * an integer >= 2 (a time between two frames needs both).
+ * An empty history keeping the last `frames` frames. With `shared`, its frames live on
+ * SharedArrayBuffers, so worker threads can cast rays at past times (a pipeline with `workers`
+ * makes its history so). Throws CollideInputError unless `frames` is an integer >= 2 (a time
+ * between two frames needs both).
  */
-export function createHitboxHistory(frames: number): HitboxHistory {
+export function createHitboxHistory(frames: number, shared = false): HitboxHistory {
   if (!(Number.isInteger(frames) && frames >= 2)) throw new CollideInputError(`createHitboxHistory: frames must be an integer >= 2, got ${frames}`);
   return {
     frames,
@@ -131,8 +134,8 @@ export function createHitboxHistory(frames: number): HitboxHistory {
     newestTime: NaN,
     newest: -1,
     version: 0,
-    time: new Float64Array(frames),
-    slots: Array.from({ length: frames }, createFrame),
+    time: allocate(Float64Array, frames, shared),
+    slots: Array.from({ length: frames }, () => createFrame(shared)),
   };
 }
 
@@ -216,7 +219,7 @@ export function recordHitboxHistory(history: HitboxHistory, store: HitboxStore, 
  * of the history's memory, and doubling (as the stores grow) would leave up to half of it unused.
  */
 function sized<T extends Float32Array | Uint8Array>(array: T, length: number): T {
-  return array.length >= length ? array : (new (array.constructor as new (n: number) => T)(length));
+  return array.length >= length ? array : allocateLike(array, length);
 }
 
 function invert(aabb: Float32Array, o: number): void {

@@ -204,10 +204,25 @@ export function raycastHitboxesBatchAt(hits: HitboxRayHits, history: HitboxHisto
 
 /** @internal raycastHitboxesBatchAt, its errors naming `caller`. */
 export function castBatchAt(hits: HitboxRayHits, history: HitboxHistory, store: HitboxStore, rays: RayBatch, times: ArrayLike<number>, caller: string): number {
+  const order = prepareHitboxRayBatchAt(hits, history, store, rays, times, caller);
+  return castHitboxRange(hits, store, undefined, rays, 0, rays.count, history, times, order, frameOfRay);
+}
+
+/**
+ * @internal Validates a batch at past times as castBatchAt does (prepareHitboxRayBatch, the times'
+ * length and window) and sorts its rays by frame: returns that order of the rays;
+ * `preparedRayFrames()` gives each ray's frame before its time.
+ */
+export function prepareHitboxRayBatchAt(hits: HitboxRayHits, history: HitboxHistory, store: HitboxStore, rays: RayBatch, times: ArrayLike<number>, caller: string): Int32Array {
   prepareHitboxRayBatch(hits, store, rays, caller);
   assertBatchLength(times, rays.count, `${caller}: times`);
   for (let i = 0; i < rays.count; i++) assertTimeInWindow(history, times[i], caller, i);
-  return castHitboxRange(hits, store, pastCursor.grid, rays, 0, rays.count, history, times, orderByFrame(history, times, rays.count), frameOfRay);
+  return orderByFrame(history, times, rays.count);
+}
+
+/** @internal Per ray of the last prepareHitboxRayBatchAt: its frame before its time (frameBefore). */
+export function preparedRayFrames(): Int32Array {
+  return frameOfRay;
 }
 
 // Scratch of orderByFrame, grown to the largest batch.
@@ -252,23 +267,24 @@ export function prepareHitboxRayBatch(hits: HitboxRayHits, store: HitboxStore, r
  * how many hit. Every ray writes only its own entries, so ranges may run on different threads
  * (each with its own `grid` object over the shared cells: the stamps are per thread). With
  * `history`, ray i is cast at times[i] (validated), whose frame before it is frameOf[i]
- * (frameBefore), the rays taken in `order` (entries [from, to) of it), and `grid` must be the
- * calling thread's history cursor's.
+ * (frameBefore), the rays taken in `order` (entries [from, to) of it), walking the grids of this
+ * thread's history cursor (`grid` is not read and may be undefined).
  */
 export function castHitboxRange(
-  hits: HitboxRayHits, store: HitboxStore, grid: CharacterRayGrid, rays: RayBatch, from: number, to: number,
+  hits: HitboxRayHits, store: HitboxStore, grid: CharacterRayGrid | undefined, rays: RayBatch, from: number, to: number,
   history?: HitboxHistory, times?: ArrayLike<number>, order?: Int32Array, frameOf?: Int32Array,
 ): number {
   const { origin, direction, limit, ignoreCharacter } = rays;
   const { character: characterOf, characterEntity, bone, group } = store;
   const past = history === undefined ? undefined : pastCursor;
+  const walk = past === undefined ? grid! : past.grid;
   let count = 0;
   for (let j = from; j < to; j++) {
     const i = order === undefined ? j : order[j];
     const o = 3 * i;
     const ox = origin[o], oy = origin[o + 1], oz = origin[o + 2], dx = direction[o], dy = direction[o + 1], dz = direction[o + 2];
     if (past !== undefined) locateFrame(past, history!, frameOf![i], times![i]);
-    const h = castHitboxes(nearest, store, grid, ox, oy, oz, dx, dy, dz, limit[i], ignoreCharacter[i], past);
+    const h = castHitboxes(nearest, store, walk, ox, oy, oz, dx, dy, dz, limit[i], ignoreCharacter[i], past);
     hits.hitbox[i] = h;
     if (h < 0) {
       hits.character[i] = hits.entity[i] = hits.bone[i] = hits.group[i] = -1;

@@ -47,6 +47,7 @@ export const JOB_SORT_COUNT = 9; // a radix pass's digit counts over a run of th
 export const JOB_SORT_SCATTER = 10; // the same pass's moves of that run
 export const JOB_TREE_PREPARE = 11; // a tree build's copy and measure of a range of triangles
 export const JOB_TREE_GROW = 12; // a tree build's subtrees of one part
+export const JOB_HITBOX_RAYS_AT = 13; // a prepared batch's range of rays, in frame order, each at its own past time
 /** Any other kind makes a worker throw: the pool sends one when a test asks it to fail. */
 export const JOB_FAIL = -1;
 
@@ -122,6 +123,16 @@ export const RAY_GRID_ARRAYS = ['origin', 'dims', 'cellStart', 'cellItems'] as c
 export const RAY_BATCH_ARRAYS = ['origin', 'direction', 'limit', 'ignoreCharacter'] as const;
 /** Binding of the hitbox jobs' numbers: [the ray grid's cellSize]. Their character count travels in CTRL_ARG. */
 export const HITBOX_JOB_PARAMS = 'hitboxJob.params';
+/** Names of a hitbox history frame's arrays a rewound ray reads, each bound as `history.<slot>.name` (its grid's as `history.<slot>.grid.name`). */
+export const HISTORY_FRAME_ARRAYS = ['world', 'sphere', 'absent', 'characterAabb', 'clusterAabb', 'sweptCharacterAabb', 'sweptClusterAabb'] as const;
+/** Binding of a hitbox history's numbers: HISTORY_PARAM_* slots, then per ring slot its characters, hitboxes and grid cell size. */
+export const HISTORY_PARAMS = 'history.params';
+export const HISTORY_PARAM_COUNT = 0;
+export const HISTORY_PARAM_NEWEST = 1;
+export const HISTORY_PARAM_VERSION = 2;
+export const HISTORY_PARAM_SLOTS = 3;
+/** Names of a rewound batch's arrays besides the ray batch's: its rays in frame order, each ray's frame, each ray's time. */
+export const REWOUND_BATCH_ARRAYS = ['order', 'frameOf', 'times'] as const;
 /** Names of a pooled tree build's arrays (see TreeBuffers), each bound as `tree.name`. */
 export const TREE_ARRAYS = [
   'positions', 'indices', 'tris', 'ids', 'centroids', 'moments', 'boxes', 'children', 'firstTriangle', 'nodeTriangleCount', 'framed', 'sizes',

@@ -22,10 +22,13 @@ import { castHitboxRange, createHitboxRayHits, HIT_ARRAYS } from '../../src/char
 import { createRayBatch } from '../../src/query/rayQuery';
 import { grown } from '../../src/broadphase/growable';
 import { createTreeBuffers, treeWorkerPart } from './treeJob';
+import { bindHistory, readHistoryParams } from './hitboxJobs';
+import type { HitboxHistory } from '../../src/character/hitboxHistory';
 import {
   CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_CHUNKS, forClaimedChunks, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
   COLLIDER_ARRAYS, JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_NARROW, JOB_REFIT, JOB_SORT_COUNT, JOB_SORT_SCATTER, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
-  HITBOX_ARRAYS, HITBOX_JOB_PARAMS, JOB_HITBOXES, JOB_HITBOX_RAYS, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS, JOB_TREE_GROW, JOB_TREE_PREPARE, TREE_ARRAYS,
+  HITBOX_ARRAYS, HITBOX_JOB_PARAMS, JOB_HITBOXES, JOB_HITBOX_RAYS, JOB_HITBOX_RAYS_AT, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS, JOB_TREE_GROW, JOB_TREE_PREPARE, TREE_ARRAYS,
+  HISTORY_PARAMS, REWOUND_BATCH_ARRAYS,
   type Bindings, type Control,
 } from './protocol';
 
@@ -62,6 +65,10 @@ const broadInput: BroadPhaseInput = { ids: [], count: 0, boxes: new Float32Array
 const broadPairs = new PairList();
 const trees = createTreeBuffers(false);
 let bindingsArrived: (() => void) | undefined;
+/** The calling thread's hitbox history, once a rewound batch shared it; and that batch's order, frames and times. */
+let history: HitboxHistory | undefined;
+let historyParams: Float64Array = new Float64Array(0);
+const rewound = { order: new Int32Array(0), frameOf: new Int32Array(0), times: new Float64Array(0) };
 
 function bind(bindings: Bindings): void {
   if (collider.kdopK !== bindings.kdopK) collider = createColliderStore(bindings.kdopK as KdopK);
@@ -78,6 +85,9 @@ function bind(bindings: Bindings): void {
   if (world !== undefined) skeletons.world = world as Float64Array;
   const params = bindings.arrays[HITBOX_JOB_PARAMS];
   if (params !== undefined) hitboxParams = params as Float64Array;
+  history = bindHistory(history, bindings.arrays);
+  if (bindings.arrays[HISTORY_PARAMS] !== undefined) historyParams = bindings.arrays[HISTORY_PARAMS] as Float64Array;
+  bindNamed(rewound, 'rewound', REWOUND_BATCH_ARRAYS, bindings);
   // The broad-phase arrays exist once a pipeline split a broad phase.
   if (bindings.arrays['grid.order'] !== undefined) {
     const b = broad as unknown as Record<string, unknown>, g = grid as unknown as Record<string, unknown>, i = broadInput as unknown as Record<string, unknown>;
@@ -127,13 +137,14 @@ function runItems(job: number, from: number, to: number): void {
   if (job === JOB_REFIT) refitRange(collider, transform, from, to, control.floats[CTRL_MARGIN], KDOP_KIND);
   else if (job === JOB_NARROW) narrowRange(collider, narrow, from, to, KDOP_KIND);
   else if (job === JOB_HITBOXES) updateHitboxes(hitboxes, skeletons, from, to - from);
-  else castHitboxRange(hits, hitboxes, rayGrid, rays, from, to);
+  else if (job === JOB_HITBOX_RAYS) castHitboxRange(hits, hitboxes, rayGrid, rays, from, to);
+  else castHitboxRange(hits, hitboxes, undefined, rays, from, to, history, rewound.times, rewound.order, rewound.frameOf);
 }
 
 function runPart(job: number, ints: Int32Array): void {
   const count = ints[CTRL_COUNT], bounds = control.bounds;
   const from = partStart(count, bounds, part), to = partStart(count, bounds, part + 1);
-  if (job === JOB_REFIT || job === JOB_NARROW || job === JOB_HITBOXES || job === JOB_HITBOX_RAYS) {
+  if (job === JOB_REFIT || job === JOB_NARROW || job === JOB_HITBOXES || job === JOB_HITBOX_RAYS || job === JOB_HITBOX_RAYS_AT) {
     if (job === JOB_NARROW) {
       narrow.current = ints[CTRL_ARG];
       narrow.previousCount = ints[CTRL_ARG2];
@@ -142,6 +153,9 @@ function runPart(job: number, ints: Int32Array): void {
       hitboxes.characterCount = characters;
       rayGrid.cellSize = hitboxParams[0];
       rayGrid.stamp = grown(rayGrid.stamp, characters);
+    } else if (job === JOB_HITBOX_RAYS_AT) {
+      hitboxes.characterCount = ints[CTRL_ARG];
+      readHistoryParams(history!, historyParams);
     }
     if (ints[CTRL_CHUNKS] > 0) forClaimedChunks(ints, count, (f, t) => runItems(job, f, t));
     else runItems(job, from, to);
