@@ -31,14 +31,10 @@ const pointDepth = new Float64Array(8);
 const chosen = new Int32Array(4);
 const segments = new Float64Array(12);
 const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
-// What contactObbObb hands to the face and edge contacts: the offset between the centres (3), the
-// normal (3), the depth and the pair's size. Through an array: doubles passed to a call V8 does not
-// inline are boxed, over 100 bytes of garbage per contact.
+// What contactObbObb hands to the face and edge contacts: the offset between the centres at 0-2,
+// the normal at 3-5, the depth at 6 and the pair's size at 7. Through an array: doubles passed to a
+// call V8 does not inline are boxed, over 100 bytes of garbage per contact.
 const pair = new Float64Array(8);
-const PAIR_OFFSET = 0;
-const PAIR_NORMAL = 3;
-const PAIR_DEPTH = 6;
-const PAIR_SIZE = 7;
 
 /**
  * Min-max AABB A against AABB B. The normal is the world axis of least penetration (ties go to
@@ -98,7 +94,7 @@ function boxFaceContact(
   ref: ReadonlyFloats, ro: number, inc: ReadonlyFloats, io: number, refIsA: boolean,
   k: number, refSign: number,
 ): number {
-  const dx = pair[PAIR_OFFSET], dy = pair[PAIR_OFFSET + 1], dz = pair[PAIR_OFFSET + 2];
+  const dx = pair[0], dy = pair[1], dz = pair[2];
   let m = 0, mostAligned = -1;
   for (let c = 0; c < 3; c++) {
     const v = Math.abs(refDotInc(refIsA, k, c));
@@ -127,7 +123,7 @@ function boxFaceContact(
   const hj = ref[ro + OBB_HALF + j], hl = ref[ro + OBB_HALF + l], hk = ref[ro + OBB_HALF + k];
   const n = clipToFaceRectangle(incident, 4, polyB, polyA, j, l, ref, ro);
   // Keep the points at or below the reference face, compacted in place.
-  const slack = CONTACT_SLACK * pair[PAIR_SIZE];
+  const slack = CONTACT_SLACK * pair[7];
   let kept = 0;
   for (let i = 0; i < n; i++) {
     const d = hk - refSign * polyA[3 * i + k];
@@ -153,7 +149,7 @@ function boxFaceContact(
   const count = writeKeptPoints(out, oo, ref, ro, polyA, pointDepth, kept, j, l, chosen);
   const refFace = FEATURE_BOX_FACE + 2 * k + (refSign > 0 ? 1 : 0);
   const incFace = FEATURE_BOX_FACE + 2 * m + (incSign > 0 ? 1 : 0);
-  return writeHeader(out, oo, pair[PAIR_NORMAL], pair[PAIR_NORMAL + 1], pair[PAIR_NORMAL + 2], pair[PAIR_DEPTH], count, refIsA ? refFace : incFace, refIsA ? incFace : refFace);
+  return writeHeader(out, oo, pair[3], pair[4], pair[5], pair[6], count, refIsA ? refFace : incFace, refIsA ? incFace : refFace);
 }
 
 /**
@@ -248,20 +244,18 @@ export function contactObbObb(out: Floats, oo: number, a: ReadonlyFloats, ao: nu
   }
   const useB = clearlySmaller(faceB, faceA, size);
   const face = useB ? faceB : faceA;
-  // Within the band boxes touch at depth 0.
-  pair[PAIR_SIZE] = size;
-  if (clearlySmaller(edge, face, size)) {
-    pair[PAIR_OFFSET] = dx; pair[PAIR_OFFSET + 1] = dy; pair[PAIR_OFFSET + 2] = dz;
-    pair[PAIR_NORMAL] = enx; pair[PAIR_NORMAL + 1] = eny; pair[PAIR_NORMAL + 2] = enz;
-    pair[PAIR_DEPTH] = Math.max(edge, 0);
+  // The reference face's box first: B's face sees A from the other side.
+  const edgeAxis = clearlySmaller(edge, face, size), flip = useB && !edgeAxis ? -1 : 1;
+  pair[0] = flip * dx; pair[1] = flip * dy; pair[2] = flip * dz;
+  pair[7] = size;
+  if (edgeAxis) {
+    pair[3] = enx; pair[4] = eny; pair[5] = enz;
+    pair[6] = Math.max(edge, 0); // within the band boxes touch at depth 0
     return boxEdgeContact(out, oo, a, ao, b, bo, edgeI, edgeJ);
   }
-  // The reference face's box first: B's face sees A from the other side.
-  const sign = useB ? signB : signA, axis = useB ? axisB : axisA, flip = useB ? -1 : 1;
-  const ref = useB ? b : a, ro = useB ? bo : ao, u = ro + OBB_AXES + 3 * axis;
-  pair[PAIR_OFFSET] = flip * dx; pair[PAIR_OFFSET + 1] = flip * dy; pair[PAIR_OFFSET + 2] = flip * dz;
-  pair[PAIR_NORMAL] = sign * ref[u]; pair[PAIR_NORMAL + 1] = sign * ref[u + 1]; pair[PAIR_NORMAL + 2] = sign * ref[u + 2];
-  pair[PAIR_DEPTH] = Math.max(useB ? faceB : faceA, 0);
+  const sign = useB ? signB : signA, ref = useB ? b : a, u = (useB ? bo : ao) + OBB_AXES + 3 * (useB ? axisB : axisA);
+  pair[3] = sign * ref[u]; pair[4] = sign * ref[u + 1]; pair[5] = sign * ref[u + 2];
+  pair[6] = Math.max(face, 0);
   return useB ? boxFaceContact(out, oo, b, bo, a, ao, false, axisB, -signB) : boxFaceContact(out, oo, a, ao, b, bo, true, axisA, signA);
 }
 
@@ -271,11 +265,9 @@ export function contactObbObb(out: Floats, oo: number, a: ReadonlyFloats, ao: nu
  * by the pair's offset for side −1 (box B); returns its edge feature id.
  */
 function supportEdge(box: ReadonlyFloats, bo: number, k: number, side: 1 | -1, so: number): number {
-  const nx = pair[PAIR_NORMAL], ny = pair[PAIR_NORMAL + 1], nz = pair[PAIR_NORMAL + 2];
-  let cx = 0, cy = 0, cz = 0;
-  if (side < 0) {
-    cx = pair[PAIR_OFFSET]; cy = pair[PAIR_OFFSET + 1]; cz = pair[PAIR_OFFSET + 2];
-  }
+  const nx = pair[3], ny = pair[4], nz = pair[5];
+  const shifted = side < 0;
+  let cx = shifted ? pair[0] : 0, cy = shifted ? pair[1] : 0, cz = shifted ? pair[2] : 0;
   let feature = FEATURE_BOX_EDGE + 4 * k;
   for (let step = 1; step <= 2; step++) {
     const c = (k + step) % 3;
@@ -304,7 +296,7 @@ function boxEdgeContact(out: Floats, oo: number, a: ReadonlyFloats, ao: number, 
   // Both edges relative to A's centre, so large world coordinates cancel first.
   const featureA = supportEdge(a, ao, i, 1, 0);
   const featureB = supportEdge(b, bo, j, -1, 6);
-  const depth = pair[PAIR_DEPTH];
+  const depth = pair[6];
   closestPtSegmentSegment(closest, 0, segments, 0, segments, 6);
   writePoint(
     out, oo, 0,
@@ -313,5 +305,5 @@ function boxEdgeContact(out: Floats, oo: number, a: ReadonlyFloats, ao: number, 
     a[ao + 2] + 0.5 * (closest[2] + closest[5]),
     depth,
   );
-  return writeHeader(out, oo, pair[PAIR_NORMAL], pair[PAIR_NORMAL + 1], pair[PAIR_NORMAL + 2], depth, 1, featureA, featureB);
+  return writeHeader(out, oo, pair[3], pair[4], pair[5], depth, 1, featureA, featureB);
 }

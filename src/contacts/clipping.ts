@@ -1,5 +1,5 @@
 import { OBB_AXES, OBB_HALF, type Floats, type ReadonlyFloats } from '../layout';
-import { writePoint } from './manifold';
+import { CONTACT_POINTS, CONTACT_POINT_STRIDE } from './manifold';
 
 /**
  * Polygon clipping and point reduction for face contacts (Sutherland-Hodgman against a face
@@ -15,10 +15,11 @@ import { writePoint } from './manifold';
 export function clipToFaceRectangle(
   src: Float64Array, count: number, tmp: Float64Array, dst: Float64Array, j: number, l: number, box: ReadonlyFloats, bo: number,
 ): number {
-  let n = clipPolygon(src, tmp, count, j, 1, box, bo + OBB_HALF + j);
-  n = clipPolygon(tmp, dst, n, j, -1, box, bo + OBB_HALF + j);
-  n = clipPolygon(dst, tmp, n, l, 1, box, bo + OBB_HALF + l);
-  return clipPolygon(tmp, dst, n, l, -1, box, bo + OBB_HALF + l);
+  const hj = bo + OBB_HALF + j, hl = bo + OBB_HALF + l;
+  let n = clipPolygon(src, tmp, count, j, 1, box, hj);
+  n = clipPolygon(tmp, dst, n, j, -1, box, hj);
+  n = clipPolygon(dst, tmp, n, l, 1, box, hl);
+  return clipPolygon(tmp, dst, n, l, -1, box, hl);
 }
 
 /**
@@ -119,15 +120,10 @@ export function writeKeptPoints(
   if (kept > 4) reduceToFour(poly, depths, kept, j, l, chosen);
   const ax = bo + OBB_AXES;
   for (let q = 0; q < count; q++) {
-    const i = kept > 4 ? chosen[q] : q;
-    const x = poly[3 * i], y = poly[3 * i + 1], z = poly[3 * i + 2];
-    writePoint(
-      out, oo, q,
-      box[bo] + x * box[ax] + y * box[ax + 3] + z * box[ax + 6],
-      box[bo + 1] + x * box[ax + 1] + y * box[ax + 4] + z * box[ax + 7],
-      box[bo + 2] + x * box[ax + 2] + y * box[ax + 5] + z * box[ax + 8],
-      depths[i],
-    );
+    const i = kept > 4 ? chosen[q] : q, x = poly[3 * i], y = poly[3 * i + 1], z = poly[3 * i + 2];
+    const p = oo + CONTACT_POINTS + CONTACT_POINT_STRIDE * q;
+    for (let k = 0; k < 3; k++) out[p + k] = box[bo + k] + x * box[ax + k] + y * box[ax + 3 + k] + z * box[ax + 6 + k];
+    out[p + 3] = depths[i];
   }
   return count;
 }

@@ -139,54 +139,48 @@ export function obbOverlapLite(a: ReadonlyFloats, ao: number, b: ReadonlyFloats,
   return separatingAxis(a, ao, b, bo, false) < 0;
 }
 
+/** Scratch of `axisSeparates`: R[i][j] = Ai·Bj at 3i + j, then t_i = (cB − cA)·Ai at 9 + i. */
+const frame = new Float64Array(12);
+
 /**
  * Whether axis `axis` (0..14) alone separates the boxes. Evaluates the very expression of
  * `separatingAxis` for that axis (same operands, same order, so the same bits), so whenever it says
  * "separates", the full test finds a separating axis too, unless its early overlap answer comes
  * first: that point common to both boxes is off by rounding only, inside the slack an axis needs
  * to separate, so the cached test does not contradict the full one either way.
- * Every product is written out: V8 did not inline small helpers here (the narrow phase's inlining
- * budget is spent), and each call boxed its result, about 20 bytes of garbage per cached test.
+ * R and t go through a scratch array rather than small helpers: V8 did not inline those here (the
+ * narrow phase's inlining budget is spent), and each call boxed its result.
  */
 function axisSeparates(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, axis: number): boolean {
-  const dx = b[bo] - a[ao], dy = b[bo + 1] - a[ao + 1], dz = b[bo + 2] - a[ao + 2];
-  const ha = ao + OBB_HALF, hb = bo + OBB_HALF;
-  const slack = SAT_AXIS_SLACK * (a[ha] + a[ha + 1] + a[ha + 2] + b[hb] + b[hb + 1] + b[hb + 2]);
   const a0 = ao + OBB_AXES, b0 = bo + OBB_AXES;
+  const ha = ao + OBB_HALF, hb = bo + OBB_HALF;
+  const dx = b[bo] - a[ao], dy = b[bo + 1] - a[ao + 1], dz = b[bo + 2] - a[ao + 2];
+  for (let i = 0; i < 3; i++) {
+    const ai = a0 + 3 * i;
+    for (let j = 0; j < 3; j++) frame[3 * i + j] = a[ai] * b[b0 + 3 * j] + a[ai + 1] * b[b0 + 3 * j + 1] + a[ai + 2] * b[b0 + 3 * j + 2];
+    frame[9 + i] = dx * a[ai] + dy * a[ai + 1] + dz * a[ai + 2];
+  }
+  const slack = SAT_AXIS_SLACK * (a[ha] + a[ha + 1] + a[ha + 2] + b[hb] + b[hb + 1] + b[hb + 2]);
   if (axis < 3) {
-    const ai = a0 + 3 * axis, ax = a[ai], ay = a[ai + 1], az = a[ai + 2];
-    const q0 = Math.abs(ax * b[b0] + ay * b[b0 + 1] + az * b[b0 + 2]);
-    const q1 = Math.abs(ax * b[b0 + 3] + ay * b[b0 + 4] + az * b[b0 + 5]);
-    const q2 = Math.abs(ax * b[b0 + 6] + ay * b[b0 + 7] + az * b[b0 + 8]);
-    const margin = Math.abs(dx * ax + dy * ay + dz * az) - (a[ha + axis] + (b[hb] * q0 + b[hb + 1] * q1 + b[hb + 2] * q2));
+    const r = 3 * axis;
+    const margin = Math.abs(frame[9 + axis]) - (a[ha + axis] + (b[hb] * Math.abs(frame[r]) + b[hb + 1] * Math.abs(frame[r + 1]) + b[hb + 2] * Math.abs(frame[r + 2])));
     return margin > 0 && margin > slack;
   }
   if (axis < SAT_FIRST_EDGE_AXIS) {
-    const bj = b0 + 3 * (axis - 3), bx = b[bj], by = b[bj + 1], bz = b[bj + 2];
-    const a0x = a[a0], a0y = a[a0 + 1], a0z = a[a0 + 2];
-    const a1x = a[a0 + 3], a1y = a[a0 + 4], a1z = a[a0 + 5];
-    const a2x = a[a0 + 6], a2y = a[a0 + 7], a2z = a[a0 + 8];
-    const r0 = a0x * bx + a0y * by + a0z * bz, r1 = a1x * bx + a1y * by + a1z * bz, r2 = a2x * bx + a2y * by + a2z * bz;
-    const u = (dx * a0x + dy * a0y + dz * a0z) * r0 + (dx * a1x + dy * a1y + dz * a1z) * r1 + (dx * a2x + dy * a2y + dz * a2z) * r2;
-    return Math.abs(u) > a[ha] * Math.abs(r0) + a[ha + 1] * Math.abs(r1) + a[ha + 2] * Math.abs(r2) + b[hb + axis - 3] + slack;
+    const j = axis - 3, r0 = frame[j], r1 = frame[3 + j], r2 = frame[6 + j];
+    const u = frame[9] * r0 + frame[10] * r1 + frame[11] * r2;
+    return Math.abs(u) > a[ha] * Math.abs(r0) + a[ha + 1] * Math.abs(r1) + a[ha + 2] * Math.abs(r2) + b[hb + j] + slack;
   }
   // Ai × Bj with (i, k, l) and (j, m, n) cyclic, as in `separatingAxis`.
   const e = axis - SAT_FIRST_EDGE_AXIS;
   const i = EDGE_I[e], j = EDGE_J[e];
   const k = NEXT[i], l = NEXT[k], m = NEXT[j], n = NEXT[m];
-  const ak = a0 + 3 * k, al = a0 + 3 * l;
-  const akx = a[ak], aky = a[ak + 1], akz = a[ak + 2], alx = a[al], aly = a[al + 1], alz = a[al + 2];
-  const bj = b0 + 3 * j, bm = b0 + 3 * m, bn = b0 + 3 * n;
-  const bjx = b[bj], bjy = b[bj + 1], bjz = b[bj + 2];
-  const bmx = b[bm], bmy = b[bm + 1], bmz = b[bm + 2];
-  const bnx = b[bn], bny = b[bn + 1], bnz = b[bn + 2];
-  const rkj = akx * bjx + aky * bjy + akz * bjz, rlj = alx * bjx + aly * bjy + alz * bjz;
-  const rkm = akx * bmx + aky * bmy + akz * bmz, rlm = alx * bmx + aly * bmy + alz * bmz;
-  const rkn = akx * bnx + aky * bny + akz * bnz, rln = alx * bnx + aly * bny + alz * bnz;
+  const rkj = frame[3 * k + j], rlj = frame[3 * l + j];
   const qkj = Math.abs(rkj), qlj = Math.abs(rlj);
-  const d = (dx * alx + dy * aly + dz * alz) * rkj - (dx * akx + dy * aky + dz * akz) * rlj;
+  const d = frame[9 + l] * rkj - frame[9 + k] * rlj;
   // |Bm·L| and |Bn·L|: the 2×2 minors of R that `separatingAxis` writes out, in its operand order.
-  return Math.abs(d) > a[ha + k] * qlj + a[ha + l] * qkj + (b[hb + m] * Math.abs(rkj * rlm - rlj * rkm) + b[hb + n] * Math.abs(rkj * rln - rlj * rkn)) +
+  return Math.abs(d) > a[ha + k] * qlj + a[ha + l] * qkj +
+    (b[hb + m] * Math.abs(rkj * frame[3 * l + m] - rlj * frame[3 * k + m]) + b[hb + n] * Math.abs(rkj * frame[3 * l + n] - rlj * frame[3 * k + n])) +
     slack * (qlj + qkj);
 }
 
