@@ -102,7 +102,8 @@ export class WorkerPool {
   private readonly control: Control;
   private readonly handles: WorkerHandle[] = [];
   private readonly shared = new Map<string, ArrayBufferView>();
-  private readonly sent = new Map<string, ArrayBufferView>();
+  /** Whether an array was replaced (or the k-DOP k changed) since the bindings were last sent. */
+  private bindingsChanged = false;
   private bindingsVersion = 0;
   private kdopK = 0;
   private started = false;
@@ -169,31 +170,29 @@ export class WorkerPool {
 
   /** Makes `array` the job array `name` (sent to the workers before the next job when it is new). */
   share(name: string, array: ArrayBufferView): void {
+    if (this.shared.get(name) === array) return;
     this.shared.set(name, array);
+    this.bindingsChanged = true;
   }
 
   /** Sets the k of the collider store's k-DOPs (sent with the arrays). */
   setKdopK(k: number): void {
     if (k !== this.kdopK) {
       this.kdopK = k;
-      this.sent.clear();
+      this.bindingsChanged = true;
     }
   }
 
-  /** Sends the shared arrays again when any was replaced since they were last sent. */
+  /**
+   * Sends the shared arrays again when any was replaced since they were last sent: a flag, not a
+   * comparison of every array per job (a shared hitbox history alone is hundreds of arrays).
+   */
   private sendBindings(): void {
-    let changed = false;
-    for (const [name, array] of this.shared) {
-      if (this.sent.get(name) !== array) {
-        changed = true;
-        break;
-      }
-    }
-    if (!changed) return;
+    if (!this.bindingsChanged) return;
+    this.bindingsChanged = false;
     this.bindingsVersion++;
     const bindings: Bindings = { version: this.bindingsVersion, kdopK: this.kdopK, arrays: Object.fromEntries(this.shared) };
     for (const handle of this.handles) handle.postMessage({ bindings });
-    for (const [name, array] of this.shared) this.sent.set(name, array);
   }
 
   /**
