@@ -48,19 +48,23 @@ function movingBoxes(sensor: boolean) {
 }
 
 describe('per-frame allocation', () => {
-  it('a frame of moving boxes, pairs only, allocates less than a byte per box', () => {
+  // Long warm-ups and the least of several runs: while other test files load the machine, V8
+  // optimises later, and code it has not optimised yet boxes far more.
+  it('a frame of moving boxes, pairs only, allocates a few bytes per box at most', () => {
     const run = movingBoxes(true);
-    run(1000);
-    // Before the SAT's cached-axis test and setTransform stopped boxing: about 26 KB a frame here.
-    expect(leastBytesPerCall(run, 100, 4, 100 * 500)).toBeLessThan(BOXES);
+    run(2000);
+    // About 0.45 KB a frame here on a quiet machine, 2.4 KB seen in a loaded test run; before the
+    // SAT's cached-axis test and setTransform stopped boxing, about 26 KB.
+    expect(leastBytesPerCall(run, 100, 6, 100 * 500)).toBeLessThan(4 * BOXES);
   });
 
-  it('a frame of moving boxes with contact manifolds allocates less than 20 bytes per manifold', () => {
+  it('a frame of moving boxes with contact manifolds allocates less than 24 bytes per manifold', () => {
     const run = movingBoxes(false);
-    run(1000);
+    run(2000);
     const manifolds = run(1);
     expect(manifolds).toBeGreaterThan(500);
-    // Before the box-box contacts read their numbers from arrays: about 48 bytes per manifold.
-    expect(leastBytesPerCall(run, 100, 4, 100 * 500)).toBeLessThan(20 * manifolds);
+    // About 7 bytes per manifold on a quiet machine; before the box-box contacts read their
+    // numbers from arrays, about 48.
+    expect(leastBytesPerCall(run, 100, 6, 100 * 500)).toBeLessThan(24 * manifolds);
   });
 });
