@@ -8,7 +8,7 @@ import { CollideInputError } from '../src/errors';
 import type { Floats } from '../src/layout';
 import type { RayBatch, RayQuery } from '../src/query/rayQuery';
 import { boxesAt, type HitboxHistory } from '../src/character/hitboxHistory';
-import { castAt, castBatchAt, prepareHitboxRayBatchAt, preparedRayFrames, type HitboxRayHit, type HitboxRayHits } from '../src/character/hitboxRaycast';
+import { castAt, castHitboxRange, prepareHitboxRayBatchAt, preparedRayFrames, type HitboxRayHit, type HitboxRayHits } from '../src/character/hitboxRaycast';
 import { createHitboxStore } from '../src/character/hitboxStore';
 import type { HitboxStore } from '../src/character/hitboxLayout';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
@@ -63,13 +63,13 @@ export function raycastCharactersAt(target: World | CollisionPipeline, hit: Hitb
 export function raycastCharactersBatchAt(target: World | CollisionPipeline, hits: HitboxRayHits, rays: RayBatch, times: ArrayLike<number>): number {
   const caller = 'raycastCharactersBatchAt';
   const { history, store } = historyOf(target, caller);
+  const order = prepareHitboxRayBatchAt(hits, history, store, rays, times, caller);
   const parallel = pipelineOf(target, caller).parallel;
   if (parallel !== undefined && rays.count >= parallel.minHitboxRays) {
-    const order = prepareHitboxRayBatchAt(hits, history, store, rays, times, caller);
     const count = parallel.hitboxes.castAt(hits, store, history, rays, times, order, preparedRayFrames());
     if (count >= 0) return count;
   }
-  return castBatchAt(hits, history, store, rays, times, caller);
+  return castHitboxRange(hits, store, undefined, rays, 0, rays.count, history, times, order, preparedRayFrames());
 }
 
 /**

@@ -51,20 +51,29 @@ interface RewoundBatch {
 /** Slots of HISTORY_PARAMS per ring slot: characters, hitboxes, grid cell size. */
 const HISTORY_SLOT_PARAMS = 3;
 
+/** The binding names of each ring slot's arrays (HISTORY_FRAME_ARRAYS, then RAY_GRID_ARRAYS as `grid.name`), made once per history size. */
+function historyNames(frames: number): string[][] {
+  return Array.from({ length: frames }, (_, slot) => [
+    ...HISTORY_FRAME_ARRAYS.map((name) => `history.${slot}.${name}`),
+    ...RAY_GRID_ARRAYS.map((name) => `history.${slot}.grid.${name}`),
+  ]);
+}
+
 /** Hands a history's frames and numbers to the pool (the arrays are sent again only when a frame grew). */
-function shareHistory(pool: WorkerPool, history: HitboxHistory, params: Float64Array): void {
+function shareHistory(pool: WorkerPool, history: HitboxHistory, params: Float64Array, names: string[][]): void {
   params[HISTORY_PARAM_COUNT] = history.count;
   params[HISTORY_PARAM_NEWEST] = history.newest;
   params[HISTORY_PARAM_VERSION] = history.version;
   pool.share('history.time', history.time);
-  history.slots.forEach((frame, slot) => {
-    const o = HISTORY_PARAM_SLOTS + HISTORY_SLOT_PARAMS * slot;
+  const frameArrays = HISTORY_FRAME_ARRAYS.length;
+  for (let slot = 0; slot < history.frames; slot++) {
+    const frame = history.slots[slot], o = HISTORY_PARAM_SLOTS + HISTORY_SLOT_PARAMS * slot, slotNames = names[slot];
     params[o] = frame.characterCount;
     params[o + 1] = frame.hitboxCount;
     params[o + 2] = frame.grid.cellSize;
-    shareAll(pool, `history.${slot}`, frame, HISTORY_FRAME_ARRAYS);
-    shareAll(pool, `history.${slot}.grid`, frame.grid, RAY_GRID_ARRAYS);
-  });
+    for (let k = 0; k < frameArrays; k++) pool.share(slotNames[k], frame[HISTORY_FRAME_ARRAYS[k]]);
+    for (let k = 0; k < RAY_GRID_ARRAYS.length; k++) pool.share(slotNames[frameArrays + k], frame.grid[RAY_GRID_ARRAYS[k]]);
+  }
   pool.share(HISTORY_PARAMS, params);
 }
 
@@ -90,14 +99,15 @@ export function readHistoryParams(history: HitboxHistory, params: Float64Array):
   history.count = params[HISTORY_PARAM_COUNT];
   history.newest = params[HISTORY_PARAM_NEWEST];
   history.version = params[HISTORY_PARAM_VERSION];
-  history.slots.forEach((frame, slot) => {
+  for (let slot = 0; slot < history.frames; slot++) {
+    const frame = history.slots[slot] as { characterCount: number; hitboxCount: number; grid: CharacterRayGrid };
     const o = HISTORY_PARAM_SLOTS + HISTORY_SLOT_PARAMS * slot;
-    (frame as { characterCount: number }).characterCount = params[o];
-    (frame as { hitboxCount: number }).hitboxCount = params[o + 1];
+    frame.characterCount = params[o];
+    frame.hitboxCount = params[o + 1];
     frame.grid.cellSize = params[o + 2];
     // This thread's stamps (a ray tests a character once): as many as the frame's characters.
     frame.grid.stamp = grown(frame.grid.stamp, params[o]);
-  });
+  }
 }
 
 /** Rays of the batch's first `n` that hit. */
@@ -123,7 +133,8 @@ export function createHitboxJobs(pool: WorkerPool): HitboxJobs {
   const params = allocate(Float64Array, 1, true);
   pool.share(HITBOX_JOB_PARAMS, params);
   const shareStore = (hitboxes: HitboxStore) => shareAll(pool, 'hitboxes', hitboxes, HITBOX_ARRAYS);
-  const historyParams = { array: allocate(Float64Array, 0, true) };
+  let historyParams = allocate(Float64Array, 0, true);
+  let historyBindingNames: string[][] = [];
   const rewound: RewoundBatch = { order: allocate(Int32Array, 0, true), frameOf: allocate(Int32Array, 0, true), times: allocate(Float64Array, 0, true) };
   return {
     update(hitboxes, skeletons) {
@@ -149,8 +160,9 @@ export function createHitboxJobs(pool: WorkerPool): HitboxJobs {
       shareStore(store);
       shareAll(pool, 'rays', rays, RAY_BATCH_ARRAYS);
       shareAll(pool, 'hits', hits, HIT_ARRAYS);
-      historyParams.array = grown(historyParams.array, HISTORY_PARAM_SLOTS + HISTORY_SLOT_PARAMS * history.frames);
-      shareHistory(pool, history, historyParams.array);
+      historyParams = grown(historyParams, HISTORY_PARAM_SLOTS + HISTORY_SLOT_PARAMS * history.frames);
+      if (historyBindingNames.length !== history.frames) historyBindingNames = historyNames(history.frames);
+      shareHistory(pool, history, historyParams, historyBindingNames);
       rewound.order = grown(rewound.order, n);
       rewound.frameOf = grown(rewound.frameOf, n);
       rewound.times = grown(rewound.times, n);
