@@ -192,7 +192,9 @@ async function start(data: WorkerStart): Promise<void> {
   for (;;) {
     // Blocking: Atomics.waitAsync does not wake in a Node worker while the calling thread blocks.
     // New bindings are received by returning to the event loop (below) only when a job needs them.
-    Atomics.wait(ints, CTRL_SEQUENCE, seen);
+    // A wake-up alone does not mean a new job: the caller bumps the sequence, then notifies, and
+    // this thread may have seen the bump, run the job and be waiting again when that notify lands.
+    while (Atomics.load(ints, CTRL_SEQUENCE) === seen) Atomics.wait(ints, CTRL_SEQUENCE, seen);
     seen = Atomics.load(ints, CTRL_SEQUENCE);
     const job = ints[CTRL_JOB];
     if (job === JOB_STOP) return;

@@ -22,7 +22,8 @@ import { addKdopCollider } from '../../systems/kdopCollider';
 import { createCollisionPipeline } from '../../systems/pipeline';
 import { createWorkerPool } from '../../systems/parallel/workerPool';
 import { createScanSplitter } from '../../systems/parallel/broadJob';
-import type { WorkerPool } from '../../systems/parallel/pool';
+import { WorkerPool } from '../../systems/parallel/pool';
+import { CTRL_DONE, CTRL_SEQUENCE, JOB_REFIT } from '../../systems/parallel/protocol';
 import { overlapColliders } from '../../systems/shapeQueries';
 import { castShapeColliders, createColliderShapeHit } from '../../systems/shapeCasts';
 import { createShapeQuery, setCapsuleQuery, setShapeCast, setSphereQuery } from '../../src/query/shapeQuery';
@@ -211,6 +212,31 @@ describe('the pipeline on worker threads', () => {
     // Events resume relative to the last completed frame: nothing touching is lost or doubled.
     const p = runs[1].p;
     expect(p.events.begin.count + p.events.stay.count).toBe(p.touchingPairs.count);
+  });
+
+  it('a worker woken by a notify that lands after it ran the job does not run the job again', async () => {
+    // The caller bumps the job sequence, then notifies: a worker that saw the bump first can have
+    // finished the job and be waiting for the next when that notify lands. Here the late notify
+    // is sent by hand after a job; a worker that took it for a new job would count itself done twice.
+    const pool = new WorkerPool(2);
+    try {
+      await pool.ready;
+      const ints = (pool as unknown as { control: { ints: Int32Array } }).control.ints;
+      let own = 0;
+      pool.runClaimed(JOB_REFIT, 0, 0, 0, 0, () => own++);
+      expect(own).toBe(1);
+      expect(Atomics.load(ints, CTRL_DONE)).toBe(2);
+      for (let k = 0; k < 3; k++) {
+        Atomics.notify(ints, CTRL_SEQUENCE);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(Atomics.load(ints, CTRL_DONE)).toBe(2);
+      pool.runClaimed(JOB_REFIT, 0, 0, 0, 0, () => own++);
+      expect(Atomics.load(ints, CTRL_DONE)).toBe(2);
+      expect(pool.jobsOnWorkers).toBe(2);
+    } finally {
+      pool.destroy();
+    }
   });
 
   it('splits the spatial hash only while the workers run (a page\'s pool runs jobs alone until they start)', () => {
