@@ -83,7 +83,8 @@ const pose = new Float64Array(POSE_STRIDE);
  * colliders are cast against their k-DOP. Character hits name the bone and hit group.
  * Throws CollideInputError for a query field that is not finite, lies outside ±MAX_COORDINATE
  * or is otherwise invalid (a zero direction, a negative maxDistance, a mask outside uint32),
- * naming it. Allocation-free.
+ * naming it. Allocates no objects (V8 boxes some numbers passed to the kernels: about 0.3 KB
+ * per ray among 10,000 colliders, bundled).
  */
 export function raycastColliders(target: World | CollisionPipeline, hit: ColliderRayHit, query: RayQuery): boolean {
   const p = pipelineOf(target, 'raycastColliders');
