@@ -5,7 +5,9 @@
  *   the pipeline's query grid with sweep and prune) against `world.intersectionsWithShape`; both
  *   must find the same sets;
  * - 10,000 sphere casts per sample: castShapeColliders (the same two ways) against
- *   `world.castShape`; both must hit the same body at the same time, but for near-ties.
+ *   `world.castShape`; both must hit the same body at the same time, but for near-ties;
+ * - 10,000 rays per sample: raycastColliders (the same two ways) against `world.castRay`; the
+ *   same agreement.
  */
 import RAPIER from '@dimforge/rapier3d-simd-compat';
 import { addEntity, createWorld } from 'bitecs';
@@ -15,6 +17,8 @@ import { addCollider, setTransform } from '../systems/colliderApi';
 import { createCollisionPipeline } from '../systems/pipeline';
 import { overlapColliders } from '../systems/shapeQueries';
 import { castShapeColliders, createColliderShapeHit } from '../systems/shapeCasts';
+import { raycastColliders } from '../systems/raycastColliders';
+import { createRayQuery, setRay } from '../src/query/rayQuery';
 import { createShapeQuery, setShapeCast, setSphereQuery } from '../src/query/shapeQuery';
 import { createSweepAndPrune } from '../src/broadphase/sweepAndPrune';
 import type { BroadPhase } from '../src/broadphase/broadPhase';
@@ -54,6 +58,22 @@ function sphereCasts(scene: Scene): Float64Array {
 
 const CAST_STRIDE = 7;
 
+/** Rays (7 numbers each: origin, unit direction, length): from inside the scene, 2 to 100 units long, a uniform direction. */
+function rays(scene: Scene): Float64Array {
+  const rand = mulberry32(17);
+  const s = new Float64Array(CAST_STRIDE * QUERIES);
+  for (let i = 0; i < QUERIES; i++) {
+    const o = CAST_STRIDE * i;
+    for (let k = 0; k < 3; k++) s[o + k] = scene.size * rand();
+    const z = 2 * rand() - 1, phi = 2 * Math.PI * rand(), r = Math.sqrt(1 - z * z);
+    s[o + 3] = r * Math.cos(phi);
+    s[o + 4] = r * Math.sin(phi);
+    s[o + 5] = z;
+    s[o + 6] = 2 + 98 * rand();
+  }
+  return s;
+}
+
 /** A cast's answer: body index (-1: none) and t. */
 interface CastAnswer {
   body: number;
@@ -76,7 +96,26 @@ function ours(scene: Scene, broadPhase: BroadPhase | undefined) {
   const q = createShapeQuery();
   const out = new Int32Array(256);
   const hit = createColliderShapeHit();
+  const rayQuery = createRayQuery();
+  const setRayOf = (r: Float64Array, i: number) => {
+    const o = CAST_STRIDE * i;
+    setRay(rayQuery, r[o], r[o + 1], r[o + 2], r[o + 3], r[o + 4], r[o + 5]);
+    rayQuery.maxDistance = r[o + 6];
+  };
   return {
+    /** Rays: the number that hit. */
+    ray(r: Float64Array): number {
+      let sum = 0;
+      for (let i = 0; i < QUERIES; i++) {
+        setRayOf(r, i);
+        if (raycastColliders(world, hit, rayQuery)) sum++;
+      }
+      return sum;
+    },
+    rayOne(r: Float64Array, i: number): CastAnswer {
+      setRayOf(r, i);
+      return raycastColliders(world, hit, rayQuery) ? { body: index.get(hit.entity)!, t: hit.t } : { body: -1, t: Infinity };
+    },
     run(spheres: Float64Array): number {
       let sum = 0;
       for (let i = 0; i < QUERIES; i++) {
@@ -143,7 +182,24 @@ async function rapier(scene: Scene) {
     // Time in units of the displacement, up to 1; touching at the start is a hit at 0.
     return world.castShape(t, rot, velocity, castBall, 0, 1, true);
   };
+  const ray = new RAPIER.Ray({ x: 0, y: 0, z: 0 }, { x: 1, y: 0, z: 0 });
+  const rayTo = (r: Float64Array, i: number) => {
+    const o = CAST_STRIDE * i;
+    ray.origin.x = r[o]; ray.origin.y = r[o + 1]; ray.origin.z = r[o + 2];
+    ray.dir.x = r[o + 3]; ray.dir.y = r[o + 4]; ray.dir.z = r[o + 5];
+    // Solid: a ray starting inside a body hits it at 0, as ours does.
+    return world.castRay(ray, r[o + 6], true);
+  };
   return {
+    ray(r: Float64Array): number {
+      let sum = 0;
+      for (let i = 0; i < QUERIES; i++) if (rayTo(r, i) !== null) sum++;
+      return sum;
+    },
+    rayOne(r: Float64Array, i: number): CastAnswer {
+      const h = rayTo(r, i);
+      return h === null ? { body: -1, t: Infinity } : { body: indexOf.get(h.collider.handle)!, t: h.timeOfImpact };
+    },
     cast(casts: Float64Array): number {
       let sum = 0;
       for (let i = 0; i < QUERIES; i++) if (castTo(casts, i) !== null) sum++;
@@ -214,6 +270,17 @@ export async function run(): Promise<BenchReport> {
     if (!(Math.abs(a.t - b.t) <= tolerance)) throw new Error(`cast ${i}: ours ${a.body} at ${a.t} vs Rapier ${b.body} at ${b.t}`);
     if (a.body !== b.body) castTies++;
   }
+  // Rays: the same agreement, t in units of the (unit) direction.
+  const rayList = rays(scene);
+  let rayTies = 0, rayHits = 0;
+  for (let i = 0; i < 1000; i++) {
+    const a = hash.rayOne(rayList, i), b = peer.rayOne(rayList, i), c = sap.rayOne(rayList, i);
+    if (a.body !== c.body || a.t !== c.t) throw new Error(`ray ${i}: spatial hash and query grid disagree`);
+    if (a.body >= 0) rayHits++;
+    if ((a.body < 0) !== (b.body < 0) && Math.min(a.t, b.t) < rayList[CAST_STRIDE * i + 6] - 1e-4 * (1 + scene.size)) throw new Error(`ray ${i}: ours ${a.body} at ${a.t} vs Rapier ${b.body} at ${b.t}`);
+    if (a.body >= 0 && b.body >= 0 && !(Math.abs(a.t - b.t) <= 1e-4 * (1 + scene.size))) throw new Error(`ray ${i}: ours ${a.body} at ${a.t} vs Rapier ${b.body} at ${b.t}`);
+    if (a.body !== b.body) rayTies++;
+  }
   const results = runInterleaved([
     { name: 'bitecs-collide (spatial hash grids)', run: () => hash.run(spheres), ops: QUERIES },
     { name: 'bitecs-collide (query grid, sweep and prune)', run: () => sap.run(spheres), ops: QUERIES },
@@ -223,6 +290,11 @@ export async function run(): Promise<BenchReport> {
     { name: 'bitecs-collide (spatial hash grids)', run: () => hash.cast(casts), ops: QUERIES },
     { name: 'bitecs-collide (query grid, sweep and prune)', run: () => sap.cast(casts), ops: QUERIES },
     { name: 'Rapier castShape', run: () => peer.cast(casts), ops: QUERIES },
+  ], { warmupSamples: 5, samples: 25 });
+  const rayResults = runInterleaved([
+    { name: 'bitecs-collide (spatial hash grids)', run: () => hash.ray(rayList), ops: QUERIES },
+    { name: 'bitecs-collide (query grid, sweep and prune)', run: () => sap.ray(rayList), ops: QUERIES },
+    { name: 'Rapier castRay', run: () => peer.ray(rayList), ops: QUERIES },
   ], { warmupSamples: 5, samples: 25 });
   peer.dispose();
   const table = (rs: typeof results, title: string, found: string): string => {
@@ -235,8 +307,10 @@ export async function run(): Promise<BenchReport> {
     `Sets agree with Rapier's on 1,000 queries (${mismatches} differ only by bodies within 1e-4 of the radius).`,
     table(castResults, '10,000 sphere casts (r 0.25 to 1.5, 2 to 30 units), 10,000 bodies', 'casts that hit'),
     `Casts agree with Rapier's on 1,000 casts (${castHits} hits): the same time within 1e-4 of the scene's size; ${castTies} name another body at that time (near-ties).`,
+    table(rayResults, '10,000 rays (2 to 100 units), 10,000 bodies', 'rays that hit'),
+    `Rays agree with Rapier's on 1,000 rays (${rayHits} hits): the same time within 1e-4 of the scene's size; ${rayTies} name another body at that time or graze the end of the ray (near-ties).`,
   ].join('\n\n');
-  return { name: 'queries', markdown, data: { results, mismatches, castResults, castTies } };
+  return { name: 'queries', markdown, data: { results, mismatches, castResults, castTies, rayResults, rayTies } };
 }
 
 // Run directly (npx tsx bench/queries.bench.ts): print the table only.

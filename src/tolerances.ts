@@ -302,6 +302,18 @@ export const MESH_BOX_ROUNDING_STEPS = 8;
  */
 export const HASH_WINDOW_SLACK = 2 ** -20;
 
+/**
+ * Slack of the walk along a ray or a cast through the broad phase (systems/legWalk.ts), as a
+ * fraction of the walk's scale: its extent in t plus its coordinates' largest magnitude (plus one
+ * user unit) over the motion's length. A candidate is tested exactly unless its box is entered more
+ * than this after the best hit (a box's entry and its shape's exact time are computed apart: a
+ * shape touching its box, or a grazing ray's ill-conditioned root, can put the exact time a few
+ * ulps, or up to the square root of an ulp, before the entry); and `raycastColliders` widens the
+ * bounds of every collider's box by this fraction of their size and magnitude before clipping a
+ * ray to them. It only adds exact tests, never a hit.
+ */
+export const WALK_SLACK_RELATIVE = 1e-6;
+
 // ---- Characters ----
 
 /**

@@ -222,6 +222,9 @@ export interface PipelineScratch {
   /** Box queries over the spatial hash's grids, when it is the broad phase (made on the first query). */
   hashQueries: SpatialHashQueries | undefined;
   queryGridRun: number;
+  /** The bounds of every collider's broad-phase box, for ray casts, and the broad-phase run they were made for. */
+  rayBounds: Float64Array;
+  rayBoundsRun: number;
   /**
    * The ids of the last broad phase's input, copied when the broad phase answers no box queries:
    * the store's id list changes as colliders come and go, and the query grid must hold the step's.

@@ -172,6 +172,8 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
       queryGrid: undefined,
       hashQueries: undefined,
       queryGridRun: -1,
+      rayBounds: new Float64Array(6),
+      rayBoundsRun: -1,
       stepIds: new Int32Array(0),
     },
     destroy(): void {

@@ -28,6 +28,7 @@ import {
   type ColliderStore,
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
+import { NO_HIT, legWalk, walkLegs } from './legWalk';
 import { rayLimit, type RayQuery } from '../src/query/rayQuery';
 import { entityPose } from './entityPose';
 import { HIT_GROUP_NAMES } from '../src/character/hitGroups';
@@ -35,6 +36,7 @@ import { castHitboxRange, prepareHitboxRayBatch, type HitboxRayHits } from '../s
 import { createHitboxStore } from '../src/character/hitboxStore';
 import { createCharacterRayGrid } from '../src/character/rayGrid';
 import { CollideInputError } from '../src/errors';
+import { WALK_SLACK_RELATIVE } from '../src/tolerances';
 import type { RayBatch } from '../src/query/rayQuery';
 
 /**
@@ -70,9 +72,16 @@ export function createColliderRayHit(): ColliderRayHit {
 }
 
 const cast = new Float64Array(RAY_HIT_STRIDE);
+const bestCast = new Float64Array(RAY_HIT_STRIDE);
 const boxEntry = new Float64Array(RAY_HIT_STRIDE);
 const treeResult = new TreeQueryResult();
 const pose = new Float64Array(POSE_STRIDE);
+/** The ray being cast: origin, then direction (what the walk's tests read). */
+const ray = new Float64Array(6);
+/** The ray's origin as a box (the walk's moving box: a point). */
+const rayStart = new Float64Array(6);
+/** The part of the ray the walk visits: where it enters and leaves the colliders' bounds. */
+const span = new Float64Array(2);
 
 /**
  * Casts the query's ray, origin + t·direction for t up to maxDistance / |direction|, against
@@ -81,47 +90,100 @@ const pose = new Float64Array(POSE_STRIDE);
  * hits at the same t the lowest entity id wins, so the answer does not depend on creation order.
  * A ray starting inside a solid shape hits it at t = 0 (normal −direction/|direction|). k-DOP
  * colliders are cast against their k-DOP. Character hits name the bone and hit group.
- * Throws CollideInputError for a query field that is not finite, lies outside ±MAX_COORDINATE
- * or is otherwise invalid (a zero direction, a negative maxDistance, a mask outside uint32),
- * naming it. Allocates no objects (V8 boxes some numbers passed to the kernels: about 0.3 KB
- * per ray among 10,000 colliders, bundled).
+ * Candidates come from the broad phase's structure along the ray, as castShapeColliders finds
+ * them, so it reads the colliders as of the last `step`: one added since is found from the next
+ * step on. Throws CollideInputError for a query field that is not finite, lies outside
+ * ±MAX_COORDINATE or is otherwise invalid (a zero direction, a negative maxDistance, a mask
+ * outside uint32), naming it. Allocates no objects (V8 boxes some numbers passed to the kernels:
+ * docs/design/shape-queries.md).
  */
 export function raycastColliders(target: World | CollisionPipeline, hit: ColliderRayHit, query: RayQuery): boolean {
   const p = pipelineOf(target, 'raycastColliders');
   const maxT = rayLimit(query, 'raycastColliders');
   const o = query.origin, d = query.direction;
-  const ox = o[0], oy = o[1], oz = o[2], dx = d[0], dy = d[1], dz = d[2];
-  const mask = query.mask, ignore = query.ignore;
-  const c = p.collider;
   hit.entity = -1;
   hit.hitbox = -1;
   hit.boneName = hit.groupName = '';
   hit.group = -1;
   hit.triangle = -1;
-  let best = maxT;
-  for (let i = 0; i < c.count; i++) {
-    const e = c.ids[i];
-    if (e === ignore || (c.layer[e] & mask) === 0) continue;
-    // The broad-phase box contains the shape: a ray entering it after the best hit cannot do better.
-    if (!raycastAabb(boxEntry, ox, oy, oz, dx, dy, dz, best, c.aabb, 6 * e)) continue;
-    if (boxEntry[0] === best && hit.entity >= 0 && e > hit.entity) continue;
-    const part = castShape(p, c, e, ox, oy, oz, dx, dy, dz, best);
-    if (part === NO_HIT) continue;
-    const t = cast[0];
-    if (t > best || (t === best && hit.entity >= 0 && e > hit.entity)) continue;
-    best = t;
-    hit.entity = e;
-    hit.t = t;
-    for (let k = 0; k < 3; k++) hit.normal[k] = cast[1 + k];
-    hit.hitbox = c.kind[e] === SHAPE_CHARACTER ? part : -1;
-    hit.triangle = c.kind[e] === SHAPE_MESH ? part : -1;
+  for (let k = 0; k < 3; k++) {
+    ray[k] = rayStart[k] = rayStart[3 + k] = o[k];
+    ray[3 + k] = d[k];
   }
-  if (hit.entity < 0) return false;
+  // The walk's legs need an end, and a ray may be unlimited: its part inside the colliders' bounds.
+  const bounds = colliderBounds(p);
+  if (!clipToBounds(bounds, maxT)) return false;
+  const length = Math.max(Math.abs(d[0]), Math.abs(d[1]), Math.abs(d[2]));
+  const magnitude = Math.max(Math.abs(o[0]), Math.abs(o[1]), Math.abs(o[2]), -bounds[0], -bounds[1], -bounds[2], bounds[3], bounds[4], bounds[5]);
+  const slack = length > 0 ? WALK_SLACK_RELATIVE * (span[1] + (magnitude + 1) / length) : 0;
+  walkLegs(p, rayStart, d, span[0], span[1], maxT, slack, query.mask, query.ignore, rayEntry, rayExact, cast, bestCast, RAY_HIT_STRIDE);
+  const e = legWalk.entity;
+  if (e < 0) return false;
+  const c = p.collider, t = legWalk.t;
+  hit.entity = e;
+  hit.t = t;
+  for (let k = 0; k < 3; k++) hit.normal[k] = bestCast[1 + k];
+  hit.hitbox = c.kind[e] === SHAPE_CHARACTER ? legWalk.part : -1;
+  hit.triangle = c.kind[e] === SHAPE_MESH ? legWalk.part : -1;
   nameHitbox(hit, p);
-  hit.distance = hit.t * Math.hypot(dx, dy, dz);
-  hit.point[0] = ox + hit.t * dx;
-  hit.point[1] = oy + hit.t * dy;
-  hit.point[2] = oz + hit.t * dz;
+  hit.distance = t * Math.hypot(d[0], d[1], d[2]);
+  for (let k = 0; k < 3; k++) hit.point[k] = o[k] + t * d[k];
+  return true;
+}
+
+/** When the ray enters collider e's broad-phase box, up to `best` (a walk's entry test). */
+function rayEntry(c: ColliderStore, e: number, best: number): number {
+  return raycastAabb(boxEntry, ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], best, c.aabb, 6 * e) ? boxEntry[0] : Infinity;
+}
+
+/** The exact cast of the ray against collider e (a walk's exact test). */
+function rayExact(p: CollisionPipeline, c: ColliderStore, e: number, best: number): number {
+  return castShape(p, c, e, ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], best);
+}
+
+/**
+ * The bounds of every collider's broad-phase box (min-max, widened by WALK_SLACK_RELATIVE;
+ * inverted when there is none), made once per step.
+ */
+function colliderBounds(p: CollisionPipeline): Float64Array {
+  const s = p.scratch, b = s.rayBounds;
+  if (s.rayBoundsRun === s.broadPhaseRuns) return b;
+  s.rayBoundsRun = s.broadPhaseRuns;
+  b[0] = b[1] = b[2] = Infinity;
+  b[3] = b[4] = b[5] = -Infinity;
+  const c = p.collider, boxes = c.aabb;
+  for (let i = 0; i < c.count; i++) {
+    const o = 6 * c.ids[i];
+    for (let k = 0; k < 3; k++) {
+      if (boxes[o + k] < b[k]) b[k] = boxes[o + k];
+      if (boxes[o + 3 + k] > b[3 + k]) b[3 + k] = boxes[o + 3 + k];
+    }
+  }
+  for (let k = 0; c.count > 0 && k < 3; k++) {
+    const slack = WALK_SLACK_RELATIVE * (1 + b[3 + k] - b[k] + Math.max(Math.abs(b[k]), Math.abs(b[3 + k])));
+    b[k] -= slack;
+    b[3 + k] += slack;
+  }
+  return b;
+}
+
+/** Writes into `span` the ray's parameters where it enters and leaves `bounds`, within [0, maxT]; false when it misses them there. */
+function clipToBounds(bounds: Float64Array, maxT: number): boolean {
+  if (!(bounds[0] <= bounds[3])) return false;
+  let enter = 0, exit = maxT;
+  for (let k = 0; k < 3; k++) {
+    const o = ray[k], v = ray[3 + k], lo = bounds[k], hi = bounds[3 + k];
+    if (v === 0) {
+      if (!(o >= lo && o <= hi)) return false;
+      continue;
+    }
+    const t0 = ((v > 0 ? lo : hi) - o) / v, t1 = ((v > 0 ? hi : lo) - o) / v;
+    if (t0 > enter) enter = t0;
+    if (t1 < exit) exit = t1;
+  }
+  if (!(enter <= exit)) return false;
+  span[0] = enter;
+  span[1] = exit;
   return true;
 }
 
@@ -136,8 +198,6 @@ export function nameHitbox(hit: Pick<ColliderRayHit, 'hitbox' | 'boneName' | 'gr
   hit.groupName = h >= 0 ? HIT_GROUP_NAMES[hit.group] : '';
 }
 
-/** castShape's miss; any other return is a hit (the hitbox or triangle index for characters and meshes, else 0). */
-const NO_HIT = -2;
 
 /** Exact cast against collider e (t and normal into `cast`), up to maxT. */
 function castShape(

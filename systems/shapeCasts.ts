@@ -3,12 +3,8 @@
  * moved by its displacement, for character movement, projectiles with a size, placement checks.
  * It reads the volumes of the last `step`, as overlapColliders and raycastColliders do.
  *
- * Candidates come from box queries on the broad phase's structure (shapeQueries.ts boxQueries):
- * the motion is cut into legs, each moving the shape's box by about its own size or a grid cell,
- * visited in order; each leg's new candidates are sorted by when the moving shape's box enters
- * their broad-phase box and cast exactly in that order, until the next entry comes after the best
- * hit. The first leg ending after the best hit ends the search: whatever a later leg meets is
- * entered after it (docs/design/shape-queries.md measures the leg length).
+ * Candidates come from box queries on the broad phase's structure, leg by leg along the motion
+ * (legWalk.ts), each cast exactly in the order the shape's box enters theirs.
  */
 import type { World } from 'bitecs';
 import { OBB_STRIDE, SPHERE_STRIDE, type KdopK } from '../src/layout';
@@ -21,23 +17,20 @@ import { POSE_STRIDE } from '../src/tree/pose';
 import { TreeQueryResult } from '../src/tree/queryResult';
 import { obbFromAabb } from '../src/volumes/obb';
 import { QUERY_AABB, QUERY_CAPSULE, QUERY_OBB, QUERY_SPHERE, assertShapeQuery, shapeQueryBounds, type ShapeQuery } from '../src/query/shapeQuery';
-import { IdList } from '../src/broadphase/boxQuery';
-import { grown } from '../src/broadphase/growable';
-import { sortByKey } from '../src/broadphase/sortByKey';
 import {
   SHAPE_AABB,
   SHAPE_CAPSULE,
   SHAPE_CHARACTER,
   SHAPE_KDOP,
   SHAPE_MESH,
-  SHAPE_NONE,
   SHAPE_OBB,
   SHAPE_SPHERE,
   SHAPE_STRIDE,
   type ColliderStore,
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
-import { boxQueries } from './shapeQueries';
+import { NO_HIT, legWalk, walkLegs } from './legWalk';
+import { WALK_SLACK_RELATIVE } from '../src/tolerances';
 import { entityPose } from './entityPose';
 import { createColliderRayHit, nameHitbox, type ColliderRayHit } from './raycastColliders';
 
@@ -56,16 +49,10 @@ export function createColliderShapeHit(): ColliderShapeHit {
   return createColliderRayHit();
 }
 
-/** The shape's box at the start (min-max), then a leg's swept box. */
+/** The shape's box at the start (min-max). */
 const startBox = new Float64Array(6);
-const legBox = new Float64Array(6);
-const legCandidates = new IdList();
-/** A leg's candidates to cast, by entry time (keys) and id (tags). */
-let entryKeys = new Float64Array(64);
-let entryIds = new Int32Array(64);
-/** Per entity, the cast that last took it as a candidate: each is considered once over the legs. */
-let visited = new Uint32Array(0);
-let castNumber = 0;
+/** The query being cast (what the walk's tests read). */
+let activeQuery: ShapeQuery | undefined;
 /** The last kernel's hit, the best hit so far, and the best hitbox's within a character. */
 const cast = new Float64Array(SHAPE_CAST_HIT_STRIDE);
 const bestCast = new Float64Array(SHAPE_CAST_HIT_STRIDE);
@@ -76,15 +63,6 @@ const treeResult = new TreeQueryResult();
 const pose = new Float64Array(POSE_STRIDE);
 /** A hitbox's bounding sphere's box. */
 const sphereBox = new Float64Array(6);
-
-/** Most legs of a cast: beyond them a leg's swept box grows with the displacement instead (a huge box query tests its levels' boxes directly). */
-const MAX_CAST_LEGS = 64;
-
-/** The best entity before any hit: above every id, so a tie at t = 1 goes to the collider. */
-const NO_ENTITY = 0x7fffffff;
-
-/** castAgainst's miss; any other return is a hit (the hitbox or triangle index for characters and meshes, else 0). */
-const NO_HIT = -2;
 
 /**
  * When the box at box[0..5], moved by t·d for t in [0, 1], first meets the closed box at b[bo]
@@ -131,60 +109,15 @@ export function castShapeColliders(target: World | CollisionPipeline, hit: Colli
   hit.entity = -1;
   hit.hitbox = -1;
   hit.triangle = -1;
-  if (visited.length < c.kind.length) visited = grown(visited, c.kind.length);
-  if (++castNumber === 0xffffffff) {
-    visited.fill(0);
-    castNumber = 1;
-  }
   shapeQueryBounds(startBox, 0, query);
-  const grid = boxQueries(p);
-  const legs = legCount(startBox, d, grid.queryCell());
-  // No hit yet: best is the end of the motion, and a tie at it goes to any entity.
-  let best = 1, bestEntity = NO_ENTITY, bestPart = NO_HIT;
-  for (let leg = 0; leg < legs; leg++) {
-    const t0 = leg / legs, t1 = (leg + 1) / legs;
-    for (let k = 0; k < 3; k++) {
-      const a = t0 * d[k], b = t1 * d[k];
-      legBox[k] = startBox[k] + Math.min(a, b);
-      legBox[3 + k] = startBox[3 + k] + Math.max(a, b);
-    }
-    legCandidates.count = 0;
-    grid.queryBox(c.aabb, legBox, 0, legCandidates);
-    // Entry times of this leg's new candidates; those entered after the best hit are done with.
-    const ids = legCandidates.ids;
-    let n = 0;
-    for (let i = 0; i < legCandidates.count; i++) {
-      const e = ids[i];
-      if (visited[e] === castNumber) continue;
-      visited[e] = castNumber;
-      if (e === ignore || c.kind[e] === SHAPE_NONE || (c.layer[e] & mask) === 0) continue;
-      const entry = boxEntry(startBox, d, c.aabb, 6 * e);
-      if (entry > best || (entry === best && e > bestEntity)) continue;
-      if (n === entryKeys.length) {
-        entryKeys = grown(entryKeys, n + 1);
-        entryIds = grown(entryIds, n + 1);
-      }
-      entryKeys[n] = entry;
-      entryIds[n++] = e;
-    }
-    sortByKey(entryKeys, entryIds, 0, n);
-    for (let i = 0; i < n; i++) {
-      const entry = entryKeys[i], e = entryIds[i];
-      // A shape is inside its broad-phase box: entered after the best hit, it cannot do better.
-      if (entry > best || (entry === best && e > bestEntity)) break;
-      const part = castAgainst(p, c, e, query, best);
-      if (part === NO_HIT) continue;
-      const t = cast[0];
-      if (t > best || (t === best && e > bestEntity)) continue;
-      best = t;
-      bestEntity = e;
-      bestPart = part;
-      for (let k = 0; k < SHAPE_CAST_HIT_STRIDE; k++) bestCast[k] = cast[k];
-    }
-    // Colliders first met in later legs are entered after this leg's end.
-    if (best < t1) break;
-  }
-  if (bestEntity === NO_ENTITY) {
+  activeQuery = query;
+  const length = Math.max(Math.abs(d[0]), Math.abs(d[1]), Math.abs(d[2]));
+  let magnitude = 0;
+  for (let k = 0; k < 6; k++) magnitude = Math.max(magnitude, Math.abs(startBox[k]));
+  walkLegs(p, startBox, d, 0, 1, 1, WALK_SLACK_RELATIVE * (1 + (magnitude + 1) / length), mask, ignore, shapeEntry, shapeExact, cast, bestCast, SHAPE_CAST_HIT_STRIDE);
+  activeQuery = undefined;
+  const bestEntity = legWalk.entity, best = legWalk.t, bestPart = legWalk.part;
+  if (bestEntity < 0) {
     nameHitbox(hit, p);
     return false;
   }
@@ -201,14 +134,14 @@ export function castShapeColliders(target: World | CollisionPipeline, hit: Colli
   return true;
 }
 
-/**
- * Legs of a cast: each moves the shape's box by about its own largest side or the grid's finest
- * cell, whichever is larger (measured best in docs/design/shape-queries.md), at most MAX_CAST_LEGS.
- */
-function legCount(box: Float64Array, d: Float64Array, cell: number): number {
-  const leg = Math.max(box[3] - box[0], box[4] - box[1], box[5] - box[2], cell);
-  const travel = Math.max(Math.abs(d[0]), Math.abs(d[1]), Math.abs(d[2]));
-  return leg > 0 ? Math.max(1, Math.min(MAX_CAST_LEGS, Math.ceil(travel / leg))) : MAX_CAST_LEGS;
+/** When the query's shape, moved from its start, enters collider e's broad-phase box (a walk's entry test). */
+function shapeEntry(c: ColliderStore, e: number): number {
+  return boxEntry(startBox, activeQuery!.displacement, c.aabb, 6 * e);
+}
+
+/** The exact cast of the query's shape against collider e (a walk's exact test). */
+function shapeExact(p: CollisionPipeline, c: ColliderStore, e: number, best: number): number {
+  return castAgainst(p, c, e, activeQuery!, best);
 }
 
 /** Exact cast of the query's shape against collider e (into `cast`), up to maxT. */

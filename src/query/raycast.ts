@@ -179,7 +179,8 @@ export function raycastSphere(
     return true;
   }
   const t = ballEntry(mx, my, mz, dx, dy, dz, r);
-  if (t > maxT) return false;
+  // A miss is Infinity, which an unlimited ray's maxT does not exceed.
+  if (t === Infinity || t > maxT) return false;
   writeHit(out, t, mx + t * dx, my + t * dy, mz + t * dz, dx, dy, dz);
   return true;
 }
@@ -329,7 +330,7 @@ export function raycastCapsule(
       if (tc < t && axial >= 0 && axial <= 1) t = tc;
     }
   }
-  if (t > maxT) return false;
+  if (t === Infinity || t > maxT) return false;
   const hx = mx + t * dx, hy = my + t * dy, hz = mz + t * dz;
   const s = aa > 0 ? Math.min(1, Math.max(0, (hx * ax + hy * ay + hz * az) / aa)) : 0;
   writeHit(out, t, hx - s * ax, hy - s * ay, hz - s * az, dx, dy, dz);

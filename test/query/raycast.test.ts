@@ -297,6 +297,45 @@ describe('adversarial rays', () => {
     expect(raycastTriangle(out, 0.2, 0.2, 0, 0, 0, 0, 1, tri, 0)).toBe(false);
   });
 
+  it('an unlimited ray (maxT Infinity) hits what a long finite one hits and misses what it misses, for every shape', () => {
+    // A sphere's or capsule's miss is an entry at t = Infinity, which must not count as a hit at
+    // an unlimited maxT.
+    const obb = new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1]);
+    const sphere = new Float64Array([0, 0, 0, 1]);
+    const capsule = new Float64Array([0, 0, 0, 0, 0, 2, 1]);
+    const kdop = new Float64Array([-1, -1, -1, -2, -2, -2, -2, 1, 1, 1, 2, 2, 2, 2]);
+    const tri = new Float64Array([-1, -1, 0, 1, -1, 0, 0, 1, 0]);
+    const casts: Array<(o: Vec, d: Vec, maxT: number) => boolean> = [
+      (o, d, maxT) => raycastAabb(out, ...o, ...d, maxT, box, 0),
+      (o, d, maxT) => raycastObb(out, ...o, ...d, maxT, obb, 0),
+      (o, d, maxT) => raycastSphere(out, ...o, ...d, maxT, sphere, 0),
+      (o, d, maxT) => raycastCapsule(out, ...o, ...d, maxT, capsule, 0),
+      (o, d, maxT) => raycastKdop(out, ...o, ...d, maxT, kdop, 0, 14),
+      (o, d, maxT) => raycastTriangle(out, ...o, ...d, maxT, tri, 0),
+    ];
+    const rand = mulberry32(31);
+    let hits = 0, misses = 0;
+    for (let i = 0; i < 2000; i++) {
+      const o: Vec = [10 * (rand() - 0.5), 10 * (rand() - 0.5), 10 * (rand() - 0.5)];
+      // Away from the shapes half the time (a ball entry that is behind the origin), else towards them.
+      const sign = i % 2 === 0 ? -1 : 1;
+      const d: Vec = [sign * -o[0] + rand() - 0.5, sign * -o[1] + rand() - 0.5, sign * -o[2] + rand() - 0.5];
+      for (const cast of casts) {
+        const finite = cast(o, d, 1e9);
+        const t = out[0];
+        expect(cast(o, d, Infinity)).toBe(finite);
+        if (finite) {
+          expect(out[0]).toBe(t);
+          hits++;
+        } else {
+          misses++;
+        }
+      }
+    }
+    expect(hits).toBeGreaterThan(1000);
+    expect(misses).toBeGreaterThan(1000);
+  });
+
   it('origin inside: t = 0 and the normal is the negated unit direction', () => {
     const sphere = new Float64Array([0, 0, 0, 2]);
     expect(raycastSphere(out, 0.5, 0, 0, 0, 3, 4, 1, sphere, 0)).toBe(true);

@@ -2,7 +2,10 @@
 // shapes rebuilt here in doubles from each collider's description and transform; characters
 // against raycastHitboxes (the grid walk, an independent path to the same hitboxes).
 import { addEntity, createWorld } from 'bitecs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { SHAPE_AABB, SHAPE_CAPSULE, SHAPE_OBB, SHAPE_SPHERE, SHAPE_STRIDE } from '../../components/collider';
+import { createRayQuery } from '../../src/query/rayQuery';
 import { buildBoundingTree, type BoundingTree } from '../../src/tree/build';
 import { addCharacterHitboxes, createHitboxStore } from '../../src/character/hitboxStore';
 import { createCharacterRayGrid } from '../../src/character/rayGrid';
@@ -168,6 +171,87 @@ describe('raycastColliders', () => {
     expect(hits).toBeGreaterThan(200);
     expect(misses).toBeGreaterThan(50);
     expect(meshHits).toBeGreaterThan(5);
+  });
+
+  it('walks the broad phase along rays of any length, from far outside the colliders too, as exactly as casting every collider', () => {
+    // The colliders sit on an integer lattice spread over up to 400 units (touching and
+    // face-aligned boxes; walks of the most legs), and rays start inside, next to or far outside
+    // them, unlimited or not, axis-aligned along the lattice's planes or not. The reference casts
+    // every collider with the same kernels on the pipeline's own shapes: the same entity, the same t.
+    const kinds = [SHAPE_SPHERE, SHAPE_AABB, SHAPE_OBB, SHAPE_CAPSULE];
+    const scene = fc.record({ seed: fc.integer({ min: 1, max: 1 << 30 }), count: fc.integer({ min: 1, max: 150 }), spread: fc.constantFrom(4, 40, 400) });
+    const rayArb = fc.record({
+      from: fc.constantFrom('inside', 'outside', 'far'),
+      axis: fc.constantFrom(-1, 0, 1, 2),
+      unlimited: fc.boolean(),
+      seed: fc.integer({ min: 1, max: 1 << 30 }),
+    });
+    const out = new Float64Array(4);
+    const hit = createColliderRayHit();
+    let hits = 0, misses = 0;
+    fc.assert(
+      fc.property(scene, fc.array(rayArb, { minLength: 8, maxLength: 8 }), ({ seed, count, spread }, rays) => {
+        const rand = mulberry32(seed);
+        const world = createWorld();
+        const p = createCollisionPipeline(world);
+        const lattice = () => Math.round(spread * rand());
+        for (let i = 0; i < count; i++) {
+          const e = addEntity(world), kind = kinds[i % 4], h = 0.5 + Math.floor(2 * rand()) * 0.5;
+          if (kind === SHAPE_SPHERE) addCollider(world, e, { shape: 'sphere', radius: h });
+          else if (kind === SHAPE_AABB) addCollider(world, e, { shape: 'aabb', halfExtents: [h, 0.5, 1] });
+          else if (kind === SHAPE_OBB) addCollider(world, e, { shape: 'obb', halfExtents: [h, 1, 0.5] });
+          else addCollider(world, e, { shape: 'capsule', p0: [-h, 0, 0], p1: [h, 0, 0], radius: 0.5 });
+          setTransform(world, e, [lattice(), lattice(), lattice()], kind === SHAPE_OBB && rand() < 0.5 ? randomQuaternion(rand) : [0, 0, 0, 1]);
+        }
+        p.step(world);
+        const c = p.collider;
+        for (const ray of rays) {
+          const r = mulberry32(ray.seed);
+          const far = ray.from === 'far' ? 1e4 : ray.from === 'outside' ? spread + 5 : 0;
+          const o: Vec = [Math.round(spread * r()), Math.round(spread * r()), Math.round(spread * r())];
+          const target: Vec = [spread * r(), spread * r(), spread * r()];
+          let d: Vec;
+          const axis: number = ray.axis;
+          if (axis >= 0) {
+            // Along a lattice line (through box faces and edges), from beyond the colliders when outside.
+            d = [0, 0, 0];
+            d[axis] = r() < 0.5 ? 1 : -1;
+            o[axis] -= d[axis] * far;
+          } else {
+            const dir = [target[0] - o[0], target[1] - o[1], target[2] - o[2]];
+            const len = Math.hypot(...dir) || 1;
+            for (let k = 0; k < 3; k++) o[k] -= (far * dir[k]) / len;
+            d = [target[0] - o[0], target[1] - o[1], target[2] - o[2]];
+          }
+          const maxT = ray.unlimited ? Infinity : (0.5 + r()) * (far + spread) / Math.max(Math.hypot(...d), 1e-9);
+          let refEntity = -1, refT = Infinity;
+          for (let i = 0; i < c.count; i++) {
+            const e = c.ids[i], o5 = SHAPE_STRIDE * e, kind = c.kind[e];
+            const cast = kind === SHAPE_SPHERE ? raycastSphere : kind === SHAPE_AABB ? raycastAabb : kind === SHAPE_OBB ? raycastObb : raycastCapsule;
+            if (!cast(out, ...o, ...d, maxT, c.world, o5)) continue;
+            if (out[0] < refT || (out[0] === refT && e < refEntity)) {
+              refT = out[0];
+              refEntity = e;
+            }
+          }
+          const q = createRayQuery({ origin: o, direction: d, maxDistance: ray.unlimited ? Infinity : maxT * Math.hypot(...d) });
+          const got = raycastColliders(world, hit, q);
+          if (refEntity < 0) {
+            misses++;
+            expect(got).toBe(false);
+            continue;
+          }
+          hits++;
+          expect(got).toBe(true);
+          expect(hit.entity).toBe(refEntity);
+          expect(hit.t).toBe(refT);
+        }
+        p.destroy();
+      }),
+      { numRuns: 60 },
+    );
+    expect(hits).toBeGreaterThan(50);
+    expect(misses).toBeGreaterThan(20);
   });
 
   it('breaks ties by the lowest entity id whatever the creation order, starts inside at t = 0, and rejects bad input', () => {

@@ -474,11 +474,12 @@ describe('castShapeColliders', () => {
     };
     run(30_000);
     // The sphere kernels take the sphere and the motion as 8 numbers, which V8 boxes (16 bytes
-    // each) when the call is not inlined: 150 to 350 bytes per cast here (a cast makes about one
+    // each) when the call is not inlined, and the walk calls its entry and exact tests through
+    // function values: 400 to 440 bytes per cast here, untransformed (a cast makes about one
     // exact cast; more when earlier tests made the kernels' call sites polymorphic).
     // An object, array or string per cast would add more than the slack here.
     const perCast = leastBytesPerCall(run, 10_000, 4, 2000);
-    expect(perCast).toBeLessThan(480);
+    expect(perCast).toBeLessThan(640);
   });
 
   it('refuses bad input, naming the field', () => {
