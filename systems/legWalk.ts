@@ -3,9 +3,10 @@
  * as it moves along d, found through box queries on the broad phase's structure
  * (shapeQueries.ts boxQueries). The motion is cut into legs, each moving the box by about its own
  * size or a grid cell, visited in order; each leg's new candidates are sorted by when the moving
- * box enters their broad-phase box and cast exactly in that order, until the next entry comes
- * after the best hit. The first leg ending after the best hit ends the search: whatever a later
- * leg meets is entered after it (docs/design/shape-queries.md measures the leg length).
+ * box enters their broad-phase box and tested exactly in that order, until the next entry comes
+ * after the best hit (by more than a slack: see walkLegs). The first leg ending after the best hit
+ * ends the search: whatever a later leg meets is entered after it (docs/design/shape-queries.md
+ * measures the leg length).
  */
 import { IdList } from '../src/broadphase/boxQuery';
 import { grown } from '../src/broadphase/growable';
