@@ -48,15 +48,29 @@ function sphereCasts(scene: Scene): Float64Array {
     const o = CAST_STRIDE * i;
     for (let k = 0; k < 3; k++) s[o + k] = scene.size * rand();
     s[o + 3] = 0.25 + 1.25 * rand();
-    const z = 2 * rand() - 1, phi = 2 * Math.PI * rand(), r = Math.sqrt(1 - z * z), length = 2 + 28 * rand();
-    s[o + 4] = length * r * Math.cos(phi);
-    s[o + 5] = length * r * Math.sin(phi);
-    s[o + 6] = length * z;
+    unitDirection(rand, s, o + 4);
+    const length = 2 + 28 * rand();
+    for (let k = 4; k < 7; k++) s[o + k] *= length;
   }
   return s;
 }
 
+/** A direction uniform on the sphere, unit length, at out[o..o+2]. */
+function unitDirection(rand: () => number, out: Float64Array, o: number): void {
+  const z = 2 * rand() - 1, phi = 2 * Math.PI * rand(), r = Math.sqrt(1 - z * z);
+  out[o] = r * Math.cos(phi);
+  out[o + 1] = r * Math.sin(phi);
+  out[o + 2] = z;
+}
+
 const CAST_STRIDE = 7;
+
+/** How many of the QUERIES queries `hits(i)` says hit (the timed loop of every cast and ray case). */
+function countHits(hits: (i: number) => boolean): number {
+  let sum = 0;
+  for (let i = 0; i < QUERIES; i++) if (hits(i)) sum++;
+  return sum;
+}
 
 /** Rays (7 numbers each: origin, unit direction, length): from inside the scene, 2 to 100 units long, a uniform direction. */
 function rays(scene: Scene): Float64Array {
@@ -65,10 +79,7 @@ function rays(scene: Scene): Float64Array {
   for (let i = 0; i < QUERIES; i++) {
     const o = CAST_STRIDE * i;
     for (let k = 0; k < 3; k++) s[o + k] = scene.size * rand();
-    const z = 2 * rand() - 1, phi = 2 * Math.PI * rand(), r = Math.sqrt(1 - z * z);
-    s[o + 3] = r * Math.cos(phi);
-    s[o + 4] = r * Math.sin(phi);
-    s[o + 5] = z;
+    unitDirection(rand, s, o + 3);
     s[o + 6] = 2 + 98 * rand();
   }
   return s;
@@ -97,25 +108,24 @@ function ours(scene: Scene, broadPhase: BroadPhase | undefined) {
   const out = new Int32Array(256);
   const hit = createColliderShapeHit();
   const rayQuery = createRayQuery();
-  const setRayOf = (r: Float64Array, i: number) => {
+  /** Whether ray i of `r` hits (into `hit`). */
+  const rayHits = (r: Float64Array, i: number): boolean => {
     const o = CAST_STRIDE * i;
     setRay(rayQuery, r[o], r[o + 1], r[o + 2], r[o + 3], r[o + 4], r[o + 5]);
     rayQuery.maxDistance = r[o + 6];
+    return raycastColliders(world, hit, rayQuery);
+  };
+  /** Whether cast i of `casts` hits (into `hit`). */
+  const castHits = (casts: Float64Array, i: number): boolean => {
+    const o = CAST_STRIDE * i;
+    setSphereQuery(q, casts[o], casts[o + 1], casts[o + 2], casts[o + 3]);
+    setShapeCast(q, casts[o + 4], casts[o + 5], casts[o + 6]);
+    return castShapeColliders(world, hit, q);
   };
   return {
     /** Rays: the number that hit. */
-    ray(r: Float64Array): number {
-      let sum = 0;
-      for (let i = 0; i < QUERIES; i++) {
-        setRayOf(r, i);
-        if (raycastColliders(world, hit, rayQuery)) sum++;
-      }
-      return sum;
-    },
-    rayOne(r: Float64Array, i: number): CastAnswer {
-      setRayOf(r, i);
-      return raycastColliders(world, hit, rayQuery) ? { body: index.get(hit.entity)!, t: hit.t } : { body: -1, t: Infinity };
-    },
+    ray: (r: Float64Array): number => countHits((i) => rayHits(r, i)),
+    rayOne: (r: Float64Array, i: number): CastAnswer => (rayHits(r, i) ? { body: index.get(hit.entity)!, t: hit.t } : { body: -1, t: Infinity }),
     run(spheres: Float64Array): number {
       let sum = 0;
       for (let i = 0; i < QUERIES; i++) {
@@ -132,22 +142,8 @@ function ours(scene: Scene, broadPhase: BroadPhase | undefined) {
       return list.map((e) => index.get(e)!).sort((a, b) => a - b);
     },
     /** Casts: the number that hit. */
-    cast(casts: Float64Array): number {
-      let sum = 0;
-      for (let i = 0; i < QUERIES; i++) {
-        const o = CAST_STRIDE * i;
-        setSphereQuery(q, casts[o], casts[o + 1], casts[o + 2], casts[o + 3]);
-        setShapeCast(q, casts[o + 4], casts[o + 5], casts[o + 6]);
-        if (castShapeColliders(world, hit, q)) sum++;
-      }
-      return sum;
-    },
-    castOne(casts: Float64Array, i: number): CastAnswer {
-      const o = CAST_STRIDE * i;
-      setSphereQuery(q, casts[o], casts[o + 1], casts[o + 2], casts[o + 3]);
-      setShapeCast(q, casts[o + 4], casts[o + 5], casts[o + 6]);
-      return castShapeColliders(world, hit, q) ? { body: index.get(hit.entity)!, t: hit.t } : { body: -1, t: 1 };
-    },
+    cast: (casts: Float64Array): number => countHits((i) => castHits(casts, i)),
+    castOne: (casts: Float64Array, i: number): CastAnswer => (castHits(casts, i) ? { body: index.get(hit.entity)!, t: hit.t } : { body: -1, t: 1 }),
   };
 }
 
@@ -191,20 +187,12 @@ async function rapier(scene: Scene) {
     return world.castRay(ray, r[o + 6], true);
   };
   return {
-    ray(r: Float64Array): number {
-      let sum = 0;
-      for (let i = 0; i < QUERIES; i++) if (rayTo(r, i) !== null) sum++;
-      return sum;
-    },
+    ray: (r: Float64Array): number => countHits((i) => rayTo(r, i) !== null),
     rayOne(r: Float64Array, i: number): CastAnswer {
       const h = rayTo(r, i);
       return h === null ? { body: -1, t: Infinity } : { body: indexOf.get(h.collider.handle)!, t: h.timeOfImpact };
     },
-    cast(casts: Float64Array): number {
-      let sum = 0;
-      for (let i = 0; i < QUERIES; i++) if (castTo(casts, i) !== null) sum++;
-      return sum;
-    },
+    cast: (casts: Float64Array): number => countHits((i) => castTo(casts, i) !== null),
     castOne(casts: Float64Array, i: number): CastAnswer {
       const h = castTo(casts, i);
       return h === null ? { body: -1, t: 1 } : { body: indexOf.get(h.collider.handle)!, t: h.time_of_impact };
