@@ -32,11 +32,9 @@ export default defineConfig({
   splitting: true,
   dts: true,
   clean: true,
-  sourcemap: true,
-  // Maps point at the sources; embedding them would triple the package for nothing.
-  esbuildOptions(options) {
-    options.sourcesContent = false;
-  },
+  // No source maps: the output is not minified, so stack traces already name our functions and
+  // read as the source, and maps would point at sources the package does not ship.
+  sourcemap: false,
   esbuildPlugins: [pureAllocations],
   target: 'es2022',
   platform: 'neutral',
