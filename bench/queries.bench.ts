@@ -18,7 +18,9 @@ import { createCollisionPipeline } from '../systems/pipeline';
 import { overlapColliders } from '../systems/shapeQueries';
 import { castShapeColliders, createColliderShapeHit } from '../systems/shapeCasts';
 import { raycastColliders } from '../systems/raycastColliders';
-import { createRayQuery, setRay } from '../src/query/rayQuery';
+import { createColliderRayHits, raycastCollidersBatch } from '../systems/colliderRayBatch';
+import { createWorkerPool } from '../systems/parallel/workerPool';
+import { createRayBatch, createRayQuery, setRay } from '../src/query/rayQuery';
 import { createShapeQuery, setShapeCast, setSphereQuery } from '../src/query/shapeQuery';
 import { createSweepAndPrune } from '../src/broadphase/sweepAndPrune';
 import type { BroadPhase } from '../src/broadphase/broadPhase';
@@ -91,9 +93,9 @@ interface CastAnswer {
   t: number;
 }
 
-function ours(scene: Scene, broadPhase: BroadPhase | undefined) {
+function ours(scene: Scene, broadPhase: BroadPhase | undefined, workers = 0) {
   const world = createWorld();
-  const p = createCollisionPipeline(world, { broadPhase });
+  const p = createCollisionPipeline(world, { broadPhase, ...(workers > 0 ? { workers: createWorkerPool(workers) } : {}) });
   const eids: number[] = [];
   const { half: h, position: pos, rotation: r } = scene;
   for (let i = 0; i < scene.count; i++) {
@@ -122,9 +124,29 @@ function ours(scene: Scene, broadPhase: BroadPhase | undefined) {
     setShapeCast(q, casts[o + 4], casts[o + 5], casts[o + 6]);
     return castShapeColliders(world, hit, q);
   };
+  const batch = createRayBatch(QUERIES, true);
+  const batchHits = createColliderRayHits(QUERIES, true);
   return {
     /** Rays: the number that hit. */
     ray: (r: Float64Array): number => countHits((i) => rayHits(r, i)),
+    /** The rays of `r` as one batch (raycastCollidersBatch): the number that hit. */
+    rayBatch(r: Float64Array): number {
+      batch.count = QUERIES;
+      for (let i = 0; i < QUERIES; i++) {
+        const o = CAST_STRIDE * i;
+        for (let k = 0; k < 3; k++) {
+          batch.origin[3 * i + k] = r[o + k];
+          batch.direction[3 * i + k] = r[o + 3 + k];
+        }
+        batch.maxDistance[i] = r[o + 6];
+      }
+      return raycastCollidersBatch(world, batchHits, batch);
+    },
+    /** Ray i's answer in the last batch. */
+    batchOne: (i: number): CastAnswer => (batchHits.entity[i] >= 0 ? { body: index.get(batchHits.entity[i])!, t: batchHits.t[i] } : { body: -1, t: Infinity }),
+    /** Batches split with the workers so far. */
+    pooledJobs: () => p.parallel?.jobsOnWorkers ?? 0,
+    dispose: () => p.destroy(),
     rayOne: (r: Float64Array, i: number): CastAnswer => (rayHits(r, i) ? { body: index.get(hit.entity)!, t: hit.t } : { body: -1, t: Infinity }),
     run(spheres: Float64Array): number {
       let sum = 0;
@@ -227,6 +249,7 @@ export async function run(): Promise<BenchReport> {
   const spheres = querySpheres(scene);
   const hash = ours(scene, undefined);
   const sap = ours(scene, createSweepAndPrune());
+  const pooled = ours(scene, undefined, 1);
   const peer = await rapier(scene);
   // Agreement: the same sets, but for bodies within a hair of the query (Float32 stores vs f32 Rapier).
   let mismatches = 0;
@@ -269,6 +292,15 @@ export async function run(): Promise<BenchReport> {
     if (a.body >= 0 && b.body >= 0 && !(Math.abs(a.t - b.t) <= 1e-4 * (1 + scene.size))) throw new Error(`ray ${i}: ours ${a.body} at ${a.t} vs Rapier ${b.body} at ${b.t}`);
     if (a.body !== b.body) rayTies++;
   }
+  // Batches: every ray's answer is the single ray's, to the bit, on one thread and on two.
+  hash.rayBatch(rayList);
+  const jobsBefore = pooled.pooledJobs();
+  pooled.rayBatch(rayList);
+  if (pooled.pooledJobs() !== jobsBefore + 1) throw new Error('the batch did not run on the worker pool');
+  for (let i = 0; i < QUERIES; i++) {
+    const a = hash.rayOne(rayList, i), b = hash.batchOne(i), c = pooled.batchOne(i);
+    if (a.body !== b.body || !Object.is(a.t, b.t) || a.body !== c.body || !Object.is(a.t, c.t)) throw new Error(`ray ${i}: a batch disagrees with the single ray`);
+  }
   const results = runInterleaved([
     { name: 'bitecs-collide (spatial hash grids)', run: () => hash.run(spheres), ops: QUERIES },
     { name: 'bitecs-collide (query grid, sweep and prune)', run: () => sap.run(spheres), ops: QUERIES },
@@ -283,10 +315,13 @@ export async function run(): Promise<BenchReport> {
     { name: 'bitecs-collide (spatial hash grids)', run: () => hash.ray(rayList), ops: QUERIES },
     { name: 'bitecs-collide (query grid, sweep and prune)', run: () => sap.ray(rayList), ops: QUERIES },
     { name: 'Rapier castRay', run: () => peer.ray(rayList), ops: QUERIES },
+    { name: 'bitecs-collide raycastCollidersBatch (spatial hash grids), one thread', run: () => hash.rayBatch(rayList), ops: QUERIES },
+    { name: 'bitecs-collide raycastCollidersBatch, two threads (createWorkerPool(1))', run: () => pooled.rayBatch(rayList), ops: QUERIES },
   ], { warmupSamples: 5, samples: 25 });
   peer.dispose();
+  for (const contestant of [hash, sap, pooled]) contestant.dispose();
   const table = (rs: typeof results, title: string, found: string): string => {
-    const rapierMs = rs[2].medianMs;
+    const rapierMs = rs.find((r) => r.name.startsWith('Rapier'))!.medianMs;
     const rows = rs.map((r) => [r.name, r.medianMs.toFixed(2), millions(r.opsPerSecond), (rapierMs / r.medianMs).toFixed(2), r.checksum]);
     return markdownTable([title, 'median ms', 'M queries/s', 'vs Rapier', found], rows);
   };
@@ -296,7 +331,7 @@ export async function run(): Promise<BenchReport> {
     table(castResults, '10,000 sphere casts (r 0.25 to 1.5, 2 to 30 units), 10,000 bodies', 'casts that hit'),
     `Casts agree with Rapier's on 1,000 casts (${castHits} hits): the same time within 1e-4 of the scene's size; ${castTies} name another body at that time (near-ties).`,
     table(rayResults, '10,000 rays (2 to 100 units), 10,000 bodies', 'rays that hit'),
-    `Rays agree with Rapier's on 1,000 rays (${rayHits} hits): the same time within 1e-4 of the scene's size; ${rayTies} name another body at that time or graze the end of the ray (near-ties).`,
+    `Rays agree with Rapier's on 1,000 rays (${rayHits} hits): the same time within 1e-4 of the scene's size; ${rayTies} name another body at that time or graze the end of the ray (near-ties). The batches give every one of the 10,000 rays the single ray's hit, to the bit; two threads split a batch in claimed chunks of rays (Rapier's castRay runs on one).`,
   ].join('\n\n');
   return { name: 'queries', markdown, data: { results, mismatches, castResults, castTies, rayResults, rayTies } };
 }

@@ -31,6 +31,12 @@ export function isShared(arr: SharableArray): boolean {
   return typeof SharedArrayBuffer === 'function' && arr.buffer instanceof SharedArrayBuffer;
 }
 
+/** Whether every named array of `arrays` lives on a SharedArrayBuffer. */
+export function allShared(arrays: object, names: readonly string[]): boolean {
+  for (const name of names) if (!isShared((arrays as Record<string, SharableArray>)[name])) return false;
+  return true;
+}
+
 /** A zeroed array of `arr`'s type with `length` elements, shared when `arr` is. */
 export function allocateLike<T extends SharableArray>(arr: T, length: number): T {
   return allocate(arr.constructor as SharableCtor<T>, length, isShared(arr));

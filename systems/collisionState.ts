@@ -5,6 +5,7 @@
  * worlds, each with its own pipeline.
  */
 import type { HitboxJobs } from './parallel/hitboxJobs';
+import type { QueryJobs } from './parallel/queryJobs';
 import type { PooledTreeBuild } from './parallel/treeJob';
 import type { World } from 'bitecs';
 import type { BroadPhase, BroadPhaseInput } from '../src/broadphase/broadPhase';
@@ -143,6 +144,10 @@ export interface ParallelState {
   minHitboxRays: number;
   /** The hitbox update and ray batches, split between the threads. */
   readonly hitboxes: HitboxJobs;
+  /** Rays of a batch from which raycastCollidersBatch runs on the pool. */
+  minColliderRays: number;
+  /** World query batches, split between the threads. */
+  readonly queries: QueryJobs;
   /** Mesh triangles from which buildMeshTree runs on the pool. */
   minTreeTriangles: number;
   /** buildBoundingTree split between the threads (the same tree). */

@@ -142,10 +142,10 @@ function rayExact(p: CollisionPipeline, c: ColliderStore, e: number, best: numbe
 }
 
 /**
- * The bounds of every collider's broad-phase box (min-max, widened by WALK_SLACK_RELATIVE;
- * inverted when there is none), made once per step.
+ * @internal The bounds of every collider's broad-phase box (min-max, widened by
+ * WALK_SLACK_RELATIVE; inverted when there is none), made once per step.
  */
-function colliderBounds(p: CollisionPipeline): Float64Array {
+export function colliderBounds(p: CollisionPipeline): Float64Array {
   const s = p.scratch, b = s.rayBounds;
   if (s.rayBoundsRun === s.broadPhaseRuns) return b;
   s.rayBoundsRun = s.broadPhaseRuns;

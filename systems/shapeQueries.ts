@@ -64,7 +64,7 @@ export function boxQueries(p: CollisionPipeline): BoxQueryable {
   if (hasGrids(b)) return (s.hashQueries ??= new SpatialHashQueries(b));
   if (isBoxQueryable(b)) return b;
   if (s.queryGridRun !== s.broadPhaseRuns) {
-    s.queryGrid ??= new QueryGrid();
+    s.queryGrid ??= new QueryGrid(p.parallel !== undefined);
     // The colliders the last broad phase saw, not those added since.
     s.queryGrid.build(p.collider.aabb, s.stepIds, s.broadInput.count);
     s.queryGridRun = s.broadPhaseRuns;

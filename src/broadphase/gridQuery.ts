@@ -75,9 +75,15 @@ function levelBoxesMeeting(grid: ColumnGrid, boxes: ArrayLike<number>, level: nu
  * by its owner, with the spatial hash's starting cell factor.
  */
 export class QueryGrid implements BoxQueryable {
-  private readonly grid = new ColumnGrid();
+  /** @internal The grid (world queries on worker threads read its arrays). */
+  readonly grid: ColumnGrid;
   private readonly sides = new Float64Array(CELL_SIZE_SAMPLES);
   private readonly sideTags = new Int32Array(CELL_SIZE_SAMPLES);
+
+  /** With `shared`, the grid lives on SharedArrayBuffers, for worker threads to query. */
+  constructor(shared = false) {
+    this.grid = new ColumnGrid(shared);
+  }
 
   /** Builds the grid over the `count` boxes of `ids`. */
   build(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number): void {
@@ -94,9 +100,12 @@ export class QueryGrid implements BoxQueryable {
   }
 }
 
+/** Where SpatialHashQueries finds its grids: a spatial hash, or a worker thread's view of one. */
+export type GridSource = Pick<SpatialHash, 'lastGrids'>;
+
 /** Box queries over a spatial hash's grids of its last frame (static and dynamic). */
 export class SpatialHashQueries implements BoxQueryable {
-  constructor(private readonly hash: SpatialHash) {}
+  constructor(private readonly hash: GridSource) {}
 
   queryBox(boxes: ArrayLike<number>, query: ArrayLike<number>, qo: number, out: IdList): void {
     const grids = this.hash.lastGrids();

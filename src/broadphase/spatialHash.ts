@@ -86,8 +86,8 @@ export interface SpatialHash extends BroadPhase {
   /** Work counters of the last `findPairs`, for tests and tuning. */
   readonly statistics: SpatialHashStatistics;
   /**
-   * @internal The worker pool's splitter of the scans (undefined: one thread). With one, the
-   * dynamic grid lives on SharedArrayBuffers, for the worker threads to read.
+   * @internal The worker pool's splitter of the scans (undefined: one thread). With one, both
+   * grids live on SharedArrayBuffers, for the worker threads to read.
    */
   splitScans(splitter: ScanSplitter | undefined): void;
   /**
@@ -219,7 +219,7 @@ export class ColumnGrid {
   /** Per entry, its box's lower x bound rounded down to Float32: the sort key, where bucket scans stop. */
   entryLowerX: Float32Array;
   /** Oversize boxes (beyond the top level or int32 column coordinates), by id. */
-  oversize = new Int32Array(0);
+  oversize: Int32Array;
   oversizeCount = 0;
 
   /** An empty grid; with `shared`, the arrays the scans read live on SharedArrayBuffers (and stay there as they grow). */
@@ -238,6 +238,7 @@ export class ColumnGrid {
     this.entryLevel = allocate(Uint8Array, 0, shared);
     this.entryFirst = allocate(Uint8Array, 0, shared);
     this.entryLowerX = allocate(Float32Array, 0, shared);
+    this.oversize = allocate(Int32Array, 0, shared);
   }
 
   build(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number, inv: number, maxCells: number): void {
@@ -567,7 +568,7 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
 
   let dynamicGrid = new ColumnGrid();
   let splitter: ScanSplitter | undefined;
-  const staticGrid = new ColumnGrid();
+  let staticGrid = new ColumnGrid();
   /** Whether each grid holds the boxes of the last frame (a frame without dynamics leaves the dynamic grid stale). */
   let dynamicsQueryable = false;
   let staticsQueryable = false;
@@ -701,8 +702,12 @@ export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash
     },
     splitScans(next: ScanSplitter | undefined): void {
       splitter = next;
-      // Rebuilt every frame anyway: a fresh grid on the memory the threads can share.
+      // Fresh grids on the memory the threads can share (their scans and the world queries read
+      // them): the dynamic one is rebuilt every frame anyway, the static one at the next frame.
       dynamicGrid = new ColumnGrid(next !== undefined);
+      staticGrid = new ColumnGrid(next !== undefined);
+      split.reset();
+      dynamicsQueryable = staticsQueryable = false;
     },
   };
 }

@@ -12,8 +12,8 @@ import { castHitboxRange, HIT_ARRAYS, type HitboxRayHits } from '../../src/chara
 import { createHitboxHistory, type HitboxHistory } from '../../src/character/hitboxHistory';
 import { grown } from '../../src/broadphase/growable';
 import type { RayBatch } from '../../src/query/rayQuery';
-import { allocate, isShared, type SharableArray } from '../../src/sharedMemory';
-import type { WorkerPool } from './pool';
+import { allocate, allShared, isShared } from '../../src/sharedMemory';
+import { shareAll, type WorkerPool } from './pool';
 import {
   HISTORY_FRAME_ARRAYS, HISTORY_PARAM_COUNT, HISTORY_PARAM_NEWEST, HISTORY_PARAM_SLOTS, HISTORY_PARAM_VERSION, HISTORY_PARAMS, HITBOX_ARRAYS, HITBOX_JOB_PARAMS,
   JOB_HITBOX_RAYS_AT, JOB_HITBOXES, JOB_HITBOX_RAYS, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS, REWOUND_BATCH_ARRAYS,
@@ -117,16 +117,6 @@ function hitCount(hits: HitboxRayHits, n: number): number {
   return count;
 }
 
-/** Whether every named array of `arrays` lives on a SharedArrayBuffer. */
-function allShared(arrays: object, names: readonly string[]): boolean {
-  for (const name of names) if (!isShared((arrays as Record<string, SharableArray>)[name])) return false;
-  return true;
-}
-
-/** Shares the named arrays of `arrays` with the pool as `prefix.name`. */
-function shareAll(pool: WorkerPool, prefix: string, arrays: object, names: readonly string[]): void {
-  for (const name of names) pool.share(`${prefix}.${name}`, (arrays as Record<string, ArrayBufferView>)[name]);
-}
 
 /** The hitbox jobs on `pool`. */
 export function createHitboxJobs(pool: WorkerPool): HitboxJobs {

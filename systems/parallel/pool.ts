@@ -34,6 +34,11 @@ const WORKER_JOB_TIMEOUT_MS = 30_000;
 /** How often `ready` looks at the workers' start, ms. */
 const START_POLL_MS = 5;
 
+/** Shares the named arrays of `arrays` with the pool as `prefix.name`. */
+export function shareAll(pool: WorkerPool, prefix: string, arrays: object, names: readonly string[]): void {
+  for (const name of names) pool.share(`${prefix}.${name}`, (arrays as Record<string, ArrayBufferView>)[name]);
+}
+
 /** What the pool uses of a worker (a Web Worker or a Node worker thread). */
 export interface WorkerHandle {
   /** Sends the worker its start data and the shared arrays. */

@@ -48,6 +48,7 @@ export const JOB_SORT_SCATTER = 10; // the same pass's moves of that run
 export const JOB_TREE_PREPARE = 11; // a tree build's copy and measure of a range of triangles
 export const JOB_TREE_GROW = 12; // a tree build's subtrees of one part
 export const JOB_HITBOX_RAYS_AT = 13; // a prepared batch's range of rays, in frame order, each at its own past time
+export const JOB_COLLIDER_RAYS = 14; // a prepared batch's range of rays against the colliders (raycastColliders per ray)
 /** Any other kind makes a worker throw: the pool sends one when a test asks it to fail. */
 export const JOB_FAIL = -1;
 
@@ -133,6 +134,22 @@ export const HISTORY_PARAM_VERSION = 2;
 export const HISTORY_PARAM_SLOTS = 3;
 /** Names of a rewound batch's arrays besides the ray batch's: its rays in frame order, each ray's frame, each ray's time. */
 export const REWOUND_BATCH_ARRAYS = ['order', 'frameOf', 'times'] as const;
+/** Names of the collider store's arrays a world query reads besides COLLIDER_ARRAYS. */
+export const QUERY_COLLIDER_ARRAYS = ['layer', 'character'] as const;
+/** Names of a ray batch's arrays a collider ray job reads (a RayQuery per ray, as raycastColliders takes it). */
+export const COLLIDER_RAY_BATCH_ARRAYS = ['origin', 'direction', 'maxDistance', 'mask', 'ignore'] as const;
+/** Names of a column grid's arrays its box queries read, each bound as `queryGrid<slot>.name` (slot 0: static grid or query grid, 1: dynamic grid). */
+export const QUERY_GRID_ARRAYS = [
+  'levelInv', 'levelBoxes', 'levelWidthX', 'bucketStart', 'entryId', 'entryColumn', 'entryLevel', 'entryFirst', 'entryLowerX', 'oversize', 'columnN', 'boxLevel',
+] as const;
+/**
+ * Binding of a world query job's numbers: the colliders' ray bounds (6), then per grid slot
+ * QUERY_GRID_PARAMS numbers (present, count, slots, bottom, top, oversizeCount).
+ */
+export const QUERY_JOB_PARAMS = 'queryJob.params';
+export const QUERY_PARAM_BOUNDS = 0;
+export const QUERY_PARAM_GRIDS = 6;
+export const QUERY_GRID_PARAMS = 6;
 /** Names of a pooled tree build's arrays (see TreeBuffers), each bound as `tree.name`. */
 export const TREE_ARRAYS = [
   'positions', 'indices', 'tris', 'ids', 'centroids', 'moments', 'boxes', 'children', 'firstTriangle', 'nodeTriangleCount', 'framed', 'sizes',

@@ -24,11 +24,15 @@ import { grown } from '../../src/broadphase/growable';
 import { createTreeBuffers, treeWorkerPart } from './treeJob';
 import { bindHistory, readHistoryParams } from './hitboxJobs';
 import type { HitboxHistory } from '../../src/character/hitboxHistory';
+import { castColliderRayRange, createColliderRayHits, COLLIDER_RAY_HIT_ARRAYS } from '../colliderRayBatch';
+import type { CollisionPipeline } from '../collisionState';
+import type { BroadPhase } from '../../src/broadphase/broadPhase';
 import {
   CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_CHUNKS, forClaimedChunks, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
   COLLIDER_ARRAYS, JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_NARROW, JOB_REFIT, JOB_SORT_COUNT, JOB_SORT_SCATTER, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
   HITBOX_ARRAYS, HITBOX_JOB_PARAMS, JOB_HITBOXES, JOB_HITBOX_RAYS, JOB_HITBOX_RAYS_AT, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS, JOB_TREE_GROW, JOB_TREE_PREPARE, TREE_ARRAYS,
-  HISTORY_PARAMS, REWOUND_BATCH_ARRAYS,
+  HISTORY_PARAMS, REWOUND_BATCH_ARRAYS, JOB_COLLIDER_RAYS, QUERY_COLLIDER_ARRAYS, COLLIDER_RAY_BATCH_ARRAYS, QUERY_GRID_ARRAYS, QUERY_GRID_PARAMS,
+  QUERY_JOB_PARAMS, QUERY_PARAM_BOUNDS, QUERY_PARAM_GRIDS,
   type Bindings, type Control,
 } from './protocol';
 
@@ -69,6 +73,43 @@ let bindingsArrived: (() => void) | undefined;
 let history: HitboxHistory | undefined;
 let historyParams: Float64Array = new Float64Array(0);
 const rewound = { order: new Int32Array(0), frameOf: new Int32Array(0), times: new Float64Array(0) };
+/** A collider ray batch's rays and hits. */
+const colliderRays = createRayBatch(0);
+const colliderHits = createColliderRayHits(0);
+/** The grids the world queries read ([static or query grid, dynamic]), their arrays bound, their numbers from the query params. */
+const boundQueryGrids = [new ColumnGrid(), new ColumnGrid()];
+const queryGrids: (ColumnGrid | undefined)[] = [undefined, undefined];
+let queryParams: Float64Array = new Float64Array(0);
+/**
+ * What raycastColliders reads of a pipeline, over the shared stores and grids: the colliders,
+ * transforms, characters' hitboxes and the broad phase's grids of the calling thread's last step,
+ * with the colliders' ray bounds it made (so this thread never recomputes them).
+ */
+const queryView = {
+  collider,
+  transform,
+  characters: undefined as { hitboxes: typeof hitboxes } | undefined,
+  broadPhase: { lastGrids: () => queryGrids } as unknown as BroadPhase,
+  scratch: { rayBounds: new Float64Array(6), rayBoundsRun: 0, broadPhaseRuns: 0, hashQueries: undefined },
+};
+const queryPipeline = queryView as unknown as CollisionPipeline;
+
+/** Sets the query view's grids and ray bounds from the params of a world query job; `characters` whether the pipeline has any. */
+function readQueryParams(characters: boolean): void {
+  const params = queryParams;
+  for (let k = 0; k < 6; k++) queryView.scratch.rayBounds[k] = params[QUERY_PARAM_BOUNDS + k];
+  for (let slot = 0; slot < queryGrids.length; slot++) {
+    const o = QUERY_PARAM_GRIDS + QUERY_GRID_PARAMS * slot, grid = boundQueryGrids[slot];
+    queryGrids[slot] = params[o] === 1 ? grid : undefined;
+    grid.count = params[o + 1];
+    grid.slots = params[o + 2];
+    grid.bottom = params[o + 3];
+    grid.top = params[o + 4];
+    grid.oversizeCount = params[o + 5];
+  }
+  queryView.collider = collider;
+  queryView.characters = characters ? { hitboxes } : undefined;
+}
 
 function bind(bindings: Bindings): void {
   if (collider.kdopK !== bindings.kdopK) collider = createColliderStore(bindings.kdopK as KdopK);
@@ -88,6 +129,15 @@ function bind(bindings: Bindings): void {
   history = bindHistory(history, bindings.arrays);
   if (bindings.arrays[HISTORY_PARAMS] !== undefined) historyParams = bindings.arrays[HISTORY_PARAMS] as Float64Array;
   bindNamed(rewound, 'rewound', REWOUND_BATCH_ARRAYS, bindings);
+  bindNamed(collider, 'collider', QUERY_COLLIDER_ARRAYS, bindings);
+  bindNamed(colliderRays, 'colliderRays', COLLIDER_RAY_BATCH_ARRAYS, bindings);
+  bindNamed(colliderHits, 'colliderHits', COLLIDER_RAY_HIT_ARRAYS, bindings);
+  for (let slot = 0; slot < boundQueryGrids.length; slot++) {
+    bindNamed(boundQueryGrids[slot], `queryGrid${slot}`, QUERY_GRID_ARRAYS, bindings);
+    const order = bindings.arrays[`queryGrid${slot}.order`];
+    if (order !== undefined) boundQueryGrids[slot].byLowerX.order = order as Uint32Array;
+  }
+  if (bindings.arrays[QUERY_JOB_PARAMS] !== undefined) queryParams = bindings.arrays[QUERY_JOB_PARAMS] as Float64Array;
   // The broad-phase arrays exist once a pipeline split a broad phase.
   if (bindings.arrays['grid.order'] !== undefined) {
     const b = broad as unknown as Record<string, unknown>, g = grid as unknown as Record<string, unknown>, i = broadInput as unknown as Record<string, unknown>;
@@ -138,13 +188,14 @@ function runItems(job: number, from: number, to: number): void {
   else if (job === JOB_NARROW) narrowRange(collider, narrow, from, to, KDOP_KIND);
   else if (job === JOB_HITBOXES) updateHitboxes(hitboxes, skeletons, from, to - from);
   else if (job === JOB_HITBOX_RAYS) castHitboxRange(hits, hitboxes, rayGrid, rays, from, to);
+  else if (job === JOB_COLLIDER_RAYS) castColliderRayRange(queryPipeline, colliderHits, colliderRays, from, to);
   else castHitboxRange(hits, hitboxes, undefined, rays, from, to, history, rewound.times, rewound.order, rewound.frameOf);
 }
 
 function runPart(job: number, ints: Int32Array): void {
   const count = ints[CTRL_COUNT], bounds = control.bounds;
   const from = partStart(count, bounds, part), to = partStart(count, bounds, part + 1);
-  if (job === JOB_REFIT || job === JOB_NARROW || job === JOB_HITBOXES || job === JOB_HITBOX_RAYS || job === JOB_HITBOX_RAYS_AT) {
+  if (job === JOB_REFIT || job === JOB_NARROW || job === JOB_HITBOXES || job === JOB_HITBOX_RAYS || job === JOB_HITBOX_RAYS_AT || job === JOB_COLLIDER_RAYS) {
     if (job === JOB_NARROW) {
       narrow.current = ints[CTRL_ARG];
       narrow.previousCount = ints[CTRL_ARG2];
@@ -156,6 +207,8 @@ function runPart(job: number, ints: Int32Array): void {
     } else if (job === JOB_HITBOX_RAYS_AT) {
       hitboxes.characterCount = ints[CTRL_ARG];
       readHistoryParams(history!, historyParams);
+    } else if (job === JOB_COLLIDER_RAYS) {
+      readQueryParams(ints[CTRL_ARG] === 1);
     }
     if (ints[CTRL_CHUNKS] > 0) forClaimedChunks(ints, count, (f, t) => runItems(job, f, t));
     else runItems(job, from, to);

@@ -1,0 +1,119 @@
+/**
+ * raycastCollidersBatch: many rays against a pipeline's colliders in one call, each ray's nearest
+ * hit exactly as raycastColliders gives it, written into arrays (one entry per ray); on the
+ * pipeline's worker threads for large batches.
+ */
+import type { World } from 'bitecs';
+import { CollideInputError } from '../src/errors';
+import { allocate } from '../src/sharedMemory';
+import { assertBatchLength, createRayQuery, rayBatchLimits, type RayBatch } from '../src/query/rayQuery';
+import { pipelineOf, type CollisionPipeline } from './collisionState';
+import { createColliderRayHit, raycastColliders } from './raycastColliders';
+
+/**
+ * The nearest hits of a ray batch against the colliders, struct of arrays: entry i is ray i's
+ * (entity −1 and t Infinity for a miss, whose point and normal are left as they were). The fields
+ * mean what they mean in ColliderRayHit.
+ */
+export interface ColliderRayHits {
+  /** Per ray: the entity hit, or −1. */
+  readonly entity: Int32Array;
+  /** Per ray: ray parameter of the hit (units of |direction|), Infinity for a miss. */
+  readonly t: Float64Array;
+  /** Per ray: t·|direction|, the distance from the origin; Infinity for a miss. */
+  readonly distance: Float64Array;
+  /** World points of the hits, 3 numbers per ray. */
+  readonly point: Float64Array;
+  /** Unit surface normals facing the rays, 3 numbers per ray. */
+  readonly normal: Float64Array;
+  /** Per ray: the hitbox hit on a character collider (index into the hitbox store), else −1. */
+  readonly hitbox: Int32Array;
+  /** Per ray: that hitbox's hit group (HIT_GROUP_*), else −1. */
+  readonly group: Int32Array;
+  /** Per ray: the mesh triangle hit on a mesh collider, else −1. */
+  readonly triangle: Int32Array;
+}
+
+/** Arrays of ColliderRayHits, for their checks and for sharing them with worker threads. */
+export const COLLIDER_RAY_HIT_ARRAYS = ['entity', 't', 'distance', 'point', 'normal', 'hitbox', 'group', 'triangle'] as const;
+
+/** Hit arrays for `capacity` rays, on SharedArrayBuffers when `shared` (worker threads then write them in place). */
+export function createColliderRayHits(capacity: number, shared = false): ColliderRayHits {
+  if (!(Number.isInteger(capacity) && capacity >= 0)) throw new CollideInputError(`createColliderRayHits: capacity must be a non-negative integer, got ${capacity}`);
+  return {
+    entity: allocate(Int32Array, capacity, shared),
+    t: allocate(Float64Array, capacity, shared),
+    distance: allocate(Float64Array, capacity, shared),
+    point: allocate(Float64Array, 3 * capacity, shared),
+    normal: allocate(Float64Array, 3 * capacity, shared),
+    hitbox: allocate(Int32Array, capacity, shared),
+    group: allocate(Int32Array, capacity, shared),
+    triangle: allocate(Int32Array, capacity, shared),
+  };
+}
+
+/**
+ * Casts every ray of `rays` against the pipeline's colliders and writes ray i's nearest hit at
+ * index i of `hits`: the hit raycastColliders gives for a query with that ray's origin,
+ * direction, maxDistance, mask and ignore, to the bit. Returns the number of rays that hit. With
+ * the `workers` option, a batch of at least `minColliderRays` rays is split between the calling
+ * thread and the workers when `rays` and `hits` are on SharedArrayBuffers (createRayBatch(n, true),
+ * createColliderRayHits(n, true)), with the same results; a world holding mesh colliders, or
+ * characters whose stores the workers cannot read, is cast on the calling thread. Throws
+ * CollideInputError, before casting, for a bad ray field or short arrays, naming the field, index
+ * and ray.
+ */
+export function raycastCollidersBatch(target: World | CollisionPipeline, hits: ColliderRayHits, rays: RayBatch): number {
+  const p = pipelineOf(target, 'raycastCollidersBatch');
+  rayBatchLimits(rays, 'raycastCollidersBatch');
+  const n = rays.count;
+  for (const name of COLLIDER_RAY_HIT_ARRAYS) {
+    assertBatchLength(hits[name], (name === 'point' || name === 'normal' ? 3 : 1) * n, `raycastCollidersBatch: hits.${name}`);
+  }
+  const parallel = p.parallel;
+  if (parallel !== undefined && n >= parallel.minColliderRays) {
+    const count = parallel.queries.castRays(p, hits, rays);
+    if (count >= 0) return count;
+  }
+  return castColliderRayRange(p, hits, rays, 0, n);
+}
+
+const query = createRayQuery();
+const hit = createColliderRayHit();
+
+/**
+ * @internal Casts rays [from, to) of a validated batch into `hits` (raycastColliders per ray) and
+ * returns how many hit. Every ray writes only its own entries, so ranges may run on different
+ * threads, each over its own view of the pipeline.
+ */
+export function castColliderRayRange(p: CollisionPipeline, hits: ColliderRayHits, rays: RayBatch, from: number, to: number): number {
+  const { origin, direction, maxDistance, mask, ignore } = rays;
+  const o = query.origin, d = query.direction;
+  let count = 0;
+  for (let i = from; i < to; i++) {
+    for (let k = 0; k < 3; k++) {
+      o[k] = origin[3 * i + k];
+      d[k] = direction[3 * i + k];
+    }
+    query.maxDistance = maxDistance[i];
+    query.mask = mask[i];
+    query.ignore = ignore[i];
+    if (!raycastColliders(p, hit, query)) {
+      hits.entity[i] = hits.hitbox[i] = hits.group[i] = hits.triangle[i] = -1;
+      hits.t[i] = hits.distance[i] = Infinity;
+      continue;
+    }
+    count++;
+    hits.entity[i] = hit.entity;
+    hits.t[i] = hit.t;
+    hits.distance[i] = hit.distance;
+    for (let k = 0; k < 3; k++) {
+      hits.point[3 * i + k] = hit.point[k];
+      hits.normal[3 * i + k] = hit.normal[k];
+    }
+    hits.hitbox[i] = hit.hitbox;
+    hits.group[i] = hit.group;
+    hits.triangle[i] = hit.triangle;
+  }
+  return count;
+}

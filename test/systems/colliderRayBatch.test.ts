@@ -1,0 +1,207 @@
+/**
+ * raycastCollidersBatch: each ray's hit is raycastColliders' for that ray, to the bit, on one
+ * thread and split between 1-3 workers, over every collider kind, static colliders, characters and
+ * the broad phases whose grids the workers read (the spatial hash's, or the query grid of sweep and
+ * prune), through moves, removals and additions; mesh colliders and unshared arrays keep the batch
+ * on the calling thread with the same hits; bad input is refused before anything is cast.
+ */
+import { addEntity, createWorld, type World } from 'bitecs';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CollideInputError } from '../../src/errors';
+import { createRayBatch, type RayBatch } from '../../src/query/rayQuery';
+import { createSweepAndPrune } from '../../src/broadphase/sweepAndPrune';
+import { buildBoundingTree } from '../../src/tree/build';
+import { addCollider, removeCollider, setTransform } from '../../systems/colliderApi';
+import { addCharacterCollider } from '../../systems/characters';
+import { addKdopCollider } from '../../systems/kdopCollider';
+import { addMeshCollider } from '../../systems/meshCollider';
+import type { CollisionPipeline } from '../../systems/collisionState';
+import { createCollisionPipeline } from '../../systems/pipeline';
+import { createWorkerPool } from '../../systems/parallel/workerPool';
+import { createColliderRayHit, raycastColliders } from '../../systems/raycastColliders';
+import { createColliderRayHits, raycastCollidersBatch, type ColliderRayHits } from '../../systems/colliderRayBatch';
+import { createRayQuery } from '../../src/query/rayQuery';
+import { triangulatedFloor } from '../../scenes/floors';
+import { mulberry32 } from '../../scenes/random';
+import { advanceScene, randomScene, type Body } from '../support/pipelineScene';
+import { def, fitted, humanoid } from '../support/hitboxRays';
+
+const SIDE = 30;
+const running: CollisionPipeline[] = [];
+afterEach(() => {
+  for (const p of running.splice(0)) p.destroy();
+});
+
+interface Scene {
+  world: World;
+  p: CollisionPipeline;
+  eids: number[];
+  /** Where the characters stand (x, z). */
+  characters: number[][];
+}
+
+/** The bodies (one k-DOP, every seventh static), three characters, on `workers` threads (0: none) with the given broad phase. */
+function createScene(bodies: Body[], workers: number, sap: boolean, rand: () => number): Scene {
+  const world = createWorld();
+  const p = createCollisionPipeline(world, {
+    ...(workers > 0 ? { workers: createWorkerPool(workers) } : {}),
+    ...(sap ? { broadPhase: createSweepAndPrune() } : {}),
+  });
+  running.push(p);
+  if (p.parallel !== undefined) p.parallel.minColliderRays = 1;
+  const eids = bodies.map((body, i) => {
+    const e = addEntity(world);
+    if (i === 5) addKdopCollider(world, e, [0, 0, 0, 1, 1, 1, -1, 0.5, 0.2, 0.3, -1, 0.8]);
+    else addCollider(world, e, { ...body.desc, isStatic: i % 7 === 0 });
+    return e;
+  });
+  const characters: number[][] = [];
+  for (let c = 0; c < 3; c++) {
+    const e = addEntity(world);
+    addCharacterCollider(world, e, { skeleton: def, hitboxes: fitted });
+    characters.push([SIDE * rand(), SIDE * rand()]);
+    setTransform(world, e, [characters[c][0], 0, characters[c][1]], [0, 0, 0, 1], 0.3);
+    const s = p.characters!.skeletons, first = s.firstBone[c];
+    humanoid.animate(rand() * humanoid.duration, s.translation.subarray(3 * first), s.rotation.subarray(4 * first), s.scale.subarray(3 * first));
+  }
+  return { world, p, eids, characters };
+}
+
+/**
+ * `n` rays over the scene: from inside it and from far outside, some aimed at a character's
+ * hips, some unlimited, some with a mask or ignoring a body.
+ */
+function fillRays(rays: RayBatch, n: number, rand: () => number, scene: Scene): void {
+  const eids = scene.eids;
+  rays.count = n;
+  for (let i = 0; i < n; i++) {
+    const far = i % 5 === 0;
+    for (let k = 0; k < 3; k++) {
+      rays.origin[3 * i + k] = far ? -1e4 : SIDE * rand();
+      rays.direction[3 * i + k] = far ? 1e4 + SIDE * rand() : rand() - 0.5;
+    }
+    if (i % 6 === 1) {
+      const [x, z] = scene.characters[i % scene.characters.length];
+      rays.direction[3 * i] = x - rays.origin[3 * i];
+      rays.direction[3 * i + 1] = 0.3 - rays.origin[3 * i + 1];
+      rays.direction[3 * i + 2] = z - rays.origin[3 * i + 2];
+    }
+    rays.maxDistance[i] = i % 3 === 0 ? Infinity : 5 + 40 * rand();
+    rays.mask[i] = i % 11 === 0 ? 2 : 0xffffffff;
+    rays.ignore[i] = i % 4 === 0 ? eids[Math.floor(rand() * eids.length)] : -1;
+  }
+}
+
+const query = createRayQuery();
+const hit = createColliderRayHit();
+
+/** Expects entry i of `hits` to be what raycastColliders gives for ray i, to the bit. */
+function expectSingleRayHits(p: CollisionPipeline, hits: ColliderRayHits, rays: RayBatch): number {
+  let hitCount = 0;
+  for (let i = 0; i < rays.count; i++) {
+    for (let k = 0; k < 3; k++) {
+      query.origin[k] = rays.origin[3 * i + k];
+      query.direction[k] = rays.direction[3 * i + k];
+    }
+    query.maxDistance = rays.maxDistance[i];
+    query.mask = rays.mask[i];
+    query.ignore = rays.ignore[i];
+    const found = raycastColliders(p, hit, query);
+    const what = `ray ${i}`;
+    if (!found) {
+      expect(hits.entity[i], what).toBe(-1);
+      expect(hits.t[i], what).toBe(Infinity);
+      continue;
+    }
+    hitCount++;
+    expect([hits.entity[i], hits.hitbox[i], hits.group[i], hits.triangle[i]], what).toEqual([hit.entity, hit.hitbox, hit.group, hit.triangle]);
+    expect(Object.is(hits.t[i], hit.t) && Object.is(hits.distance[i], hit.distance), what).toBe(true);
+    for (let k = 0; k < 3; k++) {
+      expect(Object.is(hits.point[3 * i + k], hit.point[k]) && Object.is(hits.normal[3 * i + k], hit.normal[k]), what).toBe(true);
+    }
+  }
+  return hitCount;
+}
+
+describe('raycastCollidersBatch', () => {
+  it('gives each ray the hit raycastColliders gives it, on one thread and on 1-3 workers, frame after frame', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 0, max: 3 }), fc.boolean(), (seed, workers, sap) => {
+        const rand = mulberry32(seed);
+        const bodies = randomScene(rand, { count: 90, kinds: ['obb', 'sphere', 'capsule', 'aabb'], size: SIDE });
+        const scene = createScene(bodies, workers, sap, mulberry32(seed + 1));
+        const rays = createRayBatch(160, true);
+        const hits = createColliderRayHits(160, true);
+        let hitTotal = 0, hitboxHits = 0;
+        for (let frame = 0; frame < 4; frame++) {
+          advanceScene(bodies, SIDE);
+          bodies.forEach((body, i) => {
+            if (i % 7 !== 0) setTransform(scene.world, scene.eids[i], body.position, body.rotation);
+          });
+          if (frame === 2) removeCollider(scene.world, scene.eids[1]);
+          if (frame === 3) addCollider(scene.world, scene.eids[1], { shape: 'sphere', radius: 2 });
+          scene.p.step(scene.world);
+          const before = scene.p.parallel?.jobsOnWorkers ?? 0;
+          fillRays(rays, 100 + frame * 20, rand, scene);
+          const count = raycastCollidersBatch(scene.p, hits, rays);
+          expect(count).toBe(expectSingleRayHits(scene.p, hits, rays));
+          hitTotal += count;
+          for (let i = 0; i < rays.count; i++) if (hits.hitbox[i] >= 0) hitboxHits++;
+          // The batch really ran on the pool.
+          if (workers > 0) expect(scene.p.parallel!.jobsOnWorkers).toBe(before + 1);
+        }
+        expect(hitTotal).toBeGreaterThan(50);
+        expect(hitboxHits).toBeGreaterThan(0);
+      }),
+      { numRuns: 8 },
+    );
+  });
+
+  it('casts a world with mesh colliders, and unshared batches, on the calling thread with the same hits', () => {
+    const rand = mulberry32(4);
+    const bodies = randomScene(rand, { count: 60, kinds: ['obb', 'sphere'], size: SIDE });
+    const scene = createScene(bodies, 2, false, rand);
+    scene.p.step(scene.world);
+    const rays = createRayBatch(200, true), hits = createColliderRayHits(200, true);
+    fillRays(rays, 200, rand, scene);
+    const unsharedHits = createColliderRayHits(200);
+    let before = scene.p.parallel!.jobsOnWorkers;
+    expect(raycastCollidersBatch(scene.p, unsharedHits, rays)).toBe(expectSingleRayHits(scene.p, unsharedHits, rays));
+    expect(scene.p.parallel!.jobsOnWorkers).toBe(before);
+
+    const floor = triangulatedFloor(6, { pattern: 'random-diagonal', cell: 4 }, mulberry32(2));
+    const level = addEntity(scene.world);
+    addMeshCollider(scene.world, level, buildBoundingTree(floor.positions, floor.indices), { isStatic: true });
+    setTransform(scene.world, level, [0, 2, 0]);
+    scene.p.step(scene.world);
+    before = scene.p.parallel!.jobsOnWorkers;
+    const count = raycastCollidersBatch(scene.p, hits, rays);
+    expect(count).toBe(expectSingleRayHits(scene.p, hits, rays));
+    expect(scene.p.parallel!.jobsOnWorkers).toBe(before);
+    expect(Array.from(hits.triangle.subarray(0, 200)).some((t) => t >= 0)).toBe(true);
+  });
+
+  it('refuses bad rays and short hit arrays before casting, naming them', () => {
+    const world = createWorld();
+    const p = createCollisionPipeline(world);
+    running.push(p);
+    const rays = createRayBatch(4), hits = createColliderRayHits(4);
+    rays.count = 4;
+    for (let i = 0; i < 4; i++) rays.direction[3 * i] = 1;
+    hits.entity.fill(7);
+    rays.origin[4] = NaN;
+    expect(() => raycastCollidersBatch(p, hits, rays)).toThrow(CollideInputError);
+    expect(() => raycastCollidersBatch(p, hits, rays)).toThrow(/rays\.origin\[4\] \(ray 1\)/);
+    rays.origin[4] = 0;
+    rays.maxDistance[2] = -1;
+    expect(() => raycastCollidersBatch(p, hits, rays)).toThrow(/rays\.maxDistance\[2\] \(ray 2\) must be >= 0, got -1/);
+    rays.maxDistance[2] = 1;
+    expect(() => raycastCollidersBatch(p, createColliderRayHits(3), rays)).toThrow(/raycastCollidersBatch: hits\.entity holds 3 numbers, 4 needed/);
+    expect(Array.from(hits.entity)).toEqual([7, 7, 7, 7]);
+    expect(() => createColliderRayHits(-1)).toThrow(/createColliderRayHits: capacity must be a non-negative integer, got -1/);
+    expect(() => raycastCollidersBatch(createWorld(), hits, rays)).toThrow(/raycastCollidersBatch: this world has no collision pipeline/);
+    expect(raycastCollidersBatch(p, hits, rays)).toBe(0);
+    expect(Array.from(hits.entity)).toEqual([-1, -1, -1, -1]);
+  });
+});
