@@ -41,3 +41,10 @@ export function allShared(arrays: object, names: readonly string[]): boolean {
 export function allocateLike<T extends SharableArray>(arr: T, length: number): T {
   return allocate(arr.constructor as SharableCtor<T>, length, isShared(arr));
 }
+
+/** A copy of `arr` on a SharedArrayBuffer. */
+export function sharedCopy<T extends SharableArray>(arr: T): T {
+  const copy = allocate(arr.constructor as SharableCtor<T>, arr.length, true);
+  copy.set(arr as never);
+  return copy;
+}

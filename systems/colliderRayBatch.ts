@@ -56,10 +56,12 @@ export function createColliderRayHits(capacity: number, shared = false): Collide
  * Casts every ray of `rays` against the pipeline's colliders and writes ray i's nearest hit at
  * index i of `hits`: the hit raycastColliders gives for a query with that ray's origin,
  * direction, maxDistance, mask and ignore, to the bit. Returns the number of rays that hit. With
- * the `workers` option, a batch of at least `minColliderRays` rays is split between the calling
- * thread and the workers when `rays` and `hits` are on SharedArrayBuffers (createRayBatch(n, true),
- * createColliderRayHits(n, true)), with the same results; a world holding mesh colliders, or
- * characters whose stores the workers cannot read, is cast on the calling thread. Throws
+ * the `workers` option, a batch of at least `minColliderRays` (512) rays is split between the
+ * calling thread and the workers when `rays` and `hits` are on SharedArrayBuffers
+ * (createRayBatch(n, true), createColliderRayHits(n, true)), with the same results (mesh trees
+ * not built on SharedArrayBuffers are copied there once). A custom broad phase that answers box
+ * queries itself, or characters whose stores the workers cannot read, keep the batch on the
+ * calling thread. Throws
  * CollideInputError, before casting, for a bad ray field or short arrays, naming the field, index
  * and ray.
  */

@@ -143,13 +143,25 @@ export const QUERY_GRID_ARRAYS = [
   'levelInv', 'levelBoxes', 'levelWidthX', 'bucketStart', 'entryId', 'entryColumn', 'entryLevel', 'entryFirst', 'entryLowerX', 'oversize', 'columnN', 'boxLevel',
 ] as const;
 /**
- * Binding of a world query job's numbers: the colliders' ray bounds (6), then per grid slot
- * QUERY_GRID_PARAMS numbers (present, count, slots, bottom, top, oversizeCount).
+ * Binding of a world query job's numbers: the colliders' ray bounds (6), the mesh trees and the
+ * length of the mesh list, then per grid slot QUERY_GRID_PARAMS numbers (present, count, slots,
+ * bottom, top, oversizeCount).
  */
 export const QUERY_JOB_PARAMS = 'queryJob.params';
 export const QUERY_PARAM_BOUNDS = 0;
-export const QUERY_PARAM_GRIDS = 6;
+export const QUERY_PARAM_TREES = 6;
+export const QUERY_PARAM_MESH_LENGTH = 7;
+export const QUERY_PARAM_GRIDS = 8;
 export const QUERY_GRID_PARAMS = 6;
+/** Names of a mesh tree's arrays a world query reads, each bound as `queryMesh<k>.name` for the k-th tree of the job. */
+export const QUERY_TREE_ARRAYS = ['nodes', 'children', 'firstTriangle', 'nodeTriangleCount', 'sizes', 'triangles', 'triangleIds'] as const;
+/** Numbers per tree in QUERY_TREE_PARAMS: its kind (index in QUERY_TREE_KINDS), node count, triangle count, depth, scale. */
+export const QUERY_TREE_PARAM_STRIDE = 5;
+export const QUERY_TREE_KINDS = ['obb', 'aabb', 'sphere'] as const;
+/** Binding of the mesh trees' numbers (QUERY_TREE_PARAM_STRIDE per tree). */
+export const QUERY_TREE_PARAMS = 'queryJob.trees';
+/** Binding of the entities' tree indices (−1: no mesh), as long as the collider store's mesh list. */
+export const QUERY_MESH_OF = 'queryJob.meshOf';
 /** Names of a pooled tree build's arrays (see TreeBuffers), each bound as `tree.name`. */
 export const TREE_ARRAYS = [
   'positions', 'indices', 'tris', 'ids', 'centroids', 'moments', 'boxes', 'children', 'firstTriangle', 'nodeTriangleCount', 'framed', 'sizes',

@@ -5,8 +5,10 @@
  * entries, so the hits are those of one thread, to the bit.
  */
 import { hasGrids, type ColumnGrid } from '../../src/broadphase/spatialHash';
+import { grown } from '../../src/broadphase/growable';
 import type { RayBatch } from '../../src/query/rayQuery';
-import { allocate, allShared, isShared } from '../../src/sharedMemory';
+import type { BoundingTree } from '../../src/tree/build';
+import { allocate, allShared, isShared, sharedCopy } from '../../src/sharedMemory';
 import { SHAPE_MESH, type ColliderStore } from '../../components/collider';
 import type { CollisionPipeline } from '../collisionState';
 import { COLLIDER_RAY_HIT_ARRAYS, castColliderRayRange, type ColliderRayHits } from '../colliderRayBatch';
@@ -16,22 +18,22 @@ import { shareStores } from './narrowBuffers';
 import { shareAll, type WorkerPool } from './pool';
 import {
   COLLIDER_ARRAYS, COLLIDER_RAY_BATCH_ARRAYS, HITBOX_ARRAYS, JOB_COLLIDER_RAYS, QUERY_COLLIDER_ARRAYS, QUERY_GRID_ARRAYS, QUERY_GRID_PARAMS, QUERY_JOB_PARAMS,
-  QUERY_PARAM_BOUNDS, QUERY_PARAM_GRIDS, TRANSFORM_ARRAYS,
+  QUERY_MESH_OF, QUERY_PARAM_BOUNDS, QUERY_PARAM_GRIDS, QUERY_PARAM_MESH_LENGTH, QUERY_PARAM_TREES, QUERY_TREE_ARRAYS, QUERY_TREE_KINDS, QUERY_TREE_PARAMS,
+  QUERY_TREE_PARAM_STRIDE, TRANSFORM_ARRAYS,
 } from './protocol';
 
 /**
- * Rays of a batch from which raycastCollidersBatch runs on the pool: 256 rays cost about 0.5 ms
- * on one thread among 10,000 colliders, where a job's start costs about 0.05
- * (docs/design/threads.md).
+ * Rays of a batch from which raycastCollidersBatch runs on the pool: among 10,000 colliders two
+ * threads measured 1.5x faster than one at 512 rays and 0.85x at 256 (docs/design/threads.md).
  */
-export const PARALLEL_MIN_COLLIDER_RAYS = 256;
+export const PARALLEL_MIN_COLLIDER_RAYS = 512;
 
 /** The world query jobs of one pool. */
 export interface QueryJobs {
   /**
    * castColliderRayRange over a validated batch, split between the threads; -1 (nothing cast)
-   * when the workers cannot read everything a ray may meet: arrays not shared, mesh colliders
-   * (their trees are objects), or a broad phase that answers box queries itself.
+   * when the workers cannot read everything a ray may meet (arrays not shared, or a broad phase
+   * that answers box queries itself).
    */
   castRays(p: CollisionPipeline, hits: ColliderRayHits, rays: RayBatch): number;
 }
@@ -55,11 +57,23 @@ function queryGrids(p: CollisionPipeline): boolean {
   return true;
 }
 
-/** Whether some collider is a mesh. */
-function hasMeshColliders(c: ColliderStore): boolean {
-  for (let e = 0; e < c.mesh.length; e++) if (c.mesh[e] !== undefined && c.kind[e] === SHAPE_MESH) return true;
-  return false;
+/** A tree's arrays on SharedArrayBuffers: the tree itself when they are, else a copy made once (trees never change). */
+const sharedTrees = new WeakMap<BoundingTree, BoundingTree>();
+function sharedTree(tree: BoundingTree): BoundingTree {
+  if (allShared(tree, QUERY_TREE_ARRAYS)) return tree;
+  let copy = sharedTrees.get(tree);
+  if (copy === undefined) {
+    const arrays: Record<string, ArrayBufferView> = {};
+    for (const name of QUERY_TREE_ARRAYS) arrays[name] = sharedCopy(tree[name]);
+    copy = { ...tree, ...arrays };
+    sharedTrees.set(tree, copy);
+  }
+  return copy;
 }
+
+/** The distinct trees of a job's mesh colliders, in order of first use, and each one's index. */
+const jobTrees: BoundingTree[] = [];
+const treeIndex = new Map<BoundingTree, number>();
 
 /** Whether the arrays a box query reads of `grid` are shared. */
 function gridShared(grid: ColumnGrid): boolean {
@@ -70,16 +84,59 @@ function gridShared(grid: ColumnGrid): boolean {
 export function createQueryJobs(pool: WorkerPool): QueryJobs {
   const params = allocate(Float64Array, QUERY_PARAM_GRIDS + QUERY_GRID_PARAMS * grids.length, true);
   pool.share(QUERY_JOB_PARAMS, params);
+  let treeParams = allocate(Float64Array, 0, true);
+  let meshOf = allocate(Int32Array, 0, true);
+
+  /**
+   * Hands the workers the mesh colliders' trees (the distinct ones, numbered in order of first
+   * use, their arrays shared) and each entity's tree number.
+   */
+  function shareMeshes(c: ColliderStore): void {
+    const meshes = c.mesh, length = meshes.length;
+    jobTrees.length = 0;
+    treeIndex.clear();
+    meshOf = grown(meshOf, length);
+    for (let e = 0; e < length; e++) {
+      const tree = meshes[e];
+      if (tree === undefined || c.kind[e] !== SHAPE_MESH) {
+        meshOf[e] = -1;
+        continue;
+      }
+      let k = treeIndex.get(tree);
+      if (k === undefined) {
+        k = jobTrees.length;
+        treeIndex.set(tree, k);
+        jobTrees.push(tree);
+      }
+      meshOf[e] = k;
+    }
+    treeParams = grown(treeParams, QUERY_TREE_PARAM_STRIDE * jobTrees.length);
+    for (let k = 0; k < jobTrees.length; k++) {
+      const tree = sharedTree(jobTrees[k]), o = QUERY_TREE_PARAM_STRIDE * k;
+      treeParams[o] = QUERY_TREE_KINDS.indexOf(tree.kind);
+      treeParams[o + 1] = tree.nodeCount;
+      treeParams[o + 2] = tree.triangleCount;
+      treeParams[o + 3] = tree.depth;
+      treeParams[o + 4] = tree.scale;
+      shareAll(pool, `queryMesh${k}`, tree, QUERY_TREE_ARRAYS);
+    }
+    params[QUERY_PARAM_TREES] = jobTrees.length;
+    params[QUERY_PARAM_MESH_LENGTH] = length;
+    pool.share(QUERY_TREE_PARAMS, treeParams);
+    pool.share(QUERY_MESH_OF, meshOf);
+  }
+
   return {
     castRays(p, hits, rays) {
       const c = p.collider, t = p.transform, hitboxes = p.characters?.hitboxes;
       if (!allShared(c, COLLIDER_ARRAYS) || !allShared(c, QUERY_COLLIDER_ARRAYS) || !allShared(t, TRANSFORM_ARRAYS)) return -1;
       if (!allShared(rays, COLLIDER_RAY_BATCH_ARRAYS) || !allShared(hits, COLLIDER_RAY_HIT_ARRAYS)) return -1;
       if (hitboxes !== undefined && !allShared(hitboxes, HITBOX_ARRAYS)) return -1;
-      if (hasMeshColliders(c) || !queryGrids(p)) return -1;
+      if (!queryGrids(p)) return -1;
       for (let slot = 0; slot < grids.length; slot++) if (grids[slot] !== undefined && !gridShared(grids[slot]!)) return -1;
       const bounds = colliderBounds(p);
       for (let k = 0; k < 6; k++) params[QUERY_PARAM_BOUNDS + k] = bounds[k];
+      shareMeshes(c);
       for (let slot = 0; slot < grids.length; slot++) {
         const grid = grids[slot], o = QUERY_PARAM_GRIDS + QUERY_GRID_PARAMS * slot;
         params[o] = grid === undefined ? 0 : 1;

@@ -27,12 +27,14 @@ import type { HitboxHistory } from '../../src/character/hitboxHistory';
 import { castColliderRayRange, createColliderRayHits, COLLIDER_RAY_HIT_ARRAYS } from '../colliderRayBatch';
 import type { CollisionPipeline } from '../collisionState';
 import type { BroadPhase } from '../../src/broadphase/broadPhase';
+import type { BoundingTree } from '../../src/tree/build';
 import {
   CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_CHUNKS, forClaimedChunks, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
   COLLIDER_ARRAYS, JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_NARROW, JOB_REFIT, JOB_SORT_COUNT, JOB_SORT_SCATTER, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
   HITBOX_ARRAYS, HITBOX_JOB_PARAMS, JOB_HITBOXES, JOB_HITBOX_RAYS, JOB_HITBOX_RAYS_AT, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS, JOB_TREE_GROW, JOB_TREE_PREPARE, TREE_ARRAYS,
   HISTORY_PARAMS, REWOUND_BATCH_ARRAYS, JOB_COLLIDER_RAYS, QUERY_COLLIDER_ARRAYS, COLLIDER_RAY_BATCH_ARRAYS, QUERY_GRID_ARRAYS, QUERY_GRID_PARAMS,
-  QUERY_JOB_PARAMS, QUERY_PARAM_BOUNDS, QUERY_PARAM_GRIDS,
+  QUERY_JOB_PARAMS, QUERY_PARAM_BOUNDS, QUERY_PARAM_GRIDS, QUERY_PARAM_MESH_LENGTH, QUERY_PARAM_TREES, QUERY_TREE_ARRAYS, QUERY_TREE_KINDS, QUERY_TREE_PARAMS,
+  QUERY_TREE_PARAM_STRIDE, QUERY_MESH_OF,
   type Bindings, type Control,
 } from './protocol';
 
@@ -80,6 +82,11 @@ const colliderHits = createColliderRayHits(0);
 const boundQueryGrids = [new ColumnGrid(), new ColumnGrid()];
 const queryGrids: (ColumnGrid | undefined)[] = [undefined, undefined];
 let queryParams: Float64Array = new Float64Array(0);
+/** The world query's mesh trees (numbers per tree, each entity's tree number) and this thread's tree objects over their shared arrays. */
+let treeParams: Float64Array = new Float64Array(0);
+let meshOf: Int32Array = new Int32Array(0);
+const treeArrays: Record<string, ArrayBufferView>[] = [];
+const queryTrees: BoundingTree[] = [];
 /**
  * What raycastColliders reads of a pipeline, over the shared stores and grids: the colliders,
  * transforms, characters' hitboxes and the broad phase's grids of the calling thread's last step,
@@ -109,6 +116,31 @@ function readQueryParams(characters: boolean): void {
   }
   queryView.collider = collider;
   queryView.characters = characters ? { hitboxes } : undefined;
+  const trees = params[QUERY_PARAM_TREES];
+  for (let k = 0; k < trees; k++) queryTrees[k] = treeView(k);
+  const mesh = collider.mesh;
+  mesh.length = params[QUERY_PARAM_MESH_LENGTH];
+  for (let e = 0; e < mesh.length; e++) mesh[e] = meshOf[e] >= 0 ? queryTrees[meshOf[e]] : undefined;
+}
+
+/** The k-th tree of a world query job, over its bound arrays (made anew when they changed). */
+function treeView(k: number): BoundingTree {
+  const o = QUERY_TREE_PARAM_STRIDE * k, arrays = treeArrays[k], tree = queryTrees[k] as BoundingTree | undefined;
+  if (tree !== undefined && tree.nodes === arrays.nodes && tree.triangles === arrays.triangles && tree.scale === treeParams[o + 4]) return tree;
+  return {
+    kind: QUERY_TREE_KINDS[treeParams[o]],
+    nodeCount: treeParams[o + 1],
+    triangleCount: treeParams[o + 2],
+    depth: treeParams[o + 3],
+    nodes: arrays.nodes as Float64Array,
+    children: arrays.children as Int32Array,
+    firstTriangle: arrays.firstTriangle as Int32Array,
+    nodeTriangleCount: arrays.nodeTriangleCount as Int32Array,
+    sizes: arrays.sizes as Float64Array,
+    triangles: arrays.triangles as Float64Array,
+    triangleIds: arrays.triangleIds as Uint32Array,
+    scale: treeParams[o + 4],
+  };
 }
 
 function bind(bindings: Bindings): void {
@@ -138,6 +170,12 @@ function bind(bindings: Bindings): void {
     if (order !== undefined) boundQueryGrids[slot].byLowerX.order = order as Uint32Array;
   }
   if (bindings.arrays[QUERY_JOB_PARAMS] !== undefined) queryParams = bindings.arrays[QUERY_JOB_PARAMS] as Float64Array;
+  if (bindings.arrays[QUERY_TREE_PARAMS] !== undefined) treeParams = bindings.arrays[QUERY_TREE_PARAMS] as Float64Array;
+  if (bindings.arrays[QUERY_MESH_OF] !== undefined) meshOf = bindings.arrays[QUERY_MESH_OF] as Int32Array;
+  for (let k = 0; bindings.arrays[`queryMesh${k}.nodes`] !== undefined; k++) {
+    treeArrays[k] = {};
+    for (const name of QUERY_TREE_ARRAYS) treeArrays[k][name] = bindings.arrays[`queryMesh${k}.${name}`];
+  }
   // The broad-phase arrays exist once a pipeline split a broad phase.
   if (bindings.arrays['grid.order'] !== undefined) {
     const b = broad as unknown as Record<string, unknown>, g = grid as unknown as Record<string, unknown>, i = broadInput as unknown as Record<string, unknown>;

@@ -1,9 +1,10 @@
 /**
  * raycastCollidersBatch: each ray's hit is raycastColliders' for that ray, to the bit, on one
  * thread and split between 1-3 workers, over every collider kind, static colliders, characters and
- * the broad phases whose grids the workers read (the spatial hash's, or the query grid of sweep and
- * prune), through moves, removals and additions; mesh colliders and unshared arrays keep the batch
- * on the calling thread with the same hits; bad input is refused before anything is cast.
+ * mesh colliders (one tree shared by two entities), characters and the broad phases whose grids
+ * the workers read (the spatial hash's, or the query grid of sweep and prune), through moves,
+ * removals and additions; unshared arrays keep the batch on the calling thread with the same hits;
+ * bad input is refused before anything is cast.
  */
 import { addEntity, createWorld, type World } from 'bitecs';
 import fc from 'fast-check';
@@ -41,7 +42,13 @@ interface Scene {
   characters: number[][];
 }
 
-/** The bodies (one k-DOP, every seventh static), three characters, on `workers` threads (0: none) with the given broad phase. */
+const floor = triangulatedFloor(6, { pattern: 'random-diagonal', cell: 5 }, mulberry32(2));
+const floorTree = buildBoundingTree(floor.positions, floor.indices);
+
+/**
+ * The bodies (one k-DOP, every seventh static), three characters and two mesh floors of one tree
+ * (one tilted and moving), on `workers` threads (0: none) with the given broad phase.
+ */
 function createScene(bodies: Body[], workers: number, sap: boolean, rand: () => number): Scene {
   const world = createWorld();
   const p = createCollisionPipeline(world, {
@@ -56,6 +63,12 @@ function createScene(bodies: Body[], workers: number, sap: boolean, rand: () => 
     else addCollider(world, e, { ...body.desc, isStatic: i % 7 === 0 });
     return e;
   });
+  for (let m = 0; m < 2; m++) {
+    const e = addEntity(world);
+    addMeshCollider(world, e, floorTree, { isStatic: m === 0 });
+    setTransform(world, e, [SIDE / 2, m === 0 ? -3 : 12, SIDE / 2], m === 0 ? [0, 0, 0, 1] : [0.2, 0, 0.1, Math.sqrt(0.95)]);
+    eids.push(e);
+  }
   const characters: number[][] = [];
   for (let c = 0; c < 3; c++) {
     const e = addEntity(world);
@@ -133,7 +146,7 @@ describe('raycastCollidersBatch', () => {
         const scene = createScene(bodies, workers, sap, mulberry32(seed + 1));
         const rays = createRayBatch(160, true);
         const hits = createColliderRayHits(160, true);
-        let hitTotal = 0, hitboxHits = 0;
+        let hitTotal = 0, hitboxHits = 0, triangleHits = 0;
         for (let frame = 0; frame < 4; frame++) {
           advanceScene(bodies, SIDE);
           bodies.forEach((body, i) => {
@@ -147,39 +160,33 @@ describe('raycastCollidersBatch', () => {
           const count = raycastCollidersBatch(scene.p, hits, rays);
           expect(count).toBe(expectSingleRayHits(scene.p, hits, rays));
           hitTotal += count;
-          for (let i = 0; i < rays.count; i++) if (hits.hitbox[i] >= 0) hitboxHits++;
+          for (let i = 0; i < rays.count; i++) {
+            if (hits.hitbox[i] >= 0) hitboxHits++;
+            if (hits.triangle[i] >= 0) triangleHits++;
+          }
           // The batch really ran on the pool.
           if (workers > 0) expect(scene.p.parallel!.jobsOnWorkers).toBe(before + 1);
         }
         expect(hitTotal).toBeGreaterThan(50);
-        expect(hitboxHits).toBeGreaterThan(0);
+        expect(hitboxHits, `seed ${seed}: hitbox hits`).toBeGreaterThan(0);
+        expect(triangleHits, `seed ${seed}: triangle hits`).toBeGreaterThan(0);
       }),
       { numRuns: 8 },
     );
   });
 
-  it('casts a world with mesh colliders, and unshared batches, on the calling thread with the same hits', () => {
+  it('casts a batch whose arrays are not shared on the calling thread, with the same hits', () => {
     const rand = mulberry32(4);
     const bodies = randomScene(rand, { count: 60, kinds: ['obb', 'sphere'], size: SIDE });
     const scene = createScene(bodies, 2, false, rand);
     scene.p.step(scene.world);
-    const rays = createRayBatch(200, true), hits = createColliderRayHits(200, true);
-    fillRays(rays, 200, rand, scene);
-    const unsharedHits = createColliderRayHits(200);
-    let before = scene.p.parallel!.jobsOnWorkers;
-    expect(raycastCollidersBatch(scene.p, unsharedHits, rays)).toBe(expectSingleRayHits(scene.p, unsharedHits, rays));
-    expect(scene.p.parallel!.jobsOnWorkers).toBe(before);
-
-    const floor = triangulatedFloor(6, { pattern: 'random-diagonal', cell: 4 }, mulberry32(2));
-    const level = addEntity(scene.world);
-    addMeshCollider(scene.world, level, buildBoundingTree(floor.positions, floor.indices), { isStatic: true });
-    setTransform(scene.world, level, [0, 2, 0]);
-    scene.p.step(scene.world);
-    before = scene.p.parallel!.jobsOnWorkers;
-    const count = raycastCollidersBatch(scene.p, hits, rays);
-    expect(count).toBe(expectSingleRayHits(scene.p, hits, rays));
-    expect(scene.p.parallel!.jobsOnWorkers).toBe(before);
-    expect(Array.from(hits.triangle.subarray(0, 200)).some((t) => t >= 0)).toBe(true);
+    const scenes = [scene];
+    for (const [rays, hits] of [[createRayBatch(200), createColliderRayHits(200, true)], [createRayBatch(200, true), createColliderRayHits(200)]] as const) {
+      fillRays(rays, 200, rand, scenes[0]);
+      const before = scene.p.parallel!.jobsOnWorkers;
+      expect(raycastCollidersBatch(scene.p, hits, rays)).toBe(expectSingleRayHits(scene.p, hits, rays));
+      expect(scene.p.parallel!.jobsOnWorkers).toBe(before);
+    }
   });
 
   it('refuses bad rays and short hit arrays before casting, naming them', () => {
