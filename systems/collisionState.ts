@@ -146,6 +146,8 @@ export interface ParallelState {
   readonly hitboxes: HitboxJobs;
   /** Rays of a batch from which raycastCollidersBatch runs on the pool. */
   minColliderRays: number;
+  /** Shape casts of a batch from which castShapeCollidersBatch runs on the pool. */
+  minColliderCasts: number;
   /** World query batches, split between the threads. */
   readonly queries: QueryJobs;
   /** Mesh triangles from which buildMeshTree runs on the pool. */

@@ -159,7 +159,8 @@ export function setShapeCast(q: ShapeQuery, dx: number, dy: number, dz: number):
   return q;
 }
 
-function setKind(q: ShapeQuery, kind: number): ShapeQuery {
+/** @internal Makes the query of kind `kind` (QUERY_*), its numbers left as they are; returns it. */
+export function setKind(q: ShapeQuery, kind: number): ShapeQuery {
   const w = q as { shape: ShapeQueryShape; kind: number };
   w.kind = kind;
   w.shape = SHAPE_NAMES[kind];

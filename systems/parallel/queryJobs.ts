@@ -1,8 +1,9 @@
 /**
- * World queries on the worker pool: a ray batch against the colliders split in claimed chunks of
- * rays. Every thread casts its rays with raycastColliders over the same shared stores and grids
- * (a worker over its own view of the pipeline: worker.ts), and each ray writes only its own
- * entries, so the hits are those of one thread, to the bit.
+ * World queries on the worker pool: a batch of rays or shape casts against the colliders split in
+ * claimed chunks of queries. Every thread casts its queries with raycastColliders or
+ * castShapeColliders over the same shared stores, grids and mesh trees (a worker over its own
+ * view of the pipeline: worker.ts), and each query writes only its own entries, so the hits are
+ * those of one thread, to the bit.
  */
 import { hasGrids, type ColumnGrid } from '../../src/broadphase/spatialHash';
 import { grown } from '../../src/broadphase/growable';
@@ -11,13 +12,14 @@ import type { BoundingTree } from '../../src/tree/build';
 import { allocate, allShared, isShared, sharedCopy } from '../../src/sharedMemory';
 import { SHAPE_MESH, type ColliderStore } from '../../components/collider';
 import type { CollisionPipeline } from '../collisionState';
-import { COLLIDER_RAY_HIT_ARRAYS, castColliderRayRange, type ColliderRayHits } from '../colliderRayBatch';
+import { COLLIDER_HIT_ARRAYS, castColliderRayRange, castShapeRange, type ColliderHits } from '../colliderBatches';
+import { SHAPE_CAST_BATCH_ARRAYS, type ShapeCastBatch } from '../../src/query/shapeCastBatch';
 import { colliderBounds } from '../raycastColliders';
 import { boxQueries } from '../shapeQueries';
 import { shareStores } from './narrowBuffers';
 import { shareAll, type WorkerPool } from './pool';
 import {
-  COLLIDER_ARRAYS, COLLIDER_RAY_BATCH_ARRAYS, HITBOX_ARRAYS, JOB_COLLIDER_RAYS, QUERY_COLLIDER_ARRAYS, QUERY_GRID_ARRAYS, QUERY_GRID_PARAMS, QUERY_JOB_PARAMS,
+  COLLIDER_ARRAYS, COLLIDER_RAY_BATCH_ARRAYS, HITBOX_ARRAYS, JOB_COLLIDER_CASTS, JOB_COLLIDER_RAYS, QUERY_COLLIDER_ARRAYS, QUERY_GRID_ARRAYS, QUERY_GRID_PARAMS, QUERY_JOB_PARAMS,
   QUERY_MESH_OF, QUERY_PARAM_BOUNDS, QUERY_PARAM_GRIDS, QUERY_PARAM_MESH_LENGTH, QUERY_PARAM_TREES, QUERY_TREE_ARRAYS, QUERY_TREE_KINDS, QUERY_TREE_PARAMS,
   QUERY_TREE_PARAM_STRIDE, TRANSFORM_ARRAYS,
 } from './protocol';
@@ -27,6 +29,8 @@ import {
  * threads measured 1.5x faster than one at 512 rays and 0.85x at 256 (docs/design/threads.md).
  */
 export const PARALLEL_MIN_COLLIDER_RAYS = 512;
+/** Shape casts of a batch from which castShapeCollidersBatch runs on the pool (docs/design/threads.md). */
+export const PARALLEL_MIN_COLLIDER_CASTS = 512;
 
 /** The world query jobs of one pool. */
 export interface QueryJobs {
@@ -35,7 +39,9 @@ export interface QueryJobs {
    * when the workers cannot read everything a ray may meet (arrays not shared, or a broad phase
    * that answers box queries itself).
    */
-  castRays(p: CollisionPipeline, hits: ColliderRayHits, rays: RayBatch): number;
+  castRays(p: CollisionPipeline, hits: ColliderHits, rays: RayBatch): number;
+  /** castShapeRange over a validated batch, split between the threads; -1 (nothing cast) as for castRays. */
+  castShapes(p: CollisionPipeline, hits: ColliderHits, casts: ShapeCastBatch): number;
 }
 
 /** The grids a world query reads: the spatial hash's [static, dynamic], or [the query grid, none]. */
@@ -126,39 +132,62 @@ export function createQueryJobs(pool: WorkerPool): QueryJobs {
     pool.share(QUERY_MESH_OF, meshOf);
   }
 
+  /**
+   * Hands the workers what a query of `p` reads (stores, grids, mesh trees, ray bounds) and the
+   * hits; false when they cannot read all of it. Returns the job's CTRL_ARG: whether the pipeline
+   * has characters.
+   */
+  function shareQueryState(p: CollisionPipeline, hits: ColliderHits): number {
+    const c = p.collider, t = p.transform, hitboxes = p.characters?.hitboxes;
+    if (!allShared(c, COLLIDER_ARRAYS) || !allShared(c, QUERY_COLLIDER_ARRAYS) || !allShared(t, TRANSFORM_ARRAYS) || !allShared(hits, COLLIDER_HIT_ARRAYS)) return -1;
+    if (hitboxes !== undefined && !allShared(hitboxes, HITBOX_ARRAYS)) return -1;
+    if (!queryGrids(p)) return -1;
+    for (let slot = 0; slot < grids.length; slot++) if (grids[slot] !== undefined && !gridShared(grids[slot]!)) return -1;
+    const bounds = colliderBounds(p);
+    for (let k = 0; k < 6; k++) params[QUERY_PARAM_BOUNDS + k] = bounds[k];
+    shareMeshes(c);
+    for (let slot = 0; slot < grids.length; slot++) {
+      const grid = grids[slot], o = QUERY_PARAM_GRIDS + QUERY_GRID_PARAMS * slot;
+      params[o] = grid === undefined ? 0 : 1;
+      if (grid === undefined) continue;
+      params[o + 1] = grid.count;
+      params[o + 2] = grid.slots;
+      params[o + 3] = grid.bottom;
+      params[o + 4] = grid.top;
+      params[o + 5] = grid.oversizeCount;
+      shareAll(pool, `queryGrid${slot}`, grid, QUERY_GRID_ARRAYS);
+      pool.share(`queryGrid${slot}.order`, grid.byLowerX.order);
+    }
+    shareStores(pool, c, t);
+    shareAll(pool, 'collider', c, QUERY_COLLIDER_ARRAYS);
+    if (hitboxes !== undefined) shareAll(pool, 'hitboxes', hitboxes, HITBOX_ARRAYS);
+    shareAll(pool, 'colliderHits', hits, COLLIDER_HIT_ARRAYS);
+    return hitboxes === undefined ? 0 : 1;
+  }
+
   return {
     castRays(p, hits, rays) {
-      const c = p.collider, t = p.transform, hitboxes = p.characters?.hitboxes;
-      if (!allShared(c, COLLIDER_ARRAYS) || !allShared(c, QUERY_COLLIDER_ARRAYS) || !allShared(t, TRANSFORM_ARRAYS)) return -1;
-      if (!allShared(rays, COLLIDER_RAY_BATCH_ARRAYS) || !allShared(hits, COLLIDER_RAY_HIT_ARRAYS)) return -1;
-      if (hitboxes !== undefined && !allShared(hitboxes, HITBOX_ARRAYS)) return -1;
-      if (!queryGrids(p)) return -1;
-      for (let slot = 0; slot < grids.length; slot++) if (grids[slot] !== undefined && !gridShared(grids[slot]!)) return -1;
-      const bounds = colliderBounds(p);
-      for (let k = 0; k < 6; k++) params[QUERY_PARAM_BOUNDS + k] = bounds[k];
-      shareMeshes(c);
-      for (let slot = 0; slot < grids.length; slot++) {
-        const grid = grids[slot], o = QUERY_PARAM_GRIDS + QUERY_GRID_PARAMS * slot;
-        params[o] = grid === undefined ? 0 : 1;
-        if (grid === undefined) continue;
-        params[o + 1] = grid.count;
-        params[o + 2] = grid.slots;
-        params[o + 3] = grid.bottom;
-        params[o + 4] = grid.top;
-        params[o + 5] = grid.oversizeCount;
-        shareAll(pool, `queryGrid${slot}`, grid, QUERY_GRID_ARRAYS);
-        pool.share(`queryGrid${slot}.order`, grid.byLowerX.order);
-      }
-      shareStores(pool, c, t);
-      shareAll(pool, 'collider', c, QUERY_COLLIDER_ARRAYS);
-      if (hitboxes !== undefined) shareAll(pool, 'hitboxes', hitboxes, HITBOX_ARRAYS);
+      if (!allShared(rays, COLLIDER_RAY_BATCH_ARRAYS)) return -1;
+      const characters = shareQueryState(p, hits);
+      if (characters < 0) return -1;
       shareAll(pool, 'colliderRays', rays, COLLIDER_RAY_BATCH_ARRAYS);
-      shareAll(pool, 'colliderHits', hits, COLLIDER_RAY_HIT_ARRAYS);
-      const n = rays.count;
-      pool.runClaimed(JOB_COLLIDER_RAYS, n, 0, hitboxes === undefined ? 0 : 1, 0, (from, to) => castColliderRayRange(p, hits, rays, from, to));
-      let count = 0;
-      for (let i = 0, entity = hits.entity; i < n; i++) if (entity[i] >= 0) count++;
-      return count;
+      pool.runClaimed(JOB_COLLIDER_RAYS, rays.count, 0, characters, 0, (from, to) => castColliderRayRange(p, hits, rays, from, to));
+      return hitCount(hits, rays.count);
+    },
+    castShapes(p, hits, casts) {
+      if (!allShared(casts, SHAPE_CAST_BATCH_ARRAYS)) return -1;
+      const characters = shareQueryState(p, hits);
+      if (characters < 0) return -1;
+      shareAll(pool, 'shapeCasts', casts, SHAPE_CAST_BATCH_ARRAYS);
+      pool.runClaimed(JOB_COLLIDER_CASTS, casts.count, 0, characters, 0, (from, to) => castShapeRange(p, hits, casts, from, to));
+      return hitCount(hits, casts.count);
     },
   };
+}
+
+/** Queries of the batch's first `n` that hit. */
+function hitCount(hits: ColliderHits, n: number): number {
+  let count = 0;
+  for (let i = 0, entity = hits.entity; i < n; i++) if (entity[i] >= 0) count++;
+  return count;
 }

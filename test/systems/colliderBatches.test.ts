@@ -1,6 +1,7 @@
 /**
- * raycastCollidersBatch: each ray's hit is raycastColliders' for that ray, to the bit, on one
- * thread and split between 1-3 workers, over every collider kind, static colliders, characters and
+ * raycastCollidersBatch and castShapeCollidersBatch: each query's hit is raycastColliders' or
+ * castShapeColliders' for that query, to the bit, on one thread and split between 1-3 workers,
+ * over every collider kind, static colliders, characters and
  * mesh colliders (one tree shared by two entities), characters and the broad phases whose grids
  * the workers read (the spatial hash's, or the query grid of sweep and prune), through moves,
  * removals and additions; unshared arrays keep the batch on the calling thread with the same hits;
@@ -21,8 +22,11 @@ import type { CollisionPipeline } from '../../systems/collisionState';
 import { createCollisionPipeline } from '../../systems/pipeline';
 import { createWorkerPool } from '../../systems/parallel/workerPool';
 import { createColliderRayHit, raycastColliders } from '../../systems/raycastColliders';
-import { createColliderRayHits, raycastCollidersBatch, type ColliderRayHits } from '../../systems/colliderRayBatch';
+import { castShapeColliders } from '../../systems/shapeCasts';
+import { castShapeCollidersBatch, createColliderHits, raycastCollidersBatch, type ColliderHits } from '../../systems/colliderBatches';
 import { createRayQuery } from '../../src/query/rayQuery';
+import { createShapeQuery, setAabbQuery, setCapsuleQuery, setObbQuery, setShapeCast, setSphereQuery } from '../../src/query/shapeQuery';
+import { createShapeCastBatch, setShapeCastAt, shapeCastAt, type ShapeCastBatch } from '../../src/query/shapeCastBatch';
 import { triangulatedFloor } from '../../scenes/floors';
 import { mulberry32 } from '../../scenes/random';
 import { advanceScene, randomScene, type Body } from '../support/pipelineScene';
@@ -56,7 +60,7 @@ function createScene(bodies: Body[], workers: number, sap: boolean, rand: () => 
     ...(sap ? { broadPhase: createSweepAndPrune() } : {}),
   });
   running.push(p);
-  if (p.parallel !== undefined) p.parallel.minColliderRays = 1;
+  if (p.parallel !== undefined) p.parallel.minColliderRays = p.parallel.minColliderCasts = 1;
   const eids = bodies.map((body, i) => {
     const e = addEntity(world);
     if (i === 5) addKdopCollider(world, e, [0, 0, 0, 1, 1, 1, -1, 0.5, 0.2, 0.3, -1, 0.8]);
@@ -106,11 +110,65 @@ function fillRays(rays: RayBatch, n: number, rand: () => number, scene: Scene): 
   }
 }
 
+/** `n` casts of every shape kind over the scene, some aimed at a character, some with a mask or ignoring a body. */
+function fillCasts(casts: ShapeCastBatch, n: number, rand: () => number, scene: Scene): void {
+  const q = createShapeQuery();
+  const c = Math.SQRT1_2;
+  const box = [0, 0, 0, c, c, 0, -c, c, 0, 0, 0, 1, 0, 0, 0];
+  casts.count = n;
+  for (let i = 0; i < n; i++) {
+    const x = SIDE * rand(), y = SIDE * rand(), z = SIDE * rand(), r = 0.2 + 1.5 * rand();
+    if (i % 4 === 0) setSphereQuery(q, x, y, z, r);
+    else if (i % 4 === 1) setCapsuleQuery(q, x, y, z, x + r, y + 1, z, 0.5 * r);
+    else if (i % 4 === 2) setAabbQuery(q, x - r, y - r, z - 0.5, x + r, y + r, z + 0.5);
+    else {
+      box.splice(0, 3, x, y, z);
+      box.splice(12, 3, r, 0.5 * r, 0.25);
+      setObbQuery(q, box);
+    }
+    if (i % 6 === 1) {
+      const [tx, tz] = scene.characters[i % scene.characters.length];
+      setShapeCast(q, tx - x, 0.3 - y, tz - z);
+    } else {
+      setShapeCast(q, 30 * rand() - 15, 30 * rand() - 15, 30 * rand() - 15);
+    }
+    q.mask = i % 11 === 0 ? 2 : 0xffffffff;
+    q.ignore = i % 4 === 0 ? scene.eids[Math.floor(rand() * scene.eids.length)] : -1;
+    setShapeCastAt(casts, i, q);
+  }
+}
+
 const query = createRayQuery();
+const shapeQuery = createShapeQuery();
 const hit = createColliderRayHit();
 
+/** Expects entry i of `hits` to be `hit` (found) or a miss, to the bit. */
+function expectHit(hits: ColliderHits, i: number, found: boolean, what: string): void {
+  if (!found) {
+    expect(hits.entity[i], what).toBe(-1);
+    expect(hits.t[i], what).toBe(Infinity);
+    return;
+  }
+  expect([hits.entity[i], hits.hitbox[i], hits.group[i], hits.triangle[i]], what).toEqual([hit.entity, hit.hitbox, hit.group, hit.triangle]);
+  expect(Object.is(hits.t[i], hit.t) && Object.is(hits.distance[i], hit.distance), what).toBe(true);
+  for (let k = 0; k < 3; k++) {
+    expect(Object.is(hits.point[3 * i + k], hit.point[k]) && Object.is(hits.normal[3 * i + k], hit.normal[k]), what).toBe(true);
+  }
+}
+
+/** Expects entry i of `hits` to be what castShapeColliders gives for cast i, to the bit; returns the casts that hit. */
+function expectSingleCastHits(p: CollisionPipeline, hits: ColliderHits, casts: ShapeCastBatch): number {
+  let hitCount = 0;
+  for (let i = 0; i < casts.count; i++) {
+    const found = castShapeColliders(p, hit, shapeCastAt(shapeQuery, casts, i));
+    expectHit(hits, i, found, `cast ${i}`);
+    if (found) hitCount++;
+  }
+  return hitCount;
+}
+
 /** Expects entry i of `hits` to be what raycastColliders gives for ray i, to the bit. */
-function expectSingleRayHits(p: CollisionPipeline, hits: ColliderRayHits, rays: RayBatch): number {
+function expectSingleRayHits(p: CollisionPipeline, hits: ColliderHits, rays: RayBatch): number {
   let hitCount = 0;
   for (let i = 0; i < rays.count; i++) {
     for (let k = 0; k < 3; k++) {
@@ -121,32 +179,29 @@ function expectSingleRayHits(p: CollisionPipeline, hits: ColliderRayHits, rays: 
     query.mask = rays.mask[i];
     query.ignore = rays.ignore[i];
     const found = raycastColliders(p, hit, query);
-    const what = `ray ${i}`;
-    if (!found) {
-      expect(hits.entity[i], what).toBe(-1);
-      expect(hits.t[i], what).toBe(Infinity);
-      continue;
-    }
-    hitCount++;
-    expect([hits.entity[i], hits.hitbox[i], hits.group[i], hits.triangle[i]], what).toEqual([hit.entity, hit.hitbox, hit.group, hit.triangle]);
-    expect(Object.is(hits.t[i], hit.t) && Object.is(hits.distance[i], hit.distance), what).toBe(true);
-    for (let k = 0; k < 3; k++) {
-      expect(Object.is(hits.point[3 * i + k], hit.point[k]) && Object.is(hits.normal[3 * i + k], hit.normal[k]), what).toBe(true);
-    }
+    expectHit(hits, i, found, `ray ${i}`);
+    if (found) hitCount++;
   }
   return hitCount;
 }
 
 describe('raycastCollidersBatch', () => {
-  it('gives each ray the hit raycastColliders gives it, on one thread and on 1-3 workers, frame after frame', () => {
+  it('gives each ray and shape cast the hit the single query gives it, on one thread and on 1-3 workers, frame after frame', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 0, max: 3 }), fc.boolean(), (seed, workers, sap) => {
         const rand = mulberry32(seed);
         const bodies = randomScene(rand, { count: 90, kinds: ['obb', 'sphere', 'capsule', 'aabb'], size: SIDE });
         const scene = createScene(bodies, workers, sap, mulberry32(seed + 1));
         const rays = createRayBatch(160, true);
-        const hits = createColliderRayHits(160, true);
+        const casts = createShapeCastBatch(160, true);
+        const hits = createColliderHits(160, true);
         let hitTotal = 0, hitboxHits = 0, triangleHits = 0;
+        const tally = (n: number) => {
+          for (let i = 0; i < n; i++) {
+            if (hits.hitbox[i] >= 0) hitboxHits++;
+            if (hits.triangle[i] >= 0) triangleHits++;
+          }
+        };
         for (let frame = 0; frame < 4; frame++) {
           advanceScene(bodies, SIDE);
           bodies.forEach((body, i) => {
@@ -160,12 +215,14 @@ describe('raycastCollidersBatch', () => {
           const count = raycastCollidersBatch(scene.p, hits, rays);
           expect(count).toBe(expectSingleRayHits(scene.p, hits, rays));
           hitTotal += count;
-          for (let i = 0; i < rays.count; i++) {
-            if (hits.hitbox[i] >= 0) hitboxHits++;
-            if (hits.triangle[i] >= 0) triangleHits++;
-          }
-          // The batch really ran on the pool.
-          if (workers > 0) expect(scene.p.parallel!.jobsOnWorkers).toBe(before + 1);
+          tally(rays.count);
+          fillCasts(casts, 100 + frame * 20, rand, scene);
+          const castCount = castShapeCollidersBatch(scene.p, hits, casts);
+          expect(castCount).toBe(expectSingleCastHits(scene.p, hits, casts));
+          hitTotal += castCount;
+          tally(casts.count);
+          // Both batches really ran on the pool.
+          if (workers > 0) expect(scene.p.parallel!.jobsOnWorkers).toBe(before + 2);
         }
         expect(hitTotal).toBeGreaterThan(50);
         expect(hitboxHits, `seed ${seed}: hitbox hits`).toBeGreaterThan(0);
@@ -175,25 +232,31 @@ describe('raycastCollidersBatch', () => {
     );
   });
 
-  it('casts a batch whose arrays are not shared on the calling thread, with the same hits', () => {
+  it('casts batches whose arrays are not shared on the calling thread, with the same hits', () => {
     const rand = mulberry32(4);
     const bodies = randomScene(rand, { count: 60, kinds: ['obb', 'sphere'], size: SIDE });
     const scene = createScene(bodies, 2, false, rand);
     scene.p.step(scene.world);
     const scenes = [scene];
-    for (const [rays, hits] of [[createRayBatch(200), createColliderRayHits(200, true)], [createRayBatch(200, true), createColliderRayHits(200)]] as const) {
+    for (const [rays, hits] of [[createRayBatch(200), createColliderHits(200, true)], [createRayBatch(200, true), createColliderHits(200)]] as const) {
       fillRays(rays, 200, rand, scenes[0]);
       const before = scene.p.parallel!.jobsOnWorkers;
       expect(raycastCollidersBatch(scene.p, hits, rays)).toBe(expectSingleRayHits(scene.p, hits, rays));
       expect(scene.p.parallel!.jobsOnWorkers).toBe(before);
     }
+    for (const [casts, hits] of [[createShapeCastBatch(200), createColliderHits(200, true)], [createShapeCastBatch(200, true), createColliderHits(200)]] as const) {
+      fillCasts(casts, 200, rand, scene);
+      const before = scene.p.parallel!.jobsOnWorkers;
+      expect(castShapeCollidersBatch(scene.p, hits, casts)).toBe(expectSingleCastHits(scene.p, hits, casts));
+      expect(scene.p.parallel!.jobsOnWorkers).toBe(before);
+    }
   });
 
-  it('refuses bad rays and short hit arrays before casting, naming them', () => {
+  it('refuses bad rays, bad casts and short hit arrays before casting, naming them', () => {
     const world = createWorld();
     const p = createCollisionPipeline(world);
     running.push(p);
-    const rays = createRayBatch(4), hits = createColliderRayHits(4);
+    const rays = createRayBatch(4), hits = createColliderHits(4);
     rays.count = 4;
     for (let i = 0; i < 4; i++) rays.direction[3 * i] = 1;
     hits.entity.fill(7);
@@ -204,11 +267,34 @@ describe('raycastCollidersBatch', () => {
     rays.maxDistance[2] = -1;
     expect(() => raycastCollidersBatch(p, hits, rays)).toThrow(/rays\.maxDistance\[2\] \(ray 2\) must be >= 0, got -1/);
     rays.maxDistance[2] = 1;
-    expect(() => raycastCollidersBatch(p, createColliderRayHits(3), rays)).toThrow(/raycastCollidersBatch: hits\.entity holds 3 numbers, 4 needed/);
+    expect(() => raycastCollidersBatch(p, createColliderHits(3), rays)).toThrow(/raycastCollidersBatch: hits\.entity holds 3 numbers, 4 needed/);
     expect(Array.from(hits.entity)).toEqual([7, 7, 7, 7]);
-    expect(() => createColliderRayHits(-1)).toThrow(/createColliderRayHits: capacity must be a non-negative integer, got -1/);
+    expect(() => createColliderHits(-1)).toThrow(/createColliderHits: capacity must be a non-negative integer, got -1/);
     expect(() => raycastCollidersBatch(createWorld(), hits, rays)).toThrow(/raycastCollidersBatch: this world has no collision pipeline/);
     expect(raycastCollidersBatch(p, hits, rays)).toBe(0);
+    expect(Array.from(hits.entity)).toEqual([-1, -1, -1, -1]);
+
+    const casts = createShapeCastBatch(4), q = createShapeQuery();
+    for (let i = 0; i < 4; i++) setShapeCastAt(casts, i, setSphereQuery(q, i, 0, 0, 1));
+    casts.count = 4;
+    hits.entity.fill(7);
+    casts.data[15 * 2 + 3] = -1;
+    expect(() => castShapeCollidersBatch(p, hits, casts)).toThrow(/castShapeCollidersBatch \(cast 2\): query\.radius must be in \[0, .*\], got -1/);
+    casts.data[15 * 2 + 3] = 1;
+    casts.displacement.fill(0, 3, 6);
+    expect(() => castShapeCollidersBatch(p, hits, casts)).toThrow(/castShapeCollidersBatch \(cast 1\): query\.displacement must not be zero/);
+    setShapeCastAt(casts, 1, q);
+    casts.kind[3] = 9;
+    expect(() => castShapeCollidersBatch(p, hits, casts)).toThrow(/castShapeCollidersBatch: casts\.kind\[3\] must be a ShapeQuery kind \(0 to 3\), got 9/);
+    casts.kind[3] = 0;
+    expect(() => castShapeCollidersBatch(p, createColliderHits(2), casts)).toThrow(/castShapeCollidersBatch: hits\.entity holds 2 numbers, 4 needed/);
+    casts.count = 5;
+    expect(() => castShapeCollidersBatch(p, hits, casts)).toThrow(/castShapeCollidersBatch: casts\.kind holds 4 numbers, 5 needed/);
+    expect(Array.from(hits.entity)).toEqual([7, 7, 7, 7]);
+    expect(() => setShapeCastAt(casts, 4, q)).toThrow(/setShapeCastAt: index must be an integer in \[0, 4\), got 4/);
+    expect(() => createShapeCastBatch(1.5)).toThrow(/createShapeCastBatch: capacity must be a non-negative integer, got 1.5/);
+    casts.count = 4;
+    expect(castShapeCollidersBatch(p, hits, casts)).toBe(0);
     expect(Array.from(hits.entity)).toEqual([-1, -1, -1, -1]);
   });
 });
