@@ -3,12 +3,13 @@
  * (shots, line of sight, picking). It reads the volumes of the last `step`: world shapes as
  * refitted, mesh trees at their entity's transform, character hitboxes as last updated.
  *
- * One pass over the colliders' broad-phase boxes with a slab test (each box contains its shape)
- * leaves the few whose box the ray enters before the best hit so far; those are cast exactly with
- * the kernel of their shape (src/query/raycast.ts, raycastTree for meshes, the hitboxes of a character
- * one by one). Linear in the collider count: about right for tens of rays per frame over
- * thousands of colliders; for thousands of rays at characters use raycastCharactersBatch (the
- * characters' ray grid, and the pipeline's worker threads for large batches).
+ * The ray is walked in legs through the broad phase's structure (legWalk.ts, as the shape casts
+ * are); each leg's new candidates are taken in the order the ray enters their broad-phase boxes
+ * (each box contains its shape) and cast exactly with the kernel of their shape
+ * (src/query/raycast.ts, raycastTree for meshes, the hitboxes of a character one by one) until
+ * the next entry comes after the best hit. For thousands of rays a frame, raycastCollidersBatch
+ * splits them between the pipeline's worker threads; raycastCharactersBatch casts at characters
+ * alone through their own ray grid.
  */
 import type { World } from 'bitecs';
 import { OBB_STRIDE } from '../src/layout';
