@@ -117,6 +117,7 @@ export { raycastHitboxesAt, raycastHitboxesBatchAt } from './character/hitboxRay
 export { createHitboxHistory, recordHitboxHistory, clearHitboxHistory, hitboxesAt, type HitboxHistory } from './character/hitboxHistory';
 export { createRayBatch, createRayQuery, setRay, type RayBatch, type RayQuery, type RayQueryInit } from './query/rayQuery';
 export { createShapeCastBatch, setShapeCastAt, type ShapeCastBatch } from './query/shapeCastBatch';
+export { createColliderHits, type ColliderHits } from './query/colliderHits';
 export {
   createShapeQuery, setSphereQuery, setCapsuleQuery, setObbQuery, setAabbQuery, setShapeCast,
   type ShapeQuery, type ShapeQueryInit, type ShapeQueryShape,

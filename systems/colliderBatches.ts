@@ -6,57 +6,14 @@
  */
 import type { World } from 'bitecs';
 import { CollideInputError } from '../src/errors';
-import { allocate } from '../src/sharedMemory';
 import { assertBatchLength, createRayQuery, rayBatchLimits, type RayBatch } from '../src/query/rayQuery';
+import { COLLIDER_HIT_ARRAYS, type ColliderHits } from '../src/query/colliderHits';
 import { assertShapeQuery, createShapeQuery, QUERY_CAPSULE } from '../src/query/shapeQuery';
 import { SHAPE_CAST_BATCH_ARRAYS, shapeCastAt, type ShapeCastBatch } from '../src/query/shapeCastBatch';
 import { OBB_STRIDE } from '../src/layout';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { createColliderRayHit, raycastColliders } from './raycastColliders';
 import { castShapeColliders } from './shapeCasts';
-
-/**
- * The first hits of a batch of rays or shape casts against the colliders, struct of arrays: entry
- * i is query i's (entity −1 and t Infinity for a miss, whose point and normal are left as they
- * were). The fields mean what they mean in ColliderRayHit (for casts, t is the fraction of the
- * displacement, as in ColliderShapeHit).
- */
-export interface ColliderHits {
-  /** Per ray: the entity hit, or −1. */
-  readonly entity: Int32Array;
-  /** Per query: ray parameter of the hit (units of |direction|; for a cast, the fraction of its displacement), Infinity for a miss. */
-  readonly t: Float64Array;
-  /** Per ray: t·|direction|, the distance from the origin; Infinity for a miss. */
-  readonly distance: Float64Array;
-  /** World points of the hits, 3 numbers per ray. */
-  readonly point: Float64Array;
-  /** Unit surface normals facing the rays, 3 numbers per ray. */
-  readonly normal: Float64Array;
-  /** Per ray: the hitbox hit on a character collider (index into the hitbox store), else −1. */
-  readonly hitbox: Int32Array;
-  /** Per ray: that hitbox's hit group (HIT_GROUP_*), else −1. */
-  readonly group: Int32Array;
-  /** Per ray: the mesh triangle hit on a mesh collider, else −1. */
-  readonly triangle: Int32Array;
-}
-
-/** Arrays of ColliderHits, for their checks and for sharing them with worker threads. */
-export const COLLIDER_HIT_ARRAYS = ['entity', 't', 'distance', 'point', 'normal', 'hitbox', 'group', 'triangle'] as const;
-
-/** Hit arrays for `capacity` queries, on SharedArrayBuffers when `shared` (worker threads then write them in place). */
-export function createColliderHits(capacity: number, shared = false): ColliderHits {
-  if (!(Number.isInteger(capacity) && capacity >= 0)) throw new CollideInputError(`createColliderHits: capacity must be a non-negative integer, got ${capacity}`);
-  return {
-    entity: allocate(Int32Array, capacity, shared),
-    t: allocate(Float64Array, capacity, shared),
-    distance: allocate(Float64Array, capacity, shared),
-    point: allocate(Float64Array, 3 * capacity, shared),
-    normal: allocate(Float64Array, 3 * capacity, shared),
-    hitbox: allocate(Int32Array, capacity, shared),
-    group: allocate(Int32Array, capacity, shared),
-    triangle: allocate(Int32Array, capacity, shared),
-  };
-}
 
 /**
  * Casts every ray of `rays` against the pipeline's colliders and writes ray i's nearest hit at

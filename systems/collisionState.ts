@@ -5,7 +5,9 @@
  * worlds, each with its own pipeline.
  */
 import type { HitboxJobs } from './parallel/hitboxJobs';
-import type { QueryJobs } from './parallel/queryJobs';
+import type { ColliderHits } from '../src/query/colliderHits';
+import type { RayBatch } from '../src/query/rayQuery';
+import type { ShapeCastBatch } from '../src/query/shapeCastBatch';
 import type { PooledTreeBuild } from './parallel/treeJob';
 import type { World } from 'bitecs';
 import type { BroadPhase, BroadPhaseInput } from '../src/broadphase/broadPhase';
@@ -168,6 +170,18 @@ export interface ParallelState {
   failNextJob(): void;
   /** Ends the threads. */
   destroy(): void;
+}
+
+/** The world query jobs of a pool (systems/parallel/queryJobs.ts). */
+export interface QueryJobs {
+  /**
+   * A validated ray batch cast with raycastColliders per ray, split between the threads; -1
+   * (nothing cast) when the workers cannot read everything a ray may meet (arrays not shared, or
+   * a broad phase that answers box queries itself).
+   */
+  castRays(p: CollisionPipeline, hits: ColliderHits, rays: RayBatch): number;
+  /** A validated shape-cast batch cast with castShapeColliders per cast, split between the threads; -1 (nothing cast) as for castRays. */
+  castShapes(p: CollisionPipeline, hits: ColliderHits, casts: ShapeCastBatch): number;
 }
 
 /** The `Touching` component and the touching-pair count of each entity id. */

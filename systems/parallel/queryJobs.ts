@@ -7,13 +7,13 @@
  */
 import { hasGrids, type ColumnGrid } from '../../src/broadphase/spatialHash';
 import { grown } from '../../src/broadphase/growable';
-import type { RayBatch } from '../../src/query/rayQuery';
 import type { BoundingTree } from '../../src/tree/build';
 import { allocate, allShared, isShared, sharedCopy } from '../../src/sharedMemory';
 import { SHAPE_MESH, type ColliderStore } from '../../components/collider';
-import type { CollisionPipeline } from '../collisionState';
-import { COLLIDER_HIT_ARRAYS, castColliderRayRange, castShapeRange, type ColliderHits } from '../colliderBatches';
-import { SHAPE_CAST_BATCH_ARRAYS, type ShapeCastBatch } from '../../src/query/shapeCastBatch';
+import type { CollisionPipeline, QueryJobs } from '../collisionState';
+import { castColliderRayRange, castShapeRange } from '../colliderBatches';
+import { COLLIDER_HIT_ARRAYS, type ColliderHits } from '../../src/query/colliderHits';
+import { SHAPE_CAST_BATCH_ARRAYS } from '../../src/query/shapeCastBatch';
 import { colliderBounds } from '../raycastColliders';
 import { boxQueries } from '../shapeQueries';
 import { shareStores } from './narrowBuffers';
@@ -32,17 +32,6 @@ export const PARALLEL_MIN_COLLIDER_RAYS = 512;
 /** Shape casts of a batch from which castShapeCollidersBatch runs on the pool (docs/design/threads.md). */
 export const PARALLEL_MIN_COLLIDER_CASTS = 512;
 
-/** The world query jobs of one pool. */
-export interface QueryJobs {
-  /**
-   * castColliderRayRange over a validated batch, split between the threads; -1 (nothing cast)
-   * when the workers cannot read everything a ray may meet (arrays not shared, or a broad phase
-   * that answers box queries itself).
-   */
-  castRays(p: CollisionPipeline, hits: ColliderHits, rays: RayBatch): number;
-  /** castShapeRange over a validated batch, split between the threads; -1 (nothing cast) as for castRays. */
-  castShapes(p: CollisionPipeline, hits: ColliderHits, casts: ShapeCastBatch): number;
-}
 
 /** The grids a world query reads: the spatial hash's [static, dynamic], or [the query grid, none]. */
 const grids: (ColumnGrid | undefined)[] = [undefined, undefined];

@@ -1,0 +1,49 @@
+/**
+ * The hits of a batch of world queries (raycastCollidersBatch, castShapeCollidersBatch in the ecs
+ * entry), struct of arrays, made once and reused.
+ */
+import { CollideInputError } from '../errors';
+import { allocate } from '../sharedMemory';
+
+/**
+ * The first hits of a batch of rays or shape casts against the colliders, struct of arrays: entry
+ * i is query i's (entity −1 and t Infinity for a miss, whose point and normal are left as they
+ * were). The fields mean what they mean in ColliderRayHit (for casts, t is the fraction of the
+ * displacement, as in ColliderShapeHit).
+ */
+export interface ColliderHits {
+  /** Per query: the entity hit, or −1. */
+  readonly entity: Int32Array;
+  /** Per query: ray parameter of the hit (units of |direction|; for a cast, the fraction of its displacement), Infinity for a miss. */
+  readonly t: Float64Array;
+  /** Per query: t·|direction| (a cast: t·|displacement|), the distance travelled; Infinity for a miss. */
+  readonly distance: Float64Array;
+  /** World points of the hits, 3 numbers per query. */
+  readonly point: Float64Array;
+  /** Unit surface normals, 3 numbers per query: facing the ray, or from the collider towards the cast shape. */
+  readonly normal: Float64Array;
+  /** Per query: the hitbox hit on a character collider (index into the hitbox store), else −1. */
+  readonly hitbox: Int32Array;
+  /** Per query: that hitbox's hit group (HIT_GROUP_*), else −1. */
+  readonly group: Int32Array;
+  /** Per query: the mesh triangle hit on a mesh collider, else −1. */
+  readonly triangle: Int32Array;
+}
+
+/** Arrays of ColliderHits, for their checks and for sharing them with worker threads. */
+export const COLLIDER_HIT_ARRAYS = ['entity', 't', 'distance', 'point', 'normal', 'hitbox', 'group', 'triangle'] as const;
+
+/** Hit arrays for `capacity` queries, on SharedArrayBuffers when `shared` (worker threads then write them in place). */
+export function createColliderHits(capacity: number, shared = false): ColliderHits {
+  if (!(Number.isInteger(capacity) && capacity >= 0)) throw new CollideInputError(`createColliderHits: capacity must be a non-negative integer, got ${capacity}`);
+  return {
+    entity: allocate(Int32Array, capacity, shared),
+    t: allocate(Float64Array, capacity, shared),
+    distance: allocate(Float64Array, capacity, shared),
+    point: allocate(Float64Array, 3 * capacity, shared),
+    normal: allocate(Float64Array, 3 * capacity, shared),
+    hitbox: allocate(Int32Array, capacity, shared),
+    group: allocate(Int32Array, capacity, shared),
+    triangle: allocate(Int32Array, capacity, shared),
+  };
+}
