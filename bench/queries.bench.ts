@@ -20,7 +20,7 @@ import { castShapeColliders, createColliderShapeHit } from '../systems/shapeCast
 import { raycastColliders } from '../systems/raycastColliders';
 import { castShapeCollidersBatch, raycastCollidersBatch } from '../systems/colliderBatches';
 import { createColliderHits } from '../src/query/colliderHits';
-import { createShapeCastBatch, setShapeCastAt } from '../src/query/shapeCastBatch';
+import { createShapeQueryBatch, setShapeQueryAt } from '../src/query/shapeQueryBatch';
 import { createWorkerPool } from '../systems/parallel/workerPool';
 import { createRayBatch, createRayQuery, setRay } from '../src/query/rayQuery';
 import { createShapeQuery, setShapeCast, setSphereQuery } from '../src/query/shapeQuery';
@@ -127,7 +127,7 @@ function ours(scene: Scene, broadPhase: BroadPhase | undefined, workers = 0) {
     return castShapeColliders(world, hit, q);
   };
   const batch = createRayBatch(QUERIES, true);
-  const castBatch = createShapeCastBatch(QUERIES, true);
+  const castBatch = createShapeQueryBatch(QUERIES, true);
   const batchHits = createColliderHits(QUERIES, true);
   return {
     /** Rays: the number that hit. */
@@ -152,7 +152,7 @@ function ours(scene: Scene, broadPhase: BroadPhase | undefined, workers = 0) {
         const o = CAST_STRIDE * i;
         setSphereQuery(q, casts[o], casts[o + 1], casts[o + 2], casts[o + 3]);
         setShapeCast(q, casts[o + 4], casts[o + 5], casts[o + 6]);
-        setShapeCastAt(castBatch, i, q);
+        setShapeQueryAt(castBatch, i, q);
       }
       return castShapeCollidersBatch(world, batchHits, castBatch);
     },

@@ -116,8 +116,8 @@ export { createHitboxRayHit, createHitboxRayHits, raycastHitboxes, raycastHitbox
 export { raycastHitboxesAt, raycastHitboxesBatchAt } from './character/hitboxRaycast';
 export { createHitboxHistory, recordHitboxHistory, clearHitboxHistory, hitboxesAt, type HitboxHistory } from './character/hitboxHistory';
 export { createRayBatch, createRayQuery, setRay, type RayBatch, type RayQuery, type RayQueryInit } from './query/rayQuery';
-export { createShapeCastBatch, setShapeCastAt, type ShapeCastBatch } from './query/shapeCastBatch';
-export { createColliderHits, type ColliderHits } from './query/colliderHits';
+export { createShapeQueryBatch, setShapeQueryAt, type ShapeQueryBatch } from './query/shapeQueryBatch';
+export { createColliderHits, createOverlapHits, type ColliderHits, type OverlapHits } from './query/colliderHits';
 export {
   createShapeQuery, setSphereQuery, setCapsuleQuery, setObbQuery, setAabbQuery, setShapeCast,
   type ShapeQuery, type ShapeQueryInit, type ShapeQueryShape,

@@ -1,19 +1,21 @@
 /**
- * Batches of world queries: raycastCollidersBatch and castShapeCollidersBatch, many rays or shape
- * casts against a pipeline's colliders in one call, each one's first hit exactly as
- * raycastColliders or castShapeColliders gives it, written into arrays (one entry per query); on
- * the pipeline's worker threads for large batches.
+ * Batches of world queries: raycastCollidersBatch, castShapeCollidersBatch and
+ * overlapCollidersBatch, many rays, shape casts or overlap queries against a pipeline's colliders
+ * in one call, each one's answer exactly as raycastColliders, castShapeColliders or
+ * overlapColliders gives it, written into arrays (one slice per query); on the pipeline's worker
+ * threads for large batches.
  */
 import type { World } from 'bitecs';
 import { CollideInputError } from '../src/errors';
 import { assertBatchLength, createRayQuery, rayBatchLimits, type RayBatch } from '../src/query/rayQuery';
-import { COLLIDER_HIT_ARRAYS, type ColliderHits } from '../src/query/colliderHits';
+import { COLLIDER_HIT_ARRAYS, type ColliderHits, type OverlapHits } from '../src/query/colliderHits';
 import { assertShapeQuery, createShapeQuery, QUERY_CAPSULE } from '../src/query/shapeQuery';
-import { SHAPE_CAST_BATCH_ARRAYS, shapeCastAt, type ShapeCastBatch } from '../src/query/shapeCastBatch';
+import { SHAPE_QUERY_BATCH_ARRAYS, shapeQueryAt, type ShapeQueryBatch } from '../src/query/shapeQueryBatch';
 import { OBB_STRIDE } from '../src/layout';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { createColliderRayHit, raycastColliders } from './raycastColliders';
 import { castShapeColliders } from './shapeCasts';
+import { overlapColliders } from './shapeQueries';
 
 /**
  * Casts every ray of `rays` against the pipeline's colliders and writes ray i's nearest hit at
@@ -39,6 +41,23 @@ export function raycastCollidersBatch(target: World | CollisionPipeline, hits: C
     if (count >= 0) return count;
   }
   return castColliderRayRange(p, hits, rays, 0, n);
+}
+
+/**
+ * Validates the batch's first `count` queries (for casts when `cast`: a displacement too) and
+ * returns their count; CollideInputError naming the query and field.
+ */
+function checkShapeQueries(queries: ShapeQueryBatch, cast: boolean, caller: string): number {
+  const n = queries.count;
+  if (!Number.isInteger(n) || n < 0) throw new CollideInputError(`${caller}: queries.count must be a non-negative integer, got ${n}`);
+  for (const name of SHAPE_QUERY_BATCH_ARRAYS) {
+    assertBatchLength(queries[name], (name === 'data' ? OBB_STRIDE : name === 'displacement' ? 3 : 1) * n, `${caller}: queries.${name}`);
+  }
+  for (let i = 0; i < n; i++) {
+    if (queries.kind[i] > QUERY_CAPSULE) throw new CollideInputError(`${caller}: queries.kind[${i}] must be a ShapeQuery kind (0 to ${QUERY_CAPSULE}), got ${queries.kind[i]}`);
+    assertShapeQuery(shapeQueryAt(shapeQuery, queries, i), `${caller} (query ${i})`, cast);
+  }
+  return n;
 }
 
 /** Throws unless `hits` holds `n` queries' entries. */
@@ -98,21 +117,13 @@ export function castColliderRayRange(p: CollisionPipeline, hits: ColliderHits, r
  * at index i of `hits`: the hit castShapeColliders gives for that cast, to the bit. Returns the
  * number of casts that hit. With the `workers` option, a batch of at least `minColliderCasts`
  * casts is split between the calling thread and the workers when `casts` and `hits` are on
- * SharedArrayBuffers (createShapeCastBatch(n, true), createColliderHits(n, true)), with the same
+ * SharedArrayBuffers (createShapeQueryBatch(n, true), createColliderHits(n, true)), with the same
  * results, as for raycastCollidersBatch. Throws CollideInputError, before casting, for a bad cast
  * (naming its index and field) or short arrays.
  */
-export function castShapeCollidersBatch(target: World | CollisionPipeline, hits: ColliderHits, casts: ShapeCastBatch): number {
+export function castShapeCollidersBatch(target: World | CollisionPipeline, hits: ColliderHits, casts: ShapeQueryBatch): number {
   const p = pipelineOf(target, 'castShapeCollidersBatch');
-  const n = casts.count;
-  if (!Number.isInteger(n) || n < 0) throw new CollideInputError(`castShapeCollidersBatch: casts.count must be a non-negative integer, got ${n}`);
-  for (const name of SHAPE_CAST_BATCH_ARRAYS) {
-    assertBatchLength(casts[name], (name === 'data' ? OBB_STRIDE : name === 'displacement' ? 3 : 1) * n, `castShapeCollidersBatch: casts.${name}`);
-  }
-  for (let i = 0; i < n; i++) {
-    if (casts.kind[i] > QUERY_CAPSULE) throw new CollideInputError(`castShapeCollidersBatch: casts.kind[${i}] must be a ShapeQuery kind (0 to ${QUERY_CAPSULE}), got ${casts.kind[i]}`);
-    assertShapeQuery(shapeCastAt(shapeQuery, casts, i), `castShapeCollidersBatch (cast ${i})`, true);
-  }
+  const n = checkShapeQueries(casts, true, 'castShapeCollidersBatch');
   assertHitsLength(hits, n, 'castShapeCollidersBatch');
   const parallel = p.parallel;
   if (parallel !== undefined && n >= parallel.minColliderCasts) {
@@ -126,12 +137,57 @@ export function castShapeCollidersBatch(target: World | CollisionPipeline, hits:
  * @internal Casts [from, to) of a validated batch into `hits` (castShapeColliders per cast) and
  * returns how many hit; ranges may run on different threads, as castColliderRayRange's.
  */
-export function castShapeRange(p: CollisionPipeline, hits: ColliderHits, casts: ShapeCastBatch, from: number, to: number): number {
+export function castShapeRange(p: CollisionPipeline, hits: ColliderHits, casts: ShapeQueryBatch, from: number, to: number): number {
   let count = 0;
   for (let i = from; i < to; i++) {
-    const found = castShapeColliders(p, hit, shapeCastAt(shapeQuery, casts, i));
+    const found = castShapeColliders(p, hit, shapeQueryAt(shapeQuery, casts, i));
     recordHit(hits, i, found);
     if (found) count++;
   }
   return count;
+}
+
+/**
+ * Runs every overlap query of `queries` against the pipeline's colliders: query i's total in
+ * hits.count[i] and its lowest hits.perQuery entities, ascending, in its slice of hits.ids, as
+ * overlapColliders fills an Int32Array of that length. Returns the sum of the counts. With the
+ * `workers` option, a batch of at least `minColliderOverlaps` queries is split between the calling
+ * thread and the workers when `queries` and `hits` are on SharedArrayBuffers
+ * (createShapeQueryBatch(n, true), createOverlapHits(n, perQuery, true)), with the same results, as
+ * for raycastCollidersBatch. Throws CollideInputError, before any query runs, for a bad query
+ * (naming its index and field) or short arrays.
+ */
+export function overlapCollidersBatch(target: World | CollisionPipeline, hits: OverlapHits, queries: ShapeQueryBatch): number {
+  const p = pipelineOf(target, 'overlapCollidersBatch');
+  const n = checkShapeQueries(queries, false, 'overlapCollidersBatch');
+  assertBatchLength(hits.count, n, 'overlapCollidersBatch: hits.count');
+  assertBatchLength(hits.ids, n * hits.perQuery, 'overlapCollidersBatch: hits.ids');
+  const parallel = p.parallel;
+  if (parallel !== undefined && n >= parallel.minColliderOverlaps) {
+    const total = parallel.queries.overlaps(p, hits, queries);
+    if (total >= 0) return total;
+  }
+  return overlapRange(p, hits, queries, 0, n);
+}
+
+/** The slice overlapColliders fills for one query of a batch, as long as the batch's perQuery. */
+let overlapSlice = new Int32Array(0);
+
+/**
+ * @internal Runs overlap queries [from, to) of a validated batch into `hits` (overlapColliders per
+ * query) and returns the sum of their counts; ranges may run on different threads, as
+ * castColliderRayRange's.
+ */
+export function overlapRange(p: CollisionPipeline, hits: OverlapHits, queries: ShapeQueryBatch, from: number, to: number): number {
+  const perQuery = hits.perQuery;
+  if (overlapSlice.length !== perQuery) overlapSlice = new Int32Array(perQuery);
+  let total = 0;
+  for (let i = from; i < to; i++) {
+    const n = overlapColliders(p, overlapSlice, shapeQueryAt(shapeQuery, queries, i));
+    hits.count[i] = n;
+    const kept = n < perQuery ? n : perQuery;
+    for (let k = 0; k < kept; k++) hits.ids[i * perQuery + k] = overlapSlice[k];
+    total += n;
+  }
+  return total;
 }

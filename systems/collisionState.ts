@@ -5,9 +5,9 @@
  * worlds, each with its own pipeline.
  */
 import type { HitboxJobs } from './parallel/hitboxJobs';
-import type { ColliderHits } from '../src/query/colliderHits';
+import type { ColliderHits, OverlapHits } from '../src/query/colliderHits';
 import type { RayBatch } from '../src/query/rayQuery';
-import type { ShapeCastBatch } from '../src/query/shapeCastBatch';
+import type { ShapeQueryBatch } from '../src/query/shapeQueryBatch';
 import type { PooledTreeBuild } from './parallel/treeJob';
 import type { World } from 'bitecs';
 import type { BroadPhase, BroadPhaseInput } from '../src/broadphase/broadPhase';
@@ -150,6 +150,8 @@ export interface ParallelState {
   minColliderRays: number;
   /** Shape casts of a batch from which castShapeCollidersBatch runs on the pool. */
   minColliderCasts: number;
+  /** Overlap queries of a batch from which overlapCollidersBatch runs on the pool. */
+  minColliderOverlaps: number;
   /** World query batches, split between the threads. */
   readonly queries: QueryJobs;
   /** Mesh triangles from which buildMeshTree runs on the pool. */
@@ -181,7 +183,9 @@ export interface QueryJobs {
    */
   castRays(p: CollisionPipeline, hits: ColliderHits, rays: RayBatch): number;
   /** A validated shape-cast batch cast with castShapeColliders per cast, split between the threads; -1 (nothing cast) as for castRays. */
-  castShapes(p: CollisionPipeline, hits: ColliderHits, casts: ShapeCastBatch): number;
+  castShapes(p: CollisionPipeline, hits: ColliderHits, casts: ShapeQueryBatch): number;
+  /** A validated overlap batch run with overlapColliders per query, split between the threads: the sum of the counts, or -1 (nothing run) as for castRays. */
+  overlaps(p: CollisionPipeline, hits: OverlapHits, queries: ShapeQueryBatch): number;
 }
 
 /** The `Touching` component and the touching-pair count of each entity id. */

@@ -10,7 +10,7 @@ export { narrowPhase } from './narrowPhase';
 export { touching, contactsOf } from './touching';
 export { shiftWorldOrigin, worldOrigin } from './worldOrigin';
 export { raycastColliders, raycastCharactersBatch, createColliderRayHit, type ColliderRayHit } from './raycastColliders';
-export { raycastCollidersBatch, castShapeCollidersBatch } from './colliderBatches';
+export { raycastCollidersBatch, castShapeCollidersBatch, overlapCollidersBatch } from './colliderBatches';
 export { raycastCharactersAt, raycastCharactersBatchAt, characterHitboxesAt } from './characterHistory';
 export { sweepCharacters, sweepCharactersAll } from './characterSweep';
 export { overlapColliders } from './shapeQueries';

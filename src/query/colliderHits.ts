@@ -1,6 +1,6 @@
 /**
- * The hits of a batch of world queries (raycastCollidersBatch, castShapeCollidersBatch in the ecs
- * entry), struct of arrays, made once and reused.
+ * The answers of batches of world queries (raycastCollidersBatch, castShapeCollidersBatch,
+ * overlapCollidersBatch in the ecs entry), struct of arrays, made once and reused.
  */
 import { CollideInputError } from '../errors';
 import { allocate } from '../sharedMemory';
@@ -46,4 +46,32 @@ export function createColliderHits(capacity: number, shared = false): ColliderHi
     group: allocate(Int32Array, capacity, shared),
     triangle: allocate(Int32Array, capacity, shared),
   };
+}
+
+/**
+ * What the overlap queries of a batch found: query i's total in `count[i]`, and the lowest
+ * `perQuery` of its entities, ascending, in ids[i·perQuery ..] (the rest of its slice unwritten
+ * when it found fewer): as overlapColliders fills an Int32Array of that length.
+ */
+export interface OverlapHits {
+  /** Entities kept per query. */
+  readonly perQuery: number;
+  /** Per query: how many entities it found (more than perQuery when its slice was full). */
+  readonly count: Int32Array;
+  /** perQuery entries per query: its lowest entity ids, ascending. */
+  readonly ids: Int32Array;
+}
+
+/** Arrays of OverlapHits, for their checks and for sharing them with worker threads. */
+export const OVERLAP_HIT_ARRAYS = ['count', 'ids'] as const;
+
+/**
+ * Answer arrays for `capacity` overlap queries keeping `perQuery` entities each, on
+ * SharedArrayBuffers when `shared`. Throws CollideInputError unless both are non-negative integers
+ * (perQuery at least 1).
+ */
+export function createOverlapHits(capacity: number, perQuery: number, shared = false): OverlapHits {
+  if (!(Number.isInteger(capacity) && capacity >= 0)) throw new CollideInputError(`createOverlapHits: capacity must be a non-negative integer, got ${capacity}`);
+  if (!(Number.isInteger(perQuery) && perQuery >= 1)) throw new CollideInputError(`createOverlapHits: perQuery must be a positive integer, got ${perQuery}`);
+  return { perQuery, count: allocate(Int32Array, capacity, shared), ids: allocate(Int32Array, capacity * perQuery, shared) };
 }

@@ -50,6 +50,7 @@ export const JOB_TREE_GROW = 12; // a tree build's subtrees of one part
 export const JOB_HITBOX_RAYS_AT = 13; // a prepared batch's range of rays, in frame order, each at its own past time
 export const JOB_COLLIDER_RAYS = 14; // a validated batch's range of rays against the colliders (raycastColliders per ray)
 export const JOB_COLLIDER_CASTS = 15; // a validated batch's range of shape casts against the colliders (castShapeColliders per cast)
+export const JOB_COLLIDER_OVERLAPS = 16; // a validated batch's range of overlap queries (overlapColliders per query; its hits' perQuery in CTRL_ARG2)
 /** Any other kind makes a worker throw: the pool sends one when a test asks it to fail. */
 export const JOB_FAIL = -1;
 

@@ -1,9 +1,9 @@
 /**
- * World queries on the worker pool: a batch of rays or shape casts against the colliders split in
- * claimed chunks of queries. Every thread casts its queries with raycastColliders or
- * castShapeColliders over the same shared stores, grids and mesh trees (a worker over its own
- * view of the pipeline: worker.ts), and each query writes only its own entries, so the hits are
- * those of one thread, to the bit.
+ * World queries on the worker pool: a batch of rays, shape casts or overlap queries against the
+ * colliders split in claimed chunks of queries. Every thread runs its queries with
+ * raycastColliders, castShapeColliders or overlapColliders over the same shared stores, grids and
+ * mesh trees (a worker over its own view of the pipeline: worker.ts), and each query writes only
+ * its own entries, so the answers are those of one thread, to the bit.
  */
 import { hasGrids, type ColumnGrid } from '../../src/broadphase/spatialHash';
 import { grown } from '../../src/broadphase/growable';
@@ -11,15 +11,15 @@ import type { BoundingTree } from '../../src/tree/build';
 import { allocate, allShared, isShared, sharedCopy } from '../../src/sharedMemory';
 import { SHAPE_MESH, type ColliderStore } from '../../components/collider';
 import type { CollisionPipeline, QueryJobs } from '../collisionState';
-import { castColliderRayRange, castShapeRange } from '../colliderBatches';
-import { COLLIDER_HIT_ARRAYS, type ColliderHits } from '../../src/query/colliderHits';
-import { SHAPE_CAST_BATCH_ARRAYS } from '../../src/query/shapeCastBatch';
+import { castColliderRayRange, castShapeRange, overlapRange } from '../colliderBatches';
+import { COLLIDER_HIT_ARRAYS, OVERLAP_HIT_ARRAYS, type ColliderHits } from '../../src/query/colliderHits';
+import { SHAPE_QUERY_BATCH_ARRAYS } from '../../src/query/shapeQueryBatch';
 import { colliderBounds } from '../raycastColliders';
 import { boxQueries } from '../shapeQueries';
 import { shareStores } from './narrowBuffers';
 import { shareAll, type WorkerPool } from './pool';
 import {
-  COLLIDER_ARRAYS, COLLIDER_RAY_BATCH_ARRAYS, HITBOX_ARRAYS, JOB_COLLIDER_CASTS, JOB_COLLIDER_RAYS, QUERY_COLLIDER_ARRAYS, QUERY_GRID_ARRAYS, QUERY_GRID_PARAMS, QUERY_JOB_PARAMS,
+  COLLIDER_ARRAYS, COLLIDER_RAY_BATCH_ARRAYS, HITBOX_ARRAYS, JOB_COLLIDER_CASTS, JOB_COLLIDER_OVERLAPS, JOB_COLLIDER_RAYS, QUERY_COLLIDER_ARRAYS, QUERY_GRID_ARRAYS, QUERY_GRID_PARAMS, QUERY_JOB_PARAMS,
   QUERY_MESH_OF, QUERY_PARAM_BOUNDS, QUERY_PARAM_GRIDS, QUERY_PARAM_MESH_LENGTH, QUERY_PARAM_TREES, QUERY_TREE_ARRAYS, QUERY_TREE_KINDS, QUERY_TREE_PARAMS,
   QUERY_TREE_PARAM_STRIDE, TRANSFORM_ARRAYS,
 } from './protocol';
@@ -31,6 +31,8 @@ import {
 export const PARALLEL_MIN_COLLIDER_RAYS = 512;
 /** Shape casts of a batch from which castShapeCollidersBatch runs on the pool (docs/design/threads.md). */
 export const PARALLEL_MIN_COLLIDER_CASTS = 512;
+/** Overlap queries of a batch from which overlapCollidersBatch runs on the pool (docs/design/threads.md). */
+export const PARALLEL_MIN_COLLIDER_OVERLAPS = 2048;
 
 
 /** The grids a world query reads: the spatial hash's [static, dynamic], or [the query grid, none]. */
@@ -122,13 +124,13 @@ export function createQueryJobs(pool: WorkerPool): QueryJobs {
   }
 
   /**
-   * Hands the workers what a query of `p` reads (stores, grids, mesh trees, ray bounds) and the
-   * hits; false when they cannot read all of it. Returns the job's CTRL_ARG: whether the pipeline
-   * has characters.
+   * Hands the workers what a query of `p` reads (stores, grids, mesh trees, ray bounds). Returns the
+   * job's CTRL_ARG, whether the pipeline has characters (1) or not (0), or -1 when the workers
+   * cannot read all of it.
    */
-  function shareQueryState(p: CollisionPipeline, hits: ColliderHits): number {
+  function shareQueryState(p: CollisionPipeline): number {
     const c = p.collider, t = p.transform, hitboxes = p.characters?.hitboxes;
-    if (!allShared(c, COLLIDER_ARRAYS) || !allShared(c, QUERY_COLLIDER_ARRAYS) || !allShared(t, TRANSFORM_ARRAYS) || !allShared(hits, COLLIDER_HIT_ARRAYS)) return -1;
+    if (!allShared(c, COLLIDER_ARRAYS) || !allShared(c, QUERY_COLLIDER_ARRAYS) || !allShared(t, TRANSFORM_ARRAYS)) return -1;
     if (hitboxes !== undefined && !allShared(hitboxes, HITBOX_ARRAYS)) return -1;
     if (!queryGrids(p)) return -1;
     for (let slot = 0; slot < grids.length; slot++) if (grids[slot] !== undefined && !gridShared(grids[slot]!)) return -1;
@@ -150,26 +152,39 @@ export function createQueryJobs(pool: WorkerPool): QueryJobs {
     shareStores(pool, c, t);
     shareAll(pool, 'collider', c, QUERY_COLLIDER_ARRAYS);
     if (hitboxes !== undefined) shareAll(pool, 'hitboxes', hitboxes, HITBOX_ARRAYS);
-    shareAll(pool, 'colliderHits', hits, COLLIDER_HIT_ARRAYS);
     return hitboxes === undefined ? 0 : 1;
   }
 
   return {
     castRays(p, hits, rays) {
-      if (!allShared(rays, COLLIDER_RAY_BATCH_ARRAYS)) return -1;
-      const characters = shareQueryState(p, hits);
+      if (!allShared(rays, COLLIDER_RAY_BATCH_ARRAYS) || !allShared(hits, COLLIDER_HIT_ARRAYS)) return -1;
+      const characters = shareQueryState(p);
       if (characters < 0) return -1;
       shareAll(pool, 'colliderRays', rays, COLLIDER_RAY_BATCH_ARRAYS);
+      shareAll(pool, 'colliderHits', hits, COLLIDER_HIT_ARRAYS);
       pool.runClaimed(JOB_COLLIDER_RAYS, rays.count, 0, characters, 0, (from, to) => castColliderRayRange(p, hits, rays, from, to));
       return hitCount(hits, rays.count);
     },
     castShapes(p, hits, casts) {
-      if (!allShared(casts, SHAPE_CAST_BATCH_ARRAYS)) return -1;
-      const characters = shareQueryState(p, hits);
+      if (!allShared(casts, SHAPE_QUERY_BATCH_ARRAYS) || !allShared(hits, COLLIDER_HIT_ARRAYS)) return -1;
+      const characters = shareQueryState(p);
       if (characters < 0) return -1;
-      shareAll(pool, 'shapeCasts', casts, SHAPE_CAST_BATCH_ARRAYS);
+      shareAll(pool, 'shapeQueries', casts, SHAPE_QUERY_BATCH_ARRAYS);
+      shareAll(pool, 'colliderHits', hits, COLLIDER_HIT_ARRAYS);
       pool.runClaimed(JOB_COLLIDER_CASTS, casts.count, 0, characters, 0, (from, to) => castShapeRange(p, hits, casts, from, to));
       return hitCount(hits, casts.count);
+    },
+    overlaps(p, hits, queries) {
+      if (!allShared(queries, SHAPE_QUERY_BATCH_ARRAYS) || !allShared(hits, OVERLAP_HIT_ARRAYS)) return -1;
+      const characters = shareQueryState(p);
+      if (characters < 0) return -1;
+      shareAll(pool, 'shapeQueries', queries, SHAPE_QUERY_BATCH_ARRAYS);
+      shareAll(pool, 'overlapHits', hits, OVERLAP_HIT_ARRAYS);
+      const n = queries.count;
+      pool.runClaimed(JOB_COLLIDER_OVERLAPS, n, 0, characters, hits.perQuery, (from, to) => overlapRange(p, hits, queries, from, to));
+      let total = 0;
+      for (let i = 0; i < n; i++) total += hits.count[i];
+      return total;
     },
   };
 }

@@ -24,9 +24,9 @@ import { grown } from '../../src/broadphase/growable';
 import { createTreeBuffers, treeWorkerPart } from './treeJob';
 import { bindHistory, readHistoryParams } from './hitboxJobs';
 import type { HitboxHistory } from '../../src/character/hitboxHistory';
-import { castColliderRayRange, castShapeRange } from '../colliderBatches';
-import { createColliderHits, COLLIDER_HIT_ARRAYS } from '../../src/query/colliderHits';
-import { createShapeCastBatch, SHAPE_CAST_BATCH_ARRAYS } from '../../src/query/shapeCastBatch';
+import { castColliderRayRange, castShapeRange, overlapRange } from '../colliderBatches';
+import { createColliderHits, createOverlapHits, COLLIDER_HIT_ARRAYS, OVERLAP_HIT_ARRAYS } from '../../src/query/colliderHits';
+import { createShapeQueryBatch, SHAPE_QUERY_BATCH_ARRAYS } from '../../src/query/shapeQueryBatch';
 import type { CollisionPipeline } from '../collisionState';
 import type { BroadPhase } from '../../src/broadphase/broadPhase';
 import type { BoundingTree } from '../../src/tree/build';
@@ -34,7 +34,7 @@ import {
   CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_CHUNKS, forClaimedChunks, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
   COLLIDER_ARRAYS, JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_NARROW, JOB_REFIT, JOB_SORT_COUNT, JOB_SORT_SCATTER, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
   HITBOX_ARRAYS, HITBOX_JOB_PARAMS, JOB_HITBOXES, JOB_HITBOX_RAYS, JOB_HITBOX_RAYS_AT, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS, JOB_TREE_GROW, JOB_TREE_PREPARE, TREE_ARRAYS,
-  HISTORY_PARAMS, REWOUND_BATCH_ARRAYS, JOB_COLLIDER_RAYS, JOB_COLLIDER_CASTS, QUERY_COLLIDER_ARRAYS, COLLIDER_RAY_BATCH_ARRAYS, QUERY_GRID_ARRAYS, QUERY_GRID_PARAMS,
+  HISTORY_PARAMS, REWOUND_BATCH_ARRAYS, JOB_COLLIDER_RAYS, JOB_COLLIDER_CASTS, JOB_COLLIDER_OVERLAPS, QUERY_COLLIDER_ARRAYS, COLLIDER_RAY_BATCH_ARRAYS, QUERY_GRID_ARRAYS, QUERY_GRID_PARAMS,
   QUERY_JOB_PARAMS, QUERY_PARAM_BOUNDS, QUERY_PARAM_GRIDS, QUERY_PARAM_MESH_LENGTH, QUERY_PARAM_TREES, QUERY_TREE_ARRAYS, QUERY_TREE_KINDS, QUERY_TREE_PARAMS,
   QUERY_TREE_PARAM_STRIDE, QUERY_MESH_OF,
   type Bindings, type Control,
@@ -77,10 +77,11 @@ let bindingsArrived: (() => void) | undefined;
 let history: HitboxHistory | undefined;
 let historyParams: Float64Array = new Float64Array(0);
 const rewound = { order: new Int32Array(0), frameOf: new Int32Array(0), times: new Float64Array(0) };
-/** A collider batch's rays or shape casts, and its hits. */
+/** A collider batch's rays or shape queries, and its answers. */
 const colliderRays = createRayBatch(0);
-const shapeCasts = createShapeCastBatch(0);
+const shapeQueries = createShapeQueryBatch(0);
 const colliderHits = createColliderHits(0);
+const overlapHits = createOverlapHits(0, 1) as { perQuery: number; count: Int32Array; ids: Int32Array };
 /** The grids the world queries read ([static or query grid, dynamic]), their arrays bound, their numbers from the query params. */
 const boundQueryGrids = [new ColumnGrid(), new ColumnGrid()];
 const queryGrids: (ColumnGrid | undefined)[] = [undefined, undefined];
@@ -91,9 +92,10 @@ let meshOf: Int32Array = new Int32Array(0);
 const treeArrays: Record<string, ArrayBufferView>[] = [];
 const queryTrees: BoundingTree[] = [];
 /**
- * What raycastColliders reads of a pipeline, over the shared stores and grids: the colliders,
- * transforms, characters' hitboxes and the broad phase's grids of the calling thread's last step,
- * with the colliders' ray bounds it made (so this thread never recomputes them).
+ * What the world queries (raycastColliders, castShapeColliders, overlapColliders) read of a
+ * pipeline, over the shared stores and grids: the colliders, transforms, characters' hitboxes,
+ * mesh trees and the broad phase's grids of the calling thread's last step, the colliders' ray
+ * bounds it made (so this thread never recomputes them), and the k-DOP tests.
  */
 const queryView = {
   collider,
@@ -101,6 +103,7 @@ const queryView = {
   characters: undefined as { hitboxes: typeof hitboxes } | undefined,
   broadPhase: { lastGrids: () => queryGrids } as unknown as BroadPhase,
   scratch: { rayBounds: new Float64Array(6), rayBoundsRun: 0, broadPhaseRuns: 0, hashQueries: undefined },
+  kdopKind: KDOP_KIND,
 };
 const queryPipeline = queryView as unknown as CollisionPipeline;
 
@@ -166,7 +169,8 @@ function bind(bindings: Bindings): void {
   bindNamed(rewound, 'rewound', REWOUND_BATCH_ARRAYS, bindings);
   bindNamed(collider, 'collider', QUERY_COLLIDER_ARRAYS, bindings);
   bindNamed(colliderRays, 'colliderRays', COLLIDER_RAY_BATCH_ARRAYS, bindings);
-  bindNamed(shapeCasts, 'shapeCasts', SHAPE_CAST_BATCH_ARRAYS, bindings);
+  bindNamed(shapeQueries, 'shapeQueries', SHAPE_QUERY_BATCH_ARRAYS, bindings);
+  bindNamed(overlapHits, 'overlapHits', OVERLAP_HIT_ARRAYS, bindings);
   bindNamed(colliderHits, 'colliderHits', COLLIDER_HIT_ARRAYS, bindings);
   for (let slot = 0; slot < boundQueryGrids.length; slot++) {
     bindNamed(boundQueryGrids[slot], `queryGrid${slot}`, QUERY_GRID_ARRAYS, bindings);
@@ -231,14 +235,15 @@ function runItems(job: number, from: number, to: number): void {
   else if (job === JOB_HITBOXES) updateHitboxes(hitboxes, skeletons, from, to - from);
   else if (job === JOB_HITBOX_RAYS) castHitboxRange(hits, hitboxes, rayGrid, rays, from, to);
   else if (job === JOB_COLLIDER_RAYS) castColliderRayRange(queryPipeline, colliderHits, colliderRays, from, to);
-  else if (job === JOB_COLLIDER_CASTS) castShapeRange(queryPipeline, colliderHits, shapeCasts, from, to);
+  else if (job === JOB_COLLIDER_CASTS) castShapeRange(queryPipeline, colliderHits, shapeQueries, from, to);
+  else if (job === JOB_COLLIDER_OVERLAPS) overlapRange(queryPipeline, overlapHits, shapeQueries, from, to);
   else castHitboxRange(hits, hitboxes, undefined, rays, from, to, history, rewound.times, rewound.order, rewound.frameOf);
 }
 
 function runPart(job: number, ints: Int32Array): void {
   const count = ints[CTRL_COUNT], bounds = control.bounds;
   const from = partStart(count, bounds, part), to = partStart(count, bounds, part + 1);
-  if (job === JOB_REFIT || job === JOB_NARROW || job === JOB_HITBOXES || job === JOB_HITBOX_RAYS || job === JOB_HITBOX_RAYS_AT || job === JOB_COLLIDER_RAYS || job === JOB_COLLIDER_CASTS) {
+  if (job === JOB_REFIT || job === JOB_NARROW || job === JOB_HITBOXES || job === JOB_HITBOX_RAYS || job === JOB_HITBOX_RAYS_AT || job === JOB_COLLIDER_RAYS || job === JOB_COLLIDER_CASTS || job === JOB_COLLIDER_OVERLAPS) {
     if (job === JOB_NARROW) {
       narrow.current = ints[CTRL_ARG];
       narrow.previousCount = ints[CTRL_ARG2];
@@ -250,8 +255,9 @@ function runPart(job: number, ints: Int32Array): void {
     } else if (job === JOB_HITBOX_RAYS_AT) {
       hitboxes.characterCount = ints[CTRL_ARG];
       readHistoryParams(history!, historyParams);
-    } else if (job === JOB_COLLIDER_RAYS || job === JOB_COLLIDER_CASTS) {
+    } else if (job === JOB_COLLIDER_RAYS || job === JOB_COLLIDER_CASTS || job === JOB_COLLIDER_OVERLAPS) {
       readQueryParams(ints[CTRL_ARG] === 1);
+      overlapHits.perQuery = ints[CTRL_ARG2];
     }
     if (ints[CTRL_CHUNKS] > 0) forClaimedChunks(ints, count, (f, t) => runItems(job, f, t));
     else runItems(job, from, to);

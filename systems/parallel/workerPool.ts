@@ -18,7 +18,7 @@ import type { SpatialHash } from '../../src/broadphase/spatialHash';
 import { JOB_REFIT } from './protocol';
 import { createHitboxJobs, PARALLEL_MIN_HITBOX_CHARACTERS, PARALLEL_MIN_HITBOX_RAYS } from './hitboxJobs';
 import { createTreeJobs, PARALLEL_MIN_TREE_TRIANGLES } from './treeJob';
-import { createQueryJobs, PARALLEL_MIN_COLLIDER_CASTS, PARALLEL_MIN_COLLIDER_RAYS } from './queryJobs';
+import { createQueryJobs, PARALLEL_MIN_COLLIDER_CASTS, PARALLEL_MIN_COLLIDER_OVERLAPS, PARALLEL_MIN_COLLIDER_RAYS } from './queryJobs';
 
 export type { WorkerPoolOptions, WorkerHandle };
 
@@ -99,6 +99,7 @@ function parallelState(pool: WorkerPool): ParallelState {
     hitboxes: createHitboxJobs(pool),
     minColliderRays: PARALLEL_MIN_COLLIDER_RAYS,
     minColliderCasts: PARALLEL_MIN_COLLIDER_CASTS,
+    minColliderOverlaps: PARALLEL_MIN_COLLIDER_OVERLAPS,
     queries: createQueryJobs(pool),
     minTreeTriangles: PARALLEL_MIN_TREE_TRIANGLES,
     buildTree: createTreeJobs(pool),

@@ -1,6 +1,7 @@
 /**
- * raycastCollidersBatch and castShapeCollidersBatch: each query's hit is raycastColliders' or
- * castShapeColliders' for that query, to the bit, on one thread and split between 1-3 workers,
+ * raycastCollidersBatch, castShapeCollidersBatch and overlapCollidersBatch: each query's answer is
+ * raycastColliders', castShapeColliders' or overlapColliders' for that query, to the bit, on one
+ * thread and split between 1-3 workers,
  * over every collider kind, static colliders, characters and
  * mesh colliders (one tree shared by two entities), characters and the broad phases whose grids
  * the workers read (the spatial hash's, or the query grid of sweep and prune), through moves,
@@ -23,11 +24,12 @@ import { createCollisionPipeline } from '../../systems/pipeline';
 import { createWorkerPool } from '../../systems/parallel/workerPool';
 import { createColliderRayHit, raycastColliders } from '../../systems/raycastColliders';
 import { castShapeColliders } from '../../systems/shapeCasts';
-import { castShapeCollidersBatch, raycastCollidersBatch } from '../../systems/colliderBatches';
-import { createColliderHits, type ColliderHits } from '../../src/query/colliderHits';
+import { castShapeCollidersBatch, overlapCollidersBatch, raycastCollidersBatch } from '../../systems/colliderBatches';
+import { createColliderHits, createOverlapHits, type ColliderHits, type OverlapHits } from '../../src/query/colliderHits';
+import { overlapColliders } from '../../systems/shapeQueries';
 import { createRayQuery } from '../../src/query/rayQuery';
 import { createShapeQuery, setAabbQuery, setCapsuleQuery, setObbQuery, setShapeCast, setSphereQuery } from '../../src/query/shapeQuery';
-import { createShapeCastBatch, setShapeCastAt, shapeCastAt, type ShapeCastBatch } from '../../src/query/shapeCastBatch';
+import { createShapeQueryBatch, setShapeQueryAt, shapeQueryAt, type ShapeQueryBatch } from '../../src/query/shapeQueryBatch';
 import { triangulatedFloor } from '../../scenes/floors';
 import { mulberry32 } from '../../scenes/random';
 import { advanceScene, randomScene, type Body } from '../support/pipelineScene';
@@ -61,7 +63,7 @@ function createScene(bodies: Body[], workers: number, sap: boolean, rand: () => 
     ...(sap ? { broadPhase: createSweepAndPrune() } : {}),
   });
   running.push(p);
-  if (p.parallel !== undefined) p.parallel.minColliderRays = p.parallel.minColliderCasts = 1;
+  if (p.parallel !== undefined) p.parallel.minColliderRays = p.parallel.minColliderCasts = p.parallel.minColliderOverlaps = 1;
   const eids = bodies.map((body, i) => {
     const e = addEntity(world);
     if (i === 5) addKdopCollider(world, e, [0, 0, 0, 1, 1, 1, -1, 0.5, 0.2, 0.3, -1, 0.8]);
@@ -111,14 +113,15 @@ function fillRays(rays: RayBatch, n: number, rand: () => number, scene: Scene): 
   }
 }
 
-/** `n` casts of every shape kind over the scene, some aimed at a character, some with a mask or ignoring a body. */
-function fillCasts(casts: ShapeCastBatch, n: number, rand: () => number, scene: Scene): void {
+/** `n` casts of every shape kind over the scene, some large, some aimed at a character, some with a mask or ignoring a body. */
+function fillCasts(casts: ShapeQueryBatch, n: number, rand: () => number, scene: Scene): void {
   const q = createShapeQuery();
   const c = Math.SQRT1_2;
   const box = [0, 0, 0, c, c, 0, -c, c, 0, 0, 0, 1, 0, 0, 0];
   casts.count = n;
   for (let i = 0; i < n; i++) {
-    const x = SIDE * rand(), y = SIDE * rand(), z = SIDE * rand(), r = 0.2 + 1.5 * rand();
+    // Every tenth shape large: as an overlap query it finds several bodies.
+    const x = SIDE * rand(), y = SIDE * rand(), z = SIDE * rand(), r = (i % 10 === 0 ? 5 : 0.2) + 1.5 * rand();
     if (i % 4 === 0) setSphereQuery(q, x, y, z, r);
     else if (i % 4 === 1) setCapsuleQuery(q, x, y, z, x + r, y + 1, z, 0.5 * r);
     else if (i % 4 === 2) setAabbQuery(q, x - r, y - r, z - 0.5, x + r, y + r, z + 0.5);
@@ -135,7 +138,7 @@ function fillCasts(casts: ShapeCastBatch, n: number, rand: () => number, scene: 
     }
     q.mask = i % 11 === 0 ? 2 : 0xffffffff;
     q.ignore = i % 4 === 0 ? scene.eids[Math.floor(rand() * scene.eids.length)] : -1;
-    setShapeCastAt(casts, i, q);
+    setShapeQueryAt(casts, i, q);
   }
 }
 
@@ -158,10 +161,10 @@ function expectHit(hits: ColliderHits, i: number, found: boolean, what: string):
 }
 
 /** Expects entry i of `hits` to be what castShapeColliders gives for cast i, to the bit; returns the casts that hit. */
-function expectSingleCastHits(p: CollisionPipeline, hits: ColliderHits, casts: ShapeCastBatch): number {
+function expectSingleCastHits(p: CollisionPipeline, hits: ColliderHits, casts: ShapeQueryBatch): number {
   let hitCount = 0;
   for (let i = 0; i < casts.count; i++) {
-    const found = castShapeColliders(p, hit, shapeCastAt(shapeQuery, casts, i));
+    const found = castShapeColliders(p, hit, shapeQueryAt(shapeQuery, casts, i));
     expectHit(hits, i, found, `cast ${i}`);
     if (found) hitCount++;
   }
@@ -186,17 +189,32 @@ function expectSingleRayHits(p: CollisionPipeline, hits: ColliderHits, rays: Ray
   return hitCount;
 }
 
-describe('raycastCollidersBatch', () => {
-  it('gives each ray and shape cast the hit the single query gives it, on one thread and on 1-3 workers, frame after frame', () => {
+/** Expects query i's count and slice of `hits` to be what overlapColliders gives with a slice as long; returns the sum of the counts. */
+function expectSingleOverlaps(p: CollisionPipeline, hits: OverlapHits, queries: ShapeQueryBatch): number {
+  const slice = new Int32Array(hits.perQuery);
+  let total = 0;
+  for (let i = 0; i < queries.count; i++) {
+    const n = overlapColliders(p, slice, shapeQueryAt(shapeQuery, queries, i));
+    expect(hits.count[i], `query ${i}`).toBe(n);
+    const kept = Math.min(n, hits.perQuery);
+    expect(Array.from(hits.ids.subarray(i * hits.perQuery, i * hits.perQuery + kept)), `query ${i}`).toEqual(Array.from(slice.subarray(0, kept)));
+    total += n;
+  }
+  return total;
+}
+
+describe('batches of world queries', () => {
+  it('gives each ray, shape cast and overlap query the answer of the single query, on one thread and on 1-3 workers, frame after frame', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 0, max: 3 }), fc.boolean(), (seed, workers, sap) => {
         const rand = mulberry32(seed);
         const bodies = randomScene(rand, { count: 90, kinds: ['obb', 'sphere', 'capsule', 'aabb'], size: SIDE });
         const scene = createScene(bodies, workers, sap, mulberry32(seed + 1));
         const rays = createRayBatch(160, true);
-        const casts = createShapeCastBatch(160, true);
+        const casts = createShapeQueryBatch(160, true);
         const hits = createColliderHits(160, true);
-        let hitTotal = 0, hitboxHits = 0, triangleHits = 0;
+        const overlaps = createOverlapHits(160, 3, true);
+        let hitTotal = 0, hitboxHits = 0, triangleHits = 0, full = 0;
         const tally = (n: number) => {
           for (let i = 0; i < n; i++) {
             if (hits.hitbox[i] >= 0) hitboxHits++;
@@ -222,12 +240,17 @@ describe('raycastCollidersBatch', () => {
           expect(castCount).toBe(expectSingleCastHits(scene.p, hits, casts));
           hitTotal += castCount;
           tally(casts.count);
-          // Both batches really ran on the pool.
-          if (workers > 0) expect(scene.p.parallel!.jobsOnWorkers).toBe(before + 2);
+          // The casts' shapes where they start, as overlap queries; 3 entities kept of each.
+          const found = overlapCollidersBatch(scene.p, overlaps, casts);
+          expect(found).toBe(expectSingleOverlaps(scene.p, overlaps, casts));
+          for (let i = 0; i < casts.count; i++) if (overlaps.count[i] > 3) full++;
+          // The batches really ran on the pool.
+          if (workers > 0) expect(scene.p.parallel!.jobsOnWorkers).toBe(before + 3);
         }
         expect(hitTotal).toBeGreaterThan(50);
         expect(hitboxHits, `seed ${seed}: hitbox hits`).toBeGreaterThan(0);
         expect(triangleHits, `seed ${seed}: triangle hits`).toBeGreaterThan(0);
+        expect(full, `seed ${seed}: overlap queries finding more than they keep`).toBeGreaterThan(0);
       }),
       { numRuns: 8 },
     );
@@ -245,15 +268,19 @@ describe('raycastCollidersBatch', () => {
       expect(raycastCollidersBatch(scene.p, hits, rays)).toBe(expectSingleRayHits(scene.p, hits, rays));
       expect(scene.p.parallel!.jobsOnWorkers).toBe(before);
     }
-    for (const [casts, hits] of [[createShapeCastBatch(200), createColliderHits(200, true)], [createShapeCastBatch(200, true), createColliderHits(200)]] as const) {
+    for (const [casts, hits, overlaps] of [
+      [createShapeQueryBatch(200), createColliderHits(200, true), createOverlapHits(200, 4, true)],
+      [createShapeQueryBatch(200, true), createColliderHits(200), createOverlapHits(200, 4)],
+    ] as const) {
       fillCasts(casts, 200, rand, scene);
       const before = scene.p.parallel!.jobsOnWorkers;
       expect(castShapeCollidersBatch(scene.p, hits, casts)).toBe(expectSingleCastHits(scene.p, hits, casts));
+      expect(overlapCollidersBatch(scene.p, overlaps, casts)).toBe(expectSingleOverlaps(scene.p, overlaps, casts));
       expect(scene.p.parallel!.jobsOnWorkers).toBe(before);
     }
   });
 
-  it('refuses bad rays, bad casts and short hit arrays before casting, naming them', () => {
+  it('refuses bad rays, bad shape queries and short answer arrays before any query runs, naming them', () => {
     const world = createWorld();
     const p = createCollisionPipeline(world);
     running.push(p);
@@ -275,27 +302,40 @@ describe('raycastCollidersBatch', () => {
     expect(raycastCollidersBatch(p, hits, rays)).toBe(0);
     expect(Array.from(hits.entity)).toEqual([-1, -1, -1, -1]);
 
-    const casts = createShapeCastBatch(4), q = createShapeQuery();
-    for (let i = 0; i < 4; i++) setShapeCastAt(casts, i, setSphereQuery(q, i, 0, 0, 1));
+    const casts = createShapeQueryBatch(4), q = createShapeQuery();
+    for (let i = 0; i < 4; i++) setShapeQueryAt(casts, i, setSphereQuery(q, i, 0, 0, 1));
     casts.count = 4;
     hits.entity.fill(7);
     casts.data[15 * 2 + 3] = -1;
-    expect(() => castShapeCollidersBatch(p, hits, casts)).toThrow(/castShapeCollidersBatch \(cast 2\): query\.radius must be in \[0, .*\], got -1/);
+    expect(() => castShapeCollidersBatch(p, hits, casts)).toThrow(/castShapeCollidersBatch \(query 2\): query\.radius must be in \[0, .*\], got -1/);
     casts.data[15 * 2 + 3] = 1;
     casts.displacement.fill(0, 3, 6);
-    expect(() => castShapeCollidersBatch(p, hits, casts)).toThrow(/castShapeCollidersBatch \(cast 1\): query\.displacement must not be zero/);
-    setShapeCastAt(casts, 1, q);
+    expect(() => castShapeCollidersBatch(p, hits, casts)).toThrow(/castShapeCollidersBatch \(query 1\): query\.displacement must not be zero/);
+    setShapeQueryAt(casts, 1, q);
     casts.kind[3] = 9;
-    expect(() => castShapeCollidersBatch(p, hits, casts)).toThrow(/castShapeCollidersBatch: casts\.kind\[3\] must be a ShapeQuery kind \(0 to 3\), got 9/);
+    expect(() => castShapeCollidersBatch(p, hits, casts)).toThrow(/castShapeCollidersBatch: queries\.kind\[3\] must be a ShapeQuery kind \(0 to 3\), got 9/);
     casts.kind[3] = 0;
     expect(() => castShapeCollidersBatch(p, createColliderHits(2), casts)).toThrow(/castShapeCollidersBatch: hits\.entity holds 2 numbers, 4 needed/);
     casts.count = 5;
-    expect(() => castShapeCollidersBatch(p, hits, casts)).toThrow(/castShapeCollidersBatch: casts\.kind holds 4 numbers, 5 needed/);
+    expect(() => castShapeCollidersBatch(p, hits, casts)).toThrow(/castShapeCollidersBatch: queries\.kind holds 4 numbers, 5 needed/);
     expect(Array.from(hits.entity)).toEqual([7, 7, 7, 7]);
-    expect(() => setShapeCastAt(casts, 4, q)).toThrow(/setShapeCastAt: index must be an integer in \[0, 4\), got 4/);
-    expect(() => createShapeCastBatch(1.5)).toThrow(/createShapeCastBatch: capacity must be a non-negative integer, got 1.5/);
+    expect(() => setShapeQueryAt(casts, 4, q)).toThrow(/setShapeQueryAt: index must be an integer in \[0, 4\), got 4/);
+    expect(() => createShapeQueryBatch(1.5)).toThrow(/createShapeQueryBatch: capacity must be a non-negative integer, got 1.5/);
     casts.count = 4;
     expect(castShapeCollidersBatch(p, hits, casts)).toBe(0);
     expect(Array.from(hits.entity)).toEqual([-1, -1, -1, -1]);
+
+    const overlaps = createOverlapHits(4, 2);
+    overlaps.count.fill(7);
+    casts.data[15 * 2 + 3] = NaN;
+    expect(() => overlapCollidersBatch(p, overlaps, casts)).toThrow(/overlapCollidersBatch \(query 2\): query\.center|overlapCollidersBatch \(query 2\): query\.radius/);
+    casts.data[15 * 2 + 3] = 1;
+    casts.displacement.fill(0);
+    expect(() => overlapCollidersBatch(p, createOverlapHits(4, 1), { ...casts, count: 4 })).not.toThrow();
+    expect(() => overlapCollidersBatch(p, createOverlapHits(3, 2), casts)).toThrow(/overlapCollidersBatch: hits\.count holds 3 numbers, 4 needed/);
+    expect(() => createOverlapHits(4, 0)).toThrow(/createOverlapHits: perQuery must be a positive integer, got 0/);
+    expect(Array.from(overlaps.count)).toEqual([7, 7, 7, 7]);
+    expect(overlapCollidersBatch(p, overlaps, casts)).toBe(0);
+    expect(Array.from(overlaps.count)).toEqual([0, 0, 0, 0]);
   });
 });
