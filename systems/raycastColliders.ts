@@ -28,7 +28,8 @@ import {
   type ColliderStore,
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
-import { NO_HIT, legWalk, walkLegs } from './legWalk';
+import { NO_HIT, WALK_BEST, WALK_BOUND, WALK_ENTRY, WALK_FROM, WALK_LIMIT, WALK_SLACK, WALK_T, WALK_TO, legWalk, walkLegs, walkTimes } from './legWalk';
+import { hypot3 } from '../src/hypot';
 import { rayLimit, type RayQuery } from '../src/query/rayQuery';
 import { entityPose } from './entityPose';
 import { HIT_GROUP_NAMES } from '../src/character/hitGroups';
@@ -115,30 +116,35 @@ export function raycastColliders(target: World | CollisionPipeline, hit: Collide
   if (!clipToBounds(bounds, maxT)) return false;
   const length = Math.max(Math.abs(d[0]), Math.abs(d[1]), Math.abs(d[2]));
   const magnitude = Math.max(Math.abs(o[0]), Math.abs(o[1]), Math.abs(o[2]), -bounds[0], -bounds[1], -bounds[2], bounds[3], bounds[4], bounds[5]);
-  const slack = length > 0 ? WALK_SLACK_RELATIVE * (span[1] + (magnitude + 1) / length) : 0;
-  walkLegs(p, rayStart, d, span[0], span[1], maxT, slack, query.mask, query.ignore, rayEntry, rayExact, cast, bestCast, RAY_HIT_STRIDE);
+  walkTimes[WALK_FROM] = span[0];
+  walkTimes[WALK_TO] = span[1];
+  walkTimes[WALK_LIMIT] = maxT;
+  walkTimes[WALK_SLACK] = length > 0 ? WALK_SLACK_RELATIVE * (span[1] + (magnitude + 1) / length) : 0;
+  walkLegs(p, rayStart, d, query.mask, query.ignore, rayEntry, rayExact, cast, bestCast, RAY_HIT_STRIDE);
   const e = legWalk.entity;
   if (e < 0) return false;
-  const c = p.collider, t = legWalk.t;
+  const c = p.collider, t = walkTimes[WALK_T];
   hit.entity = e;
   hit.t = t;
   for (let k = 0; k < 3; k++) hit.normal[k] = bestCast[1 + k];
   hit.hitbox = c.kind[e] === SHAPE_CHARACTER ? legWalk.part : -1;
   hit.triangle = c.kind[e] === SHAPE_MESH ? legWalk.part : -1;
   nameHitbox(hit, p);
-  hit.distance = t * Math.hypot(d[0], d[1], d[2]);
+  hit.distance = t * hypot3(d[0], d[1], d[2]);
   for (let k = 0; k < 3; k++) hit.point[k] = o[k] + t * d[k];
   return true;
 }
 
 /** When the ray enters collider e's broad-phase box, up to `best` (a walk's entry test). */
-function rayEntry(c: ColliderStore, e: number, best: number): number {
-  return raycastAabb(boxEntry, ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], best, c.aabb, 6 * e) ? boxEntry[0] : Infinity;
+function rayEntry(c: ColliderStore, e: number): boolean {
+  if (!raycastAabb(boxEntry, ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], walkTimes[WALK_BOUND], c.aabb, 6 * e)) return false;
+  walkTimes[WALK_ENTRY] = boxEntry[0];
+  return true;
 }
 
 /** The exact cast of the ray against collider e (a walk's exact test). */
-function rayExact(p: CollisionPipeline, c: ColliderStore, e: number, best: number): number {
-  return castShape(p, c, e, ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], best);
+function rayExact(p: CollisionPipeline, c: ColliderStore, e: number): number {
+  return castShape(p, c, e, ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], walkTimes[WALK_BEST]);
 }
 
 /**

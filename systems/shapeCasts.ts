@@ -29,7 +29,8 @@ import {
   type ColliderStore,
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
-import { NO_HIT, legWalk, walkLegs } from './legWalk';
+import { NO_HIT, WALK_BEST, WALK_BOUND, WALK_ENTRY, WALK_FROM, WALK_LIMIT, WALK_SLACK, WALK_T, WALK_TO, legWalk, walkLegs, walkTimes } from './legWalk';
+import { hypot3 } from '../src/hypot';
 import { WALK_SLACK_RELATIVE } from '../src/tolerances';
 import { entityPose } from './entityPose';
 import { createColliderRayHit, nameHitbox, type ColliderRayHit } from './raycastColliders';
@@ -114,16 +115,19 @@ export function castShapeColliders(target: World | CollisionPipeline, hit: Colli
   const length = Math.max(Math.abs(d[0]), Math.abs(d[1]), Math.abs(d[2]));
   let magnitude = 0;
   for (let k = 0; k < 6; k++) magnitude = Math.max(magnitude, Math.abs(startBox[k]));
-  walkLegs(p, startBox, d, 0, 1, 1, WALK_SLACK_RELATIVE * (1 + (magnitude + 1) / length), mask, ignore, shapeEntry, shapeExact, cast, bestCast, SHAPE_CAST_HIT_STRIDE);
+  walkTimes[WALK_FROM] = 0;
+  walkTimes[WALK_TO] = walkTimes[WALK_LIMIT] = 1;
+  walkTimes[WALK_SLACK] = WALK_SLACK_RELATIVE * (1 + (magnitude + 1) / length);
+  walkLegs(p, startBox, d, mask, ignore, shapeEntry, shapeExact, cast, bestCast, SHAPE_CAST_HIT_STRIDE);
   activeQuery = undefined;
-  const bestEntity = legWalk.entity, best = legWalk.t, bestPart = legWalk.part;
+  const bestEntity = legWalk.entity, best = walkTimes[WALK_T], bestPart = legWalk.part;
   if (bestEntity < 0) {
     nameHitbox(hit, p);
     return false;
   }
   hit.entity = bestEntity;
   hit.t = best;
-  hit.distance = best * Math.hypot(d[0], d[1], d[2]);
+  hit.distance = best * hypot3(d[0], d[1], d[2]);
   for (let k = 0; k < 3; k++) {
     hit.normal[k] = bestCast[1 + k];
     hit.point[k] = bestCast[4 + k];
@@ -135,13 +139,15 @@ export function castShapeColliders(target: World | CollisionPipeline, hit: Colli
 }
 
 /** When the query's shape, moved from its start, enters collider e's broad-phase box (a walk's entry test). */
-function shapeEntry(c: ColliderStore, e: number): number {
-  return boxEntry(startBox, activeQuery!.displacement, c.aabb, 6 * e);
+function shapeEntry(c: ColliderStore, e: number): boolean {
+  const entry = boxEntry(startBox, activeQuery!.displacement, c.aabb, 6 * e);
+  walkTimes[WALK_ENTRY] = entry;
+  return entry <= walkTimes[WALK_BOUND];
 }
 
 /** The exact cast of the query's shape against collider e (a walk's exact test). */
-function shapeExact(p: CollisionPipeline, c: ColliderStore, e: number, best: number): number {
-  return castAgainst(p, c, e, activeQuery!, best);
+function shapeExact(p: CollisionPipeline, c: ColliderStore, e: number): number {
+  return castAgainst(p, c, e, activeQuery!, walkTimes[WALK_BEST]);
 }
 
 /** Exact cast of the query's shape against collider e (into `cast`), up to maxT. */

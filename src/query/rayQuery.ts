@@ -1,5 +1,6 @@
 import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate } from '../errors';
 import { allocate } from '../sharedMemory';
+import { hypot3 } from '../hypot';
 
 /**
  * A ray query: made once (`createRayQuery`), reused for every cast, so a cast allocates nothing
@@ -91,7 +92,7 @@ export function rayLimitAt(
   if (!(maxDistance >= 0)) throw new CollideInputError(`${caller}: ${fieldName(name, 'maxDistance', -1, ray)} must be >= 0, got ${maxDistance}`);
   if (!Number.isInteger(mask) || mask < 0 || mask > 0xffffffff) throw new CollideInputError(`${caller}: ${fieldName(name, 'mask', -1, ray)} must be a uint32, got ${mask}`);
   if (!Number.isInteger(ignore) || ignore < -1) throw new CollideInputError(`${caller}: ${fieldName(name, 'ignore', -1, ray)} must be an entity id or -1, got ${ignore}`);
-  const length = Math.hypot(direction[o], direction[o + 1], direction[o + 2]);
+  const length = hypot3(direction[o], direction[o + 1], direction[o + 2]);
   // A zero direction tests the origin point alone (t = 0).
   return length > 0 ? maxDistance / length : 0;
 }
