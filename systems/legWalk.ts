@@ -93,7 +93,7 @@ export function walkLegs(
     walkNumber = 1;
   }
   const grid = boxQueries(p);
-  const legs = legCount(start, d, to - from, queryCell(p, grid));
+  const legs = legCount(p, grid, start, d);
   let best = walkTimes[WALK_LIMIT], bestEntity = NO_ENTITY, bestPart = NO_HIT;
   for (let leg = 0; leg < legs; leg++) {
     const t0 = from + ((to - from) * leg) / legs, t1 = leg + 1 === legs ? to : from + ((to - from) * (leg + 1)) / legs;
@@ -147,26 +147,26 @@ export function walkLegs(
 }
 
 /**
- * The side of the finest grid cell holding boxes (BoxQueryable.queryCell), asked once per broad
- * phase run: the grids change only then, and the answer, a double returned from a call V8 does
+ * Writes into p.scratch.queryCell the side of the finest grid cell holding boxes
+ * (BoxQueryable.queryCell), asked once per broad phase run: the grids change only then, and the answer, a double returned from a call V8 does
  * not inline, is boxed on every call.
  */
-function queryCell(p: CollisionPipeline, grid: BoxQueryable): number {
+function updateQueryCell(p: CollisionPipeline, grid: BoxQueryable): void {
   const s = p.scratch;
   if (s.queryCellRun !== s.broadPhaseRuns) {
     s.queryCell[0] = grid.queryCell();
     s.queryCellRun = s.broadPhaseRuns;
   }
-  return s.queryCell[0];
 }
 
 /**
- * Legs of a walk over `span` of the motion: each moves the box by about its own largest side or
- * the grid's finest cell, whichever is larger (measured best in docs/design/shape-queries.md), at
- * most MAX_LEGS.
+ * Legs of a walk over [WALK_FROM, WALK_TO] of the motion: each moves the box by about its own
+ * largest side or the grid's finest cell, whichever is larger (measured best in
+ * docs/design/shape-queries.md), at most MAX_LEGS.
  */
-function legCount(box: Float64Array, d: ArrayLike<number>, span: number, cell: number): number {
-  const leg = Math.max(box[3] - box[0], box[4] - box[1], box[5] - box[2], cell);
-  const travel = span * Math.max(Math.abs(d[0]), Math.abs(d[1]), Math.abs(d[2]));
+function legCount(p: CollisionPipeline, grid: BoxQueryable, box: Float64Array, d: ArrayLike<number>): number {
+  updateQueryCell(p, grid);
+  const leg = Math.max(box[3] - box[0], box[4] - box[1], box[5] - box[2], p.scratch.queryCell[0]);
+  const travel = (walkTimes[WALK_TO] - walkTimes[WALK_FROM]) * Math.max(Math.abs(d[0]), Math.abs(d[1]), Math.abs(d[2]));
   return leg > 0 ? Math.max(1, Math.min(MAX_LEGS, Math.ceil(travel / leg))) : MAX_LEGS;
 }

@@ -10,8 +10,8 @@ import type { World } from 'bitecs';
 import { OBB_STRIDE, SPHERE_STRIDE, type KdopK } from '../src/layout';
 import { SHAPE_CAST_HIT_STRIDE } from '../src/query/shapeCastHit';
 import { CAST_MOTION_STRIDE, castSphereAabbArrays, castSphereCapsuleArrays, castSphereKdopArrays, castSphereObbArrays, castSphereSphereArrays } from '../src/query/shapeCast';
-import { castCapsuleAabb, castCapsuleCapsule, castCapsuleKdop, castCapsuleObb, castCapsuleSphere } from '../src/query/shapeCastCapsule';
-import { castObbAabb, castObbCapsule, castObbKdop, castObbObb, castObbSphere } from '../src/query/shapeCastBox';
+import { castCapsuleAabbArrays, castCapsuleCapsuleArrays, castCapsuleKdopArrays, castCapsuleObbArrays, castCapsuleSphereArrays } from '../src/query/shapeCastCapsule';
+import { castObbAabbArrays, castObbCapsuleArrays, castObbKdopArrays, castObbObbArrays, castObbSphereArrays } from '../src/query/shapeCastBox';
 import { shapecastTree } from '../src/tree/shapecastTree';
 import { POSE_STRIDE } from '../src/tree/pose';
 import { TreeQueryResult } from '../src/tree/queryResult';
@@ -185,7 +185,7 @@ function castAgainst(p: CollisionPipeline, c: ColliderStore, e: number, q: Shape
  * OBB once per cast).
  */
 function castMover(q: ShapeQuery, kind: number, target: ArrayLike<number>, to: number): boolean {
-  const m = q.data, d = q.displacement, dx = d[0], dy = d[1], dz = d[2], maxT = motion[MOTION_LIMIT];
+  const m = q.data;
   switch (q.kind) {
     case QUERY_SPHERE:
       if (kind === SHAPE_SPHERE) return castSphereSphereArrays(cast, 0, m, 0, motion, 0, target, to);
@@ -193,15 +193,15 @@ function castMover(q: ShapeQuery, kind: number, target: ArrayLike<number>, to: n
       if (kind === SHAPE_OBB) return castSphereObbArrays(cast, 0, m, 0, motion, 0, target, to);
       return castSphereCapsuleArrays(cast, 0, m, 0, motion, 0, target, to);
     case QUERY_CAPSULE:
-      if (kind === SHAPE_SPHERE) return castCapsuleSphere(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
-      if (kind === SHAPE_AABB) return castCapsuleAabb(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
-      if (kind === SHAPE_OBB) return castCapsuleObb(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
-      return castCapsuleCapsule(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
+      if (kind === SHAPE_SPHERE) return castCapsuleSphereArrays(cast, 0, m, 0, motion, 0, target, to);
+      if (kind === SHAPE_AABB) return castCapsuleAabbArrays(cast, 0, m, 0, motion, 0, target, to);
+      if (kind === SHAPE_OBB) return castCapsuleObbArrays(cast, 0, m, 0, motion, 0, target, to);
+      return castCapsuleCapsuleArrays(cast, 0, m, 0, motion, 0, target, to);
     default:
-      if (kind === SHAPE_SPHERE) return castObbSphere(cast, 0, moverBox, 0, dx, dy, dz, maxT, target, to);
-      if (kind === SHAPE_AABB) return castObbAabb(cast, 0, moverBox, 0, dx, dy, dz, maxT, target, to);
-      if (kind === SHAPE_OBB) return castObbObb(cast, 0, moverBox, 0, dx, dy, dz, maxT, target, to);
-      return castObbCapsule(cast, 0, moverBox, 0, dx, dy, dz, maxT, target, to);
+      if (kind === SHAPE_SPHERE) return castObbSphereArrays(cast, 0, moverBox, 0, motion, 0, target, to);
+      if (kind === SHAPE_AABB) return castObbAabbArrays(cast, 0, moverBox, 0, motion, 0, target, to);
+      if (kind === SHAPE_OBB) return castObbObbArrays(cast, 0, moverBox, 0, motion, 0, target, to);
+      return castObbCapsuleArrays(cast, 0, moverBox, 0, motion, 0, target, to);
   }
 }
 
@@ -219,10 +219,10 @@ function castMoverKdop(q: ShapeQuery, kdop: ArrayLike<number>, ko: number, k: Kd
 
 /** castMoverKdop's cast, over the whole motion (motion[MOTION_LIMIT] = 1). */
 function castMoverKdopWhole(q: ShapeQuery, kdop: ArrayLike<number>, ko: number, k: KdopK): boolean {
-  const m = q.data, d = q.displacement;
+  const m = q.data;
   if (q.kind === QUERY_SPHERE) return castSphereKdopArrays(cast, 0, m, 0, motion, 0, kdop, ko, k);
-  if (q.kind === QUERY_CAPSULE) return castCapsuleKdop(cast, 0, m, 0, d[0], d[1], d[2], 1, kdop, ko, k);
-  return castObbKdop(cast, 0, moverBox, 0, d[0], d[1], d[2], 1, kdop, ko, k);
+  if (q.kind === QUERY_CAPSULE) return castCapsuleKdopArrays(cast, 0, m, 0, motion, 0, kdop, ko, k);
+  return castObbKdopArrays(cast, 0, moverBox, 0, motion, 0, kdop, ko, k);
 }
 
 /** First triangle of mesh collider e, at its entity's pose, up to motion[MOTION_LIMIT] (the triangle index, or NO_HIT). */

@@ -59,6 +59,33 @@ function sphereMotion(cx: number, cy: number, cz: number, r: number, dx: number,
   motionNumbers[3] = maxT;
 }
 
+/**
+ * The motion (dx, dy, dz) up to maxT in an array, for the array kernels (the capsule and box
+ * movers' public kernels; each reads it before any other kernel writes it again).
+ * @internal
+ */
+export function castMotion(dx: number, dy: number, dz: number, maxT: number): Float64Array {
+  moverMotion[0] = dx;
+  moverMotion[1] = dy;
+  moverMotion[2] = dz;
+  moverMotion[3] = maxT;
+  return moverMotion;
+}
+const moverMotion = new Float64Array(CAST_MOTION_STRIDE);
+
+/**
+ * The motion at motion[mo] reversed (−d, same maxT), for the casts run backwards.
+ * @internal
+ */
+export function reversedMotion(motion: ReadonlyFloats, mo: number): Float64Array {
+  reversed[0] = -motion[mo];
+  reversed[1] = -motion[mo + 1];
+  reversed[2] = -motion[mo + 2];
+  reversed[3] = motion[mo + 3];
+  return reversed;
+}
+const reversed = new Float64Array(CAST_MOTION_STRIDE);
+
 const capsule = new Float64Array(CAPSULE_STRIDE);
 const rayHit = new Float64Array(RAY_HIT_STRIDE);
 /** The ray of a sphere's centre, for the ray kernels (RAY_INPUT_STRIDE). */
