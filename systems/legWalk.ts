@@ -73,7 +73,7 @@ let walkNumber = 0;
 
 /**
  * Walks the box at start[0..5] (min-max) moved by t·d for t in [WALK_FROM, WALK_TO] (walkTimes),
- * against the colliders whose layer shares a bit with `mask`, except `ignore`: each candidate's
+ * against the colliders whose layer shares a bit with `mask` (as an int32: `query.mask | 0`), except `ignore`: each candidate's
  * entry by `entryOf`, then in entry order the exact test `exact`, whose first `stride` numbers of
  * `result` (its time first) the best hit's are copied into `bestResult`. A hit counts up to
  * WALK_LIMIT (at least WALK_TO); among hits at the same time the lowest entity id wins. A

@@ -15,7 +15,10 @@ import { DEGENERATE_TRIANGLE_SINE } from '../tolerances';
  * the origin back against the motion; with a zero direction the normal is (0, 0, 0), since there
  * is no motion to oppose. A zero direction from outside never hits.
  *
- * Nothing here allocates: slab clipping keeps its running state in module variables.
+ * Nothing here allocates objects: slab clipping keeps its running state in module variables. The
+ * public kernels take numbers and write them into an array for the array kernels
+ * (raycastSphereArrays, ...), which the queries call: V8 boxes a double passed to a call it does
+ * not inline.
  */
 
 /** Exact cast result layout: t, then the normal. */
@@ -30,16 +33,19 @@ export const RAY_HIT_STRIDE = 4;
 export const RAY_INPUT_STRIDE = 7;
 const rayNumbers = new Float64Array(RAY_INPUT_STRIDE);
 
-/** The ray (ox, oy, oz) + t·(dx, dy, dz), t <= maxT, in rayNumbers. */
-function rayInput(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, maxT: number): Float64Array {
-  rayNumbers[0] = ox;
-  rayNumbers[1] = oy;
-  rayNumbers[2] = oz;
-  rayNumbers[3] = dx;
-  rayNumbers[4] = dy;
-  rayNumbers[5] = dz;
-  rayNumbers[6] = maxT;
-  return rayNumbers;
+/**
+ * Writes the ray (ox, oy, oz) + t·(dx, dy, dz), t <= maxT, into `out` (RAY_INPUT_STRIDE); returns out.
+ * @internal
+ */
+export function writeRay(out: Float64Array, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, maxT: number): Float64Array {
+  out[0] = ox;
+  out[1] = oy;
+  out[2] = oz;
+  out[3] = dx;
+  out[4] = dy;
+  out[5] = dz;
+  out[6] = maxT;
+  return out;
 }
 
 /** Writes the "origin inside" hit: t = 0, normal = −d/|d| (zero for a zero direction). */
@@ -192,7 +198,7 @@ export function raycastSphere(
   sphere: ReadonlyFloats,
   so: number,
 ): boolean {
-  return raycastSphereArrays(out, rayInput(ox, oy, oz, dx, dy, dz, maxT), 0, sphere, so);
+  return raycastSphereArrays(out, writeRay(rayNumbers, ox, oy, oz, dx, dy, dz, maxT), 0, sphere, so);
 }
 
 /** @internal raycastSphere, the ray read from ray[ro..ro + RAY_INPUT_STRIDE) (see RAY_INPUT_STRIDE). */
@@ -221,7 +227,7 @@ export function raycastAabb(
   box: ReadonlyFloats,
   bo: number,
 ): boolean {
-  return raycastAabbArrays(out, rayInput(ox, oy, oz, dx, dy, dz, maxT), 0, box, bo);
+  return raycastAabbArrays(out, writeRay(rayNumbers, ox, oy, oz, dx, dy, dz, maxT), 0, box, bo);
 }
 
 /** @internal raycastAabb, the ray read from ray[ro..ro + RAY_INPUT_STRIDE) (see RAY_INPUT_STRIDE). */
@@ -255,7 +261,7 @@ export function raycastObb(
   box: ReadonlyFloats,
   bo: number,
 ): boolean {
-  return raycastObbArrays(out, rayInput(ox, oy, oz, dx, dy, dz, maxT), 0, box, bo);
+  return raycastObbArrays(out, writeRay(rayNumbers, ox, oy, oz, dx, dy, dz, maxT), 0, box, bo);
 }
 
 /** @internal raycastObb, the ray read from ray[ro..ro + RAY_INPUT_STRIDE) (see RAY_INPUT_STRIDE). */
@@ -316,7 +322,7 @@ export function raycastKdop(
   ko: number,
   k: KdopK,
 ): boolean {
-  return raycastKdopArrays(out, rayInput(ox, oy, oz, dx, dy, dz, maxT), 0, kdop, ko, k);
+  return raycastKdopArrays(out, writeRay(rayNumbers, ox, oy, oz, dx, dy, dz, maxT), 0, kdop, ko, k);
 }
 
 /** @internal raycastKdop, the ray read from ray[ro..ro + RAY_INPUT_STRIDE) (see RAY_INPUT_STRIDE). */
@@ -352,7 +358,7 @@ export function raycastCapsule(
   capsule: ReadonlyFloats,
   co: number,
 ): boolean {
-  return raycastCapsuleArrays(out, rayInput(ox, oy, oz, dx, dy, dz, maxT), 0, capsule, co);
+  return raycastCapsuleArrays(out, writeRay(rayNumbers, ox, oy, oz, dx, dy, dz, maxT), 0, capsule, co);
 }
 
 /** @internal raycastCapsule, the ray read from ray[ro..ro + RAY_INPUT_STRIDE) (see RAY_INPUT_STRIDE). */
@@ -401,7 +407,7 @@ export function raycastTriangle(
   tri: ReadonlyFloats,
   to: number,
 ): boolean {
-  return raycastTriangleArrays(out, rayInput(ox, oy, oz, dx, dy, dz, maxT), 0, tri, to);
+  return raycastTriangleArrays(out, writeRay(rayNumbers, ox, oy, oz, dx, dy, dz, maxT), 0, tri, to);
 }
 
 /** @internal raycastTriangle, the ray read from ray[ro..ro + RAY_INPUT_STRIDE) (see RAY_INPUT_STRIDE). */

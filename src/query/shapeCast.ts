@@ -3,7 +3,7 @@ import { CAPSULE_STRIDE, OBB_AXES, OBB_HALF, OBB_STRIDE, type Floats, type KdopK
 import { obbFromAabb } from '../volumes/obb';
 import { CLOSEST_ON_TRIANGLE_STRIDE, closestPtPointTriangle } from './closestPoints';
 import { DEGENERATE_TRIANGLE_SINE } from '../tolerances';
-import { ballEntry, RAY_HIT_STRIDE, RAY_INPUT_STRIDE, raycastCapsule, raycastCapsuleArrays } from './raycast';
+import { ballEntry, RAY_HIT_STRIDE, RAY_INPUT_STRIDE, raycastCapsule, raycastCapsuleArrays, writeRay } from './raycast';
 import { writeShapeHit } from './shapeCastHit';
 import { castSegmentKdop } from './shapeCastKdop';
 
@@ -18,7 +18,9 @@ import { castSegmentKdop } from './shapeCastKdop';
  * the ray kernels of raycast.ts: a ball (sphere), a capsule (capsule), a box widened by r with
  * capsules on the edges (AABB, OBB: Ericson, Real-Time Collision Detection 5.5.7), a triangle
  * lifted by r plus its edge capsules (triangle). The k-DOP cast (shapeCastKdop.ts) is exact for
- * k = 6 and conservative otherwise. Nothing here allocates.
+ * k = 6 and conservative otherwise. Nothing here allocates objects; the public kernels take
+ * numbers and write them into arrays for the array kernels (castSphereObbArrays, ...), which the
+ * queries call: V8 boxes a double passed to a call it does not inline (16 bytes of garbage).
  */
 
 /**
@@ -133,18 +135,6 @@ export function castSphereSphereArrays(
   return true;
 }
 
-/** The ray (cx, cy, cz) + t·(dx, dy, dz), t <= maxT, in centreRay. */
-function writeCentreRay(cx: number, cy: number, cz: number, dx: number, dy: number, dz: number, maxT: number): Float64Array {
-  centreRay[0] = cx;
-  centreRay[1] = cy;
-  centreRay[2] = cz;
-  centreRay[3] = dx;
-  centreRay[4] = dy;
-  centreRay[5] = dz;
-  centreRay[6] = maxT;
-  return centreRay;
-}
-
 /**
  * Writes the hit of a sphere whose centre, at t, is h and whose contact normal is (from the ray
  * kernel's rounded shape) unit n: the point is h − r·n.
@@ -206,7 +196,7 @@ export function castSphereCapsuleArrays(
     writeShapeHit(out, oo, 0, ex, ey, ez, qx + k * ex, qy + k * ey, qz + k * ez, dx, dy, dz);
     return true;
   }
-  if (!raycastCapsuleArrays(rayHit, writeCentreRay(cx, cy, cz, dx, dy, dz, maxT), 0, capsule, 0)) return false;
+  if (!raycastCapsuleArrays(rayHit, writeRay(centreRay, cx, cy, cz, dx, dy, dz, maxT), 0, capsule, 0)) return false;
   const t = rayHit[0];
   writeRoundHit(out, oo, t, cx + t * dx, cy + t * dy, cz + t * dz, rayHit[1], rayHit[2], rayHit[3], r, dx, dy, dz);
   return true;
@@ -278,7 +268,7 @@ function castSphereBoxFrame(): boolean {
   }
   // Edge or corner region: the capsules of the edges through the region's edge or corner.
   let best = Infinity;
-  writeCentreRay(px, py, pz, vx, vy, vz, maxT);
+  writeRay(centreRay, px, py, pz, vx, vy, vz, maxT);
   for (let k = 0; k < 3; k++) {
     const ok = k === 0 ? o0 : k === 1 ? o1 : o2;
     // The edge along axis k runs through the region when the other two coordinates are outside.
