@@ -250,6 +250,9 @@ export interface PipelineScratch {
   /** The bounds of every collider's broad-phase box, for ray casts, and the broad-phase run they were made for. */
   rayBounds: Float64Array;
   rayBoundsRun: number;
+  /** The box queries' finest cell (queryCell) as of the broad-phase run `queryCellRun`, for the walks of casts and rays. */
+  queryCell: Float64Array;
+  queryCellRun: number;
   /**
    * The ids of the last broad phase's input, copied when the broad phase answers no box queries:
    * the store's id list changes as colliders come and go, and the query grid must hold the step's.

@@ -174,6 +174,8 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
       queryGridRun: -1,
       rayBounds: new Float64Array(6),
       rayBoundsRun: -1,
+      queryCell: new Float64Array(1),
+      queryCellRun: -1,
       stepIds: new Int32Array(0),
     },
     destroy(): void {

@@ -14,9 +14,9 @@
 import type { World } from 'bitecs';
 import { OBB_STRIDE } from '../src/layout';
 import { POSE_STRIDE } from '../src/tree/pose';
-import { raycastTree } from '../src/tree/raycastTree';
+import { raycastTreeArrays } from '../src/tree/raycastTree';
 import { TreeQueryResult } from '../src/tree/queryResult';
-import { RAY_HIT_STRIDE, raycastAabb, raycastCapsule, raycastKdop, raycastObb, raycastSphere } from '../src/query/raycast';
+import { RAY_HIT_STRIDE, RAY_INPUT_STRIDE, raycastAabbArrays, raycastCapsuleArrays, raycastKdopArrays, raycastObbArrays, raycastSphereArrays } from '../src/query/raycast';
 import {
   SHAPE_AABB,
   SHAPE_CAPSULE,
@@ -29,7 +29,7 @@ import {
   type ColliderStore,
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
-import { NO_HIT, legWalk, walkLegs } from './legWalk';
+import { NO_HIT, WALK_BEST, WALK_BOUND, WALK_ENTRY, WALK_FROM, WALK_LIMIT, WALK_SLACK, WALK_T, WALK_TO, legWalk, walkLegs, walkTimes } from './legWalk';
 import { rayLimit, type RayQuery } from '../src/query/rayQuery';
 import { entityPose } from './entityPose';
 import { HIT_GROUP_NAMES } from '../src/character/hitGroups';
@@ -77,12 +77,15 @@ const bestCast = new Float64Array(RAY_HIT_STRIDE);
 const boxEntry = new Float64Array(RAY_HIT_STRIDE);
 const treeResult = new TreeQueryResult();
 const pose = new Float64Array(POSE_STRIDE);
-/** The ray being cast: origin, then direction (what the walk's tests read). */
-const ray = new Float64Array(6);
+/** The ray being cast: origin, direction, and the limit of the test at hand (RAY_INPUT_STRIDE; what the walk's tests read). */
+const ray = new Float64Array(RAY_INPUT_STRIDE);
+const RAY_LIMIT = 6;
 /** The ray's origin as a box (the walk's moving box: a point). */
 const rayStart = new Float64Array(6);
-/** The part of the ray the walk visits: where it enters and leaves the colliders' bounds. */
-const span = new Float64Array(2);
+/** The part of the ray the walk visits: where it enters and leaves the colliders' bounds; then the ray's limit and length (rayLimit). */
+const span = new Float64Array(4);
+const SPAN_LIMIT = 2;
+const SPAN_LENGTH = 3;
 
 /**
  * Casts the query's ray, origin + t·direction for t up to maxDistance / |direction|, against
@@ -95,12 +98,12 @@ const span = new Float64Array(2);
  * them, so it reads the colliders as of the last `step`: one added since is found from the next
  * step on. Throws CollideInputError for a query field that is not finite, lies outside
  * ±MAX_COORDINATE or is otherwise invalid (a zero direction, a negative maxDistance, a mask
- * outside uint32), naming it. Allocates no objects (V8 boxes some numbers passed to the kernels:
- * docs/design/shape-queries.md).
+ * outside uint32), naming it. Allocates no objects (V8 boxes a few numbers the ray kernels pass to
+ * their helpers when it does not inline them: docs/design/shape-queries.md).
  */
 export function raycastColliders(target: World | CollisionPipeline, hit: ColliderRayHit, query: RayQuery): boolean {
   const p = pipelineOf(target, 'raycastColliders');
-  const maxT = rayLimit(query, 'raycastColliders');
+  rayLimit(span, SPAN_LIMIT, query, 'raycastColliders');
   const o = query.origin, d = query.direction;
   hit.entity = -1;
   hit.hitbox = -1;
@@ -113,33 +116,40 @@ export function raycastColliders(target: World | CollisionPipeline, hit: Collide
   }
   // The walk's legs need an end, and a ray may be unlimited: its part inside the colliders' bounds.
   const bounds = colliderBounds(p);
-  if (!clipToBounds(bounds, maxT)) return false;
+  if (!clipToBounds(bounds)) return false;
   const length = Math.max(Math.abs(d[0]), Math.abs(d[1]), Math.abs(d[2]));
   const magnitude = Math.max(Math.abs(o[0]), Math.abs(o[1]), Math.abs(o[2]), -bounds[0], -bounds[1], -bounds[2], bounds[3], bounds[4], bounds[5]);
-  const slack = length > 0 ? WALK_SLACK_RELATIVE * (span[1] + (magnitude + 1) / length) : 0;
-  walkLegs(p, rayStart, d, span[0], span[1], maxT, slack, query.mask, query.ignore, rayEntry, rayExact, cast, bestCast, RAY_HIT_STRIDE);
+  walkTimes[WALK_FROM] = span[0];
+  walkTimes[WALK_TO] = span[1];
+  walkTimes[WALK_LIMIT] = span[SPAN_LIMIT];
+  walkTimes[WALK_SLACK] = length > 0 ? WALK_SLACK_RELATIVE * (span[1] + (magnitude + 1) / length) : 0;
+  walkLegs(p, rayStart, d, query.mask | 0, query.ignore, rayEntry, rayExact, cast, bestCast, RAY_HIT_STRIDE);
   const e = legWalk.entity;
   if (e < 0) return false;
-  const c = p.collider, t = legWalk.t;
+  const c = p.collider, t = walkTimes[WALK_T];
   hit.entity = e;
   hit.t = t;
   for (let k = 0; k < 3; k++) hit.normal[k] = bestCast[1 + k];
   hit.hitbox = c.kind[e] === SHAPE_CHARACTER ? legWalk.part : -1;
   hit.triangle = c.kind[e] === SHAPE_MESH ? legWalk.part : -1;
   nameHitbox(hit, p);
-  hit.distance = t * Math.hypot(d[0], d[1], d[2]);
+  hit.distance = t * span[SPAN_LENGTH];
   for (let k = 0; k < 3; k++) hit.point[k] = o[k] + t * d[k];
   return true;
 }
 
 /** When the ray enters collider e's broad-phase box, up to `best` (a walk's entry test). */
-function rayEntry(c: ColliderStore, e: number, best: number): number {
-  return raycastAabb(boxEntry, ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], best, c.aabb, 6 * e) ? boxEntry[0] : Infinity;
+function rayEntry(c: ColliderStore, e: number): boolean {
+  ray[RAY_LIMIT] = walkTimes[WALK_BOUND];
+  if (!raycastAabbArrays(boxEntry, ray, 0, c.aabb, 6 * e)) return false;
+  walkTimes[WALK_ENTRY] = boxEntry[0];
+  return true;
 }
 
 /** The exact cast of the ray against collider e (a walk's exact test). */
-function rayExact(p: CollisionPipeline, c: ColliderStore, e: number, best: number): number {
-  return castShape(p, c, e, ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], best);
+function rayExact(p: CollisionPipeline, c: ColliderStore, e: number): number {
+  ray[RAY_LIMIT] = walkTimes[WALK_BEST];
+  return castShape(p, c, e);
 }
 
 /**
@@ -168,10 +178,10 @@ export function colliderBounds(p: CollisionPipeline): Float64Array {
   return b;
 }
 
-/** Writes into `span` the ray's parameters where it enters and leaves `bounds`, within [0, maxT]; false when it misses them there. */
-function clipToBounds(bounds: Float64Array, maxT: number): boolean {
+/** Writes into `span` the ray's parameters where it enters and leaves `bounds`, within [0, span[SPAN_LIMIT]]; false when it misses them there. */
+function clipToBounds(bounds: Float64Array): boolean {
   if (!(bounds[0] <= bounds[3])) return false;
-  let enter = 0, exit = maxT;
+  let enter = 0, exit = span[SPAN_LIMIT];
   for (let k = 0; k < 3; k++) {
     const o = ray[k], v = ray[3 + k], lo = bounds[k], hi = bounds[3 + k];
     if (v === 0) {
@@ -200,59 +210,50 @@ export function nameHitbox(hit: Pick<ColliderRayHit, 'hitbox' | 'boneName' | 'gr
 }
 
 
-/** Exact cast against collider e (t and normal into `cast`), up to maxT. */
-function castShape(
-  p: CollisionPipeline, c: ColliderStore, e: number,
-  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, maxT: number,
-): number {
+/** Exact cast of `ray` against collider e (t and normal into `cast`), up to ray[RAY_LIMIT]. */
+function castShape(p: CollisionPipeline, c: ColliderStore, e: number): number {
   const o = SHAPE_STRIDE * e;
   switch (c.kind[e]) {
     case SHAPE_SPHERE:
-      return raycastSphere(cast, ox, oy, oz, dx, dy, dz, maxT, c.world, o) ? 0 : NO_HIT;
+      return raycastSphereArrays(cast, ray, 0, c.world, o) ? 0 : NO_HIT;
     case SHAPE_AABB:
-      return raycastAabb(cast, ox, oy, oz, dx, dy, dz, maxT, c.world, o) ? 0 : NO_HIT;
+      return raycastAabbArrays(cast, ray, 0, c.world, o) ? 0 : NO_HIT;
     case SHAPE_OBB:
-      return raycastObb(cast, ox, oy, oz, dx, dy, dz, maxT, c.world, o) ? 0 : NO_HIT;
+      return raycastObbArrays(cast, ray, 0, c.world, o) ? 0 : NO_HIT;
     case SHAPE_CAPSULE:
-      return raycastCapsule(cast, ox, oy, oz, dx, dy, dz, maxT, c.world, o) ? 0 : NO_HIT;
+      return raycastCapsuleArrays(cast, ray, 0, c.world, o) ? 0 : NO_HIT;
     case SHAPE_KDOP:
-      return raycastKdop(cast, ox, oy, oz, dx, dy, dz, maxT, c.kdop, c.kdopK * e, c.kdopK) ? 0 : NO_HIT;
+      return raycastKdopArrays(cast, ray, 0, c.kdop, c.kdopK * e, c.kdopK) ? 0 : NO_HIT;
     case SHAPE_MESH:
-      return castMesh(p, c, e, ox, oy, oz, dx, dy, dz, maxT);
+      return castMesh(p, c, e);
     case SHAPE_CHARACTER:
-      return castCharacter(p, c, e, ox, oy, oz, dx, dy, dz, maxT);
+      return castCharacter(p, c, e);
     default:
       return NO_HIT;
   }
 }
 
-function castMesh(
-  p: CollisionPipeline, c: ColliderStore, e: number,
-  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, maxT: number,
-): number {
+function castMesh(p: CollisionPipeline, c: ColliderStore, e: number): number {
   const tree = c.mesh[e];
   if (tree === undefined) return NO_HIT;
   entityPose(pose, 0, p.transform, e);
-  if (!raycastTree(treeResult, tree, pose, 0, ox, oy, oz, dx, dy, dz, maxT)) return NO_HIT;
+  if (!raycastTreeArrays(treeResult, tree, pose, 0, ray, 0)) return NO_HIT;
   for (let k = 0; k < RAY_HIT_STRIDE; k++) cast[k] = treeResult.hit[k];
   return treeResult.hit[RAY_HIT_STRIDE];
 }
 
 /** Nearest hitbox of character collider e (its index, or NO_HIT). */
-function castCharacter(
-  p: CollisionPipeline, c: ColliderStore, e: number,
-  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, maxT: number,
-): number {
+function castCharacter(p: CollisionPipeline, c: ColliderStore, e: number): number {
   const store = p.characters?.hitboxes;
   if (store === undefined) return NO_HIT;
   const ch = c.character[e];
   const first = store.firstHitbox[ch], end = first + store.hitboxCount[ch];
-  let best = maxT, found = NO_HIT;
+  let found = NO_HIT;
   for (let h = first; h < end; h++) {
-    if (!raycastObb(boxEntry, ox, oy, oz, dx, dy, dz, best, store.world, OBB_STRIDE * h)) continue;
+    if (!raycastObbArrays(boxEntry, ray, 0, store.world, OBB_STRIDE * h)) continue;
     // Equal t: the lower hitbox index, as raycastHitboxes keeps the first it finds in store order.
-    if (boxEntry[0] === best && found !== NO_HIT) continue;
-    best = boxEntry[0];
+    if (boxEntry[0] === ray[RAY_LIMIT] && found !== NO_HIT) continue;
+    ray[RAY_LIMIT] = boxEntry[0];
     found = h;
     for (let k = 0; k < RAY_HIT_STRIDE; k++) cast[k] = boxEntry[k];
   }

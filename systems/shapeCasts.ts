@@ -9,9 +9,9 @@
 import type { World } from 'bitecs';
 import { OBB_STRIDE, SPHERE_STRIDE, type KdopK } from '../src/layout';
 import { SHAPE_CAST_HIT_STRIDE } from '../src/query/shapeCastHit';
-import { castSphereAabb, castSphereCapsule, castSphereKdop, castSphereObb, castSphereSphere } from '../src/query/shapeCast';
-import { castCapsuleAabb, castCapsuleCapsule, castCapsuleKdop, castCapsuleObb, castCapsuleSphere } from '../src/query/shapeCastCapsule';
-import { castObbAabb, castObbCapsule, castObbKdop, castObbObb, castObbSphere } from '../src/query/shapeCastBox';
+import { CAST_MOTION_STRIDE, castSphereAabbArrays, castSphereCapsuleArrays, castSphereKdopArrays, castSphereObbArrays, castSphereSphereArrays } from '../src/query/shapeCast';
+import { castCapsuleAabbArrays, castCapsuleCapsuleArrays, castCapsuleKdopArrays, castCapsuleObbArrays, castCapsuleSphereArrays } from '../src/query/shapeCastCapsule';
+import { castObbAabbArrays, castObbCapsuleArrays, castObbKdopArrays, castObbObbArrays, castObbSphereArrays } from '../src/query/shapeCastBox';
 import { shapecastTree } from '../src/tree/shapecastTree';
 import { POSE_STRIDE } from '../src/tree/pose';
 import { TreeQueryResult } from '../src/tree/queryResult';
@@ -29,7 +29,8 @@ import {
   type ColliderStore,
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
-import { NO_HIT, legWalk, walkLegs } from './legWalk';
+import { NO_HIT, WALK_BEST, WALK_BOUND, WALK_ENTRY, WALK_FROM, WALK_LIMIT, WALK_SLACK, WALK_T, WALK_TO, legWalk, walkLegs, walkTimes } from './legWalk';
+import { writeHypot } from '../src/hypot';
 import { WALK_SLACK_RELATIVE } from '../src/tolerances';
 import { entityPose } from './entityPose';
 import { createColliderRayHit, nameHitbox, type ColliderRayHit } from './raycastColliders';
@@ -51,6 +52,7 @@ export function createColliderShapeHit(): ColliderShapeHit {
 
 /** The shape's box at the start (min-max). */
 const startBox = new Float64Array(6);
+const displacementLength = new Float64Array(1);
 /** The query being cast (what the walk's tests read). */
 let activeQuery: ShapeQuery | undefined;
 /** The last kernel's hit, the best hit so far, and the best hitbox's within a character. */
@@ -59,6 +61,9 @@ const bestCast = new Float64Array(SHAPE_CAST_HIT_STRIDE);
 const hitboxCast = new Float64Array(SHAPE_CAST_HIT_STRIDE);
 /** A box query as an OBB (the box kernels' mover). */
 const moverBox = new Float64Array(OBB_STRIDE);
+/** The query's displacement and the limit of the kernel at hand (CAST_MOTION_STRIDE), for the array kernels. */
+const motion = new Float64Array(CAST_MOTION_STRIDE);
+const MOTION_LIMIT = 3;
 const treeResult = new TreeQueryResult();
 const pose = new Float64Array(POSE_STRIDE);
 /** A hitbox's bounding sphere's box. */
@@ -98,7 +103,7 @@ function boxEntry(box: Float64Array, d: Float64Array, b: ArrayLike<number>, bo: 
  * added since is found from the next step on. Throws CollideInputError for a query field that is
  * not finite, outside ±MAX_COORDINATE or otherwise invalid (a zero displacement, a negative
  * radius, non-orthonormal axes, min > max, a mask outside uint32), naming it. Allocates no
- * objects (V8 boxes some numbers passed to the sphere kernels: docs/design/shape-queries.md).
+ * objects (V8 boxes some numbers the capsule and box kernels pass on: docs/design/shape-queries.md).
  */
 export function castShapeColliders(target: World | CollisionPipeline, hit: ColliderShapeHit, query: ShapeQuery): boolean {
   const p = pipelineOf(target, 'castShapeColliders');
@@ -111,19 +116,24 @@ export function castShapeColliders(target: World | CollisionPipeline, hit: Colli
   hit.triangle = -1;
   shapeQueryBounds(startBox, 0, query);
   activeQuery = query;
+  for (let k = 0; k < 3; k++) motion[k] = d[k];
   const length = Math.max(Math.abs(d[0]), Math.abs(d[1]), Math.abs(d[2]));
   let magnitude = 0;
   for (let k = 0; k < 6; k++) magnitude = Math.max(magnitude, Math.abs(startBox[k]));
-  walkLegs(p, startBox, d, 0, 1, 1, WALK_SLACK_RELATIVE * (1 + (magnitude + 1) / length), mask, ignore, shapeEntry, shapeExact, cast, bestCast, SHAPE_CAST_HIT_STRIDE);
+  walkTimes[WALK_FROM] = 0;
+  walkTimes[WALK_TO] = walkTimes[WALK_LIMIT] = 1;
+  walkTimes[WALK_SLACK] = WALK_SLACK_RELATIVE * (1 + (magnitude + 1) / length);
+  walkLegs(p, startBox, d, mask | 0, ignore, shapeEntry, shapeExact, cast, bestCast, SHAPE_CAST_HIT_STRIDE);
   activeQuery = undefined;
-  const bestEntity = legWalk.entity, best = legWalk.t, bestPart = legWalk.part;
+  const bestEntity = legWalk.entity, best = walkTimes[WALK_T], bestPart = legWalk.part;
   if (bestEntity < 0) {
     nameHitbox(hit, p);
     return false;
   }
   hit.entity = bestEntity;
   hit.t = best;
-  hit.distance = best * Math.hypot(d[0], d[1], d[2]);
+  writeHypot(displacementLength, 0, d, 0);
+  hit.distance = best * displacementLength[0];
   for (let k = 0; k < 3; k++) {
     hit.normal[k] = bestCast[1 + k];
     hit.point[k] = bestCast[4 + k];
@@ -135,32 +145,35 @@ export function castShapeColliders(target: World | CollisionPipeline, hit: Colli
 }
 
 /** When the query's shape, moved from its start, enters collider e's broad-phase box (a walk's entry test). */
-function shapeEntry(c: ColliderStore, e: number): number {
-  return boxEntry(startBox, activeQuery!.displacement, c.aabb, 6 * e);
+function shapeEntry(c: ColliderStore, e: number): boolean {
+  const entry = boxEntry(startBox, activeQuery!.displacement, c.aabb, 6 * e);
+  walkTimes[WALK_ENTRY] = entry;
+  return entry <= walkTimes[WALK_BOUND];
 }
 
 /** The exact cast of the query's shape against collider e (a walk's exact test). */
-function shapeExact(p: CollisionPipeline, c: ColliderStore, e: number, best: number): number {
-  return castAgainst(p, c, e, activeQuery!, best);
+function shapeExact(p: CollisionPipeline, c: ColliderStore, e: number): number {
+  motion[MOTION_LIMIT] = walkTimes[WALK_BEST];
+  return castAgainst(p, c, e, activeQuery!);
 }
 
-/** Exact cast of the query's shape against collider e (into `cast`), up to maxT. */
-function castAgainst(p: CollisionPipeline, c: ColliderStore, e: number, q: ShapeQuery, maxT: number): number {
+/** Exact cast of the query's shape against collider e (into `cast`), up to motion[MOTION_LIMIT]. */
+function castAgainst(p: CollisionPipeline, c: ColliderStore, e: number, q: ShapeQuery): number {
   const kind = c.kind[e];
   switch (kind) {
     case SHAPE_SPHERE:
     case SHAPE_AABB:
     case SHAPE_OBB:
     case SHAPE_CAPSULE:
-      return castMover(q, maxT, kind, c.world, SHAPE_STRIDE * e) ? 0 : NO_HIT;
+      return castMover(q, kind, c.world, SHAPE_STRIDE * e) ? 0 : NO_HIT;
     case SHAPE_KDOP:
       // Over the whole motion: the k-DOP cast clips a polygon spanning [0, maxT], so its t's last
       // bits depend on maxT, and a cast's answer must not depend on the order colliders are met.
-      return castMoverKdop(q, c.kdop, c.kdopK * e, c.kdopK) && cast[0] <= maxT ? 0 : NO_HIT;
+      return castMoverKdop(q, c.kdop, c.kdopK * e, c.kdopK) ? 0 : NO_HIT;
     case SHAPE_MESH:
-      return castMesh(p, c, e, q, maxT);
+      return castMesh(p, c, e, q);
     case SHAPE_CHARACTER:
-      return castCharacter(p, c, e, q, maxT);
+      return castCharacter(p, c, e, q);
     default:
       return NO_HIT;
   }
@@ -168,41 +181,53 @@ function castAgainst(p: CollisionPipeline, c: ColliderStore, e: number, q: Shape
 
 /**
  * The query's shape against a primitive target of collider kind `kind` at target[to] (into
- * `cast`). Boxes move as OBBs (moverBox, an AABB query's box made an OBB once per cast).
+ * `cast`), up to motion[MOTION_LIMIT]. Boxes move as OBBs (moverBox, an AABB query's box made an
+ * OBB once per cast).
  */
-function castMover(q: ShapeQuery, maxT: number, kind: number, target: ArrayLike<number>, to: number): boolean {
-  const m = q.data, d = q.displacement, dx = d[0], dy = d[1], dz = d[2];
+function castMover(q: ShapeQuery, kind: number, target: ArrayLike<number>, to: number): boolean {
+  const m = q.data;
   switch (q.kind) {
-    case QUERY_SPHERE: {
-      const cx = m[0], cy = m[1], cz = m[2], r = m[3];
-      if (kind === SHAPE_SPHERE) return castSphereSphere(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
-      if (kind === SHAPE_AABB) return castSphereAabb(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
-      if (kind === SHAPE_OBB) return castSphereObb(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
-      return castSphereCapsule(cast, 0, cx, cy, cz, r, dx, dy, dz, maxT, target, to);
-    }
+    case QUERY_SPHERE:
+      if (kind === SHAPE_SPHERE) return castSphereSphereArrays(cast, 0, m, 0, motion, 0, target, to);
+      if (kind === SHAPE_AABB) return castSphereAabbArrays(cast, 0, m, 0, motion, 0, target, to);
+      if (kind === SHAPE_OBB) return castSphereObbArrays(cast, 0, m, 0, motion, 0, target, to);
+      return castSphereCapsuleArrays(cast, 0, m, 0, motion, 0, target, to);
     case QUERY_CAPSULE:
-      if (kind === SHAPE_SPHERE) return castCapsuleSphere(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
-      if (kind === SHAPE_AABB) return castCapsuleAabb(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
-      if (kind === SHAPE_OBB) return castCapsuleObb(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
-      return castCapsuleCapsule(cast, 0, m, 0, dx, dy, dz, maxT, target, to);
+      if (kind === SHAPE_SPHERE) return castCapsuleSphereArrays(cast, 0, m, 0, motion, 0, target, to);
+      if (kind === SHAPE_AABB) return castCapsuleAabbArrays(cast, 0, m, 0, motion, 0, target, to);
+      if (kind === SHAPE_OBB) return castCapsuleObbArrays(cast, 0, m, 0, motion, 0, target, to);
+      return castCapsuleCapsuleArrays(cast, 0, m, 0, motion, 0, target, to);
     default:
-      if (kind === SHAPE_SPHERE) return castObbSphere(cast, 0, moverBox, 0, dx, dy, dz, maxT, target, to);
-      if (kind === SHAPE_AABB) return castObbAabb(cast, 0, moverBox, 0, dx, dy, dz, maxT, target, to);
-      if (kind === SHAPE_OBB) return castObbObb(cast, 0, moverBox, 0, dx, dy, dz, maxT, target, to);
-      return castObbCapsule(cast, 0, moverBox, 0, dx, dy, dz, maxT, target, to);
+      if (kind === SHAPE_SPHERE) return castObbSphereArrays(cast, 0, moverBox, 0, motion, 0, target, to);
+      if (kind === SHAPE_AABB) return castObbAabbArrays(cast, 0, moverBox, 0, motion, 0, target, to);
+      if (kind === SHAPE_OBB) return castObbObbArrays(cast, 0, moverBox, 0, motion, 0, target, to);
+      return castObbCapsuleArrays(cast, 0, moverBox, 0, motion, 0, target, to);
   }
 }
 
-/** The query's shape against the k-DOP at kdop[ko] over the whole motion (into `cast`). */
+/**
+ * The query's shape against the k-DOP at kdop[ko] over the whole motion (into `cast`); a hit
+ * counts up to motion[MOTION_LIMIT].
+ */
 function castMoverKdop(q: ShapeQuery, kdop: ArrayLike<number>, ko: number, k: KdopK): boolean {
-  const m = q.data, d = q.displacement;
-  if (q.kind === QUERY_SPHERE) return castSphereKdop(cast, 0, m[0], m[1], m[2], m[3], d[0], d[1], d[2], 1, kdop, ko, k);
-  if (q.kind === QUERY_CAPSULE) return castCapsuleKdop(cast, 0, m, 0, d[0], d[1], d[2], 1, kdop, ko, k);
-  return castObbKdop(cast, 0, moverBox, 0, d[0], d[1], d[2], 1, kdop, ko, k);
+  const limit = motion[MOTION_LIMIT];
+  motion[MOTION_LIMIT] = 1;
+  const hit = castMoverKdopWhole(q, kdop, ko, k);
+  motion[MOTION_LIMIT] = limit;
+  return hit && cast[0] <= limit;
 }
 
-/** First triangle of mesh collider e, at its entity's pose (the triangle index, or NO_HIT). */
-function castMesh(p: CollisionPipeline, c: ColliderStore, e: number, q: ShapeQuery, maxT: number): number {
+/** castMoverKdop's cast, over the whole motion (motion[MOTION_LIMIT] = 1). */
+function castMoverKdopWhole(q: ShapeQuery, kdop: ArrayLike<number>, ko: number, k: KdopK): boolean {
+  const m = q.data;
+  if (q.kind === QUERY_SPHERE) return castSphereKdopArrays(cast, 0, m, 0, motion, 0, kdop, ko, k);
+  if (q.kind === QUERY_CAPSULE) return castCapsuleKdopArrays(cast, 0, m, 0, motion, 0, kdop, ko, k);
+  return castObbKdopArrays(cast, 0, moverBox, 0, motion, 0, kdop, ko, k);
+}
+
+/** First triangle of mesh collider e, at its entity's pose, up to motion[MOTION_LIMIT] (the triangle index, or NO_HIT). */
+function castMesh(p: CollisionPipeline, c: ColliderStore, e: number, q: ShapeQuery): number {
+  const maxT = motion[MOTION_LIMIT];
   const tree = c.mesh[e];
   if (tree === undefined) return NO_HIT;
   entityPose(pose, 0, p.transform, e);
@@ -213,15 +238,16 @@ function castMesh(p: CollisionPipeline, c: ColliderStore, e: number, q: ShapeQue
   return treeResult.shapeTriangle;
 }
 
-/** First hitbox of character collider e (its index, or NO_HIT); equal t: the lower hitbox index. */
-function castCharacter(p: CollisionPipeline, c: ColliderStore, e: number, q: ShapeQuery, maxT: number): number {
+/** First hitbox of character collider e up to motion[MOTION_LIMIT] (its index, or NO_HIT); equal t: the lower hitbox index. */
+function castCharacter(p: CollisionPipeline, c: ColliderStore, e: number, q: ShapeQuery): number {
   const store = p.characters?.hitboxes;
   if (store === undefined) return NO_HIT;
   const ch = c.character[e];
   const first = store.firstHitbox[ch], end = first + store.hitboxCount[ch];
   const s = store.sphere, d = q.displacement;
-  let best = maxT, found = NO_HIT;
+  let found = NO_HIT;
   for (let h = first; h < end; h++) {
+    const best = motion[MOTION_LIMIT];
     // The moving shape's box against the hitbox's bounding sphere's box first: most hitboxes are far.
     const so = SPHERE_STRIDE * h, r = s[so + 3];
     for (let k = 0; k < 3; k++) {
@@ -229,9 +255,9 @@ function castCharacter(p: CollisionPipeline, c: ColliderStore, e: number, q: Sha
       sphereBox[3 + k] = s[so + k] + r;
     }
     if (boxEntry(startBox, d, sphereBox, 0) > best) continue;
-    if (!castMover(q, best, SHAPE_OBB, store.world, OBB_STRIDE * h)) continue;
+    if (!castMover(q, SHAPE_OBB, store.world, OBB_STRIDE * h)) continue;
     if (found !== NO_HIT && cast[0] >= best) continue;
-    best = cast[0];
+    motion[MOTION_LIMIT] = cast[0];
     found = h;
     for (let k = 0; k < SHAPE_CAST_HIT_STRIDE; k++) hitboxCast[k] = cast[k];
   }

@@ -131,10 +131,14 @@ function rayMeetsAabb(box: Float32Array, bo: number, ox: number, oy: number, oz:
  * or is otherwise invalid (rayLimit), naming it.
  */
 export function raycastHitboxes(hit: HitboxRayHit, store: HitboxStore, grid: CharacterRayGrid, query: RayQuery): boolean {
-  const maxT = rayLimit(query, 'raycastHitboxes');
+  rayLimit(queryLimit, 0, query, 'raycastHitboxes');
+  const maxT = queryLimit[0];
   const o = query.origin, d = query.direction;
   return nearestHit(hit, store, query, castHitboxes(nearest, store, grid, o[0], o[1], o[2], d[0], d[1], d[2], maxT, ignoredCharacter(store, query.ignore), undefined));
 }
+
+/** A query's limit (rayLimit). */
+const queryLimit = new Float64Array(2);
 
 /** One cursor for the rewound casts of the calling thread. */
 const pastCursor = createHistoryCursor();
@@ -153,7 +157,8 @@ export function raycastHitboxesAt(hit: HitboxRayHit, history: HitboxHistory, sto
 
 /** @internal raycastHitboxesAt, its errors naming `caller`. */
 export function castAt(hit: HitboxRayHit, history: HitboxHistory, store: HitboxStore, query: RayQuery, time: number, caller: string): boolean {
-  const maxT = rayLimit(query, caller);
+  rayLimit(queryLimit, 0, query, caller);
+  const maxT = queryLimit[0];
   locateTime(pastCursor, history, time, caller);
   const o = query.origin, d = query.direction;
   return nearestHit(hit, store, query, castHitboxes(nearest, store, pastCursor.grid, o[0], o[1], o[2], d[0], d[1], d[2], maxT, ignoredCharacter(store, query.ignore), pastCursor));

@@ -1,5 +1,6 @@
 import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate } from '../errors';
 import { allocate } from '../sharedMemory';
+import { writeHypot } from '../hypot';
 
 /**
  * A ray query: made once (`createRayQuery`), reused for every cast, so a cast allocates nothing
@@ -44,9 +45,14 @@ export function createRayQuery(init: RayQueryInit = {}): RayQuery {
     mask: init.mask ?? 0xffffffff,
     ignore: init.ignore ?? -1,
   };
-  rayLimit(q, 'createRayQuery');
+  rayLimit(validated, 0, q, 'createRayQuery');
   return q;
 }
+
+const directionLength = new Float64Array(1);
+
+/** Where createRayQuery's validation writes the limit it does not keep. */
+const validated = new Float64Array(2);
 
 /** Sets the query's origin and direction (allocation-free); returns the query. */
 export function setRay(q: RayQuery, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number): RayQuery {
@@ -57,16 +63,43 @@ export function setRay(q: RayQuery, ox: number, oy: number, oz: number, dx: numb
 }
 
 /**
- * Validates the query for a cast (CollideInputError naming the field and value) and returns the
- * largest ray parameter t to search: maxDistance / |direction| (0 for a zero direction, which
- * tests the origin point alone).
+ * Validates the query for a cast (CollideInputError naming the field and value) and writes into
+ * out[oo] the largest ray parameter t to search: maxDistance / |direction| (0 for a zero
+ * direction, which tests the origin point alone), and |direction| into out[oo + 1]. Into an array:
+ * a double returned from a call V8 does not inline is boxed (16 bytes of garbage per ray).
  */
-export function rayLimit(q: RayQuery, caller: string): number {
+export function rayLimit(out: Float64Array, oo: number, q: RayQuery, caller: string): void {
   const o = q.origin, d = q.direction;
   if (!(o instanceof Float64Array) || o.length !== 3 || !(d instanceof Float64Array) || d.length !== 3) {
     throw new CollideInputError(`${caller}: the query must come from createRayQuery`);
   }
-  return rayLimitAt(o, d, q.maxDistance, q.mask, q.ignore, -1, caller, 'query');
+  assertRayVectors(o, d, -1, caller, 'query');
+  const maxDistance = q.maxDistance;
+  if (!validRayFields(maxDistance, q.mask, q.ignore)) refuseRayFields(maxDistance, q.mask, q.ignore, -1, caller, 'query');
+  writeHypot(out, oo + 1, d, 0);
+  const length = out[oo + 1];
+  out[oo] = length > 0 ? maxDistance / length : 0;
+}
+
+/** Throws CollideInputError for a ray's origin or direction coordinate (ray −1: a query's) that is not finite or outside ±MAX_COORDINATE. */
+function assertRayVectors(origin: Float64Array, direction: Float64Array, ray: number, caller: string, name: string): void {
+  const o = ray < 0 ? 0 : 3 * ray;
+  for (let k = 0; k < 3; k++) {
+    if (!isCoordinate(origin[o + k])) throw new CollideInputError(`${caller}: ${fieldName(name, 'origin', k, ray)} ${coordinateRefusal(origin[o + k])}`);
+    if (!isCoordinate(direction[o + k])) throw new CollideInputError(`${caller}: ${fieldName(name, 'direction', k, ray)} ${coordinateRefusal(direction[o + k])}`);
+  }
+}
+
+/** Whether maxDistance is >= 0, mask a uint32 and ignore an entity id or -1. */
+function validRayFields(maxDistance: number, mask: number, ignore: number): boolean {
+  return maxDistance >= 0 && Number.isInteger(mask) && mask >= 0 && mask <= 0xffffffff && Number.isInteger(ignore) && ignore >= -1;
+}
+
+/** Throws CollideInputError naming the first of the fields validRayFields refuses. */
+function refuseRayFields(maxDistance: number, mask: number, ignore: number, ray: number, caller: string, name: string): never {
+  if (!(maxDistance >= 0)) throw new CollideInputError(`${caller}: ${fieldName(name, 'maxDistance', -1, ray)} must be >= 0, got ${maxDistance}`);
+  if (!Number.isInteger(mask) || mask < 0 || mask > 0xffffffff) throw new CollideInputError(`${caller}: ${fieldName(name, 'mask', -1, ray)} must be a uint32, got ${mask}`);
+  throw new CollideInputError(`${caller}: ${fieldName(name, 'ignore', -1, ray)} must be an entity id or -1, got ${ignore}`);
 }
 
 /** A field's name in messages: `query.origin[1]`, `query.mask`, `rays.origin[4] (ray 1)`, `rays.mask[1] (ray 1)`. */
@@ -83,15 +116,11 @@ export function rayLimitAt(
   origin: Float64Array, direction: Float64Array, maxDistance: number, mask: number, ignore: number,
   ray: number, caller: string, name: string,
 ): number {
+  assertRayVectors(origin, direction, ray, caller, name);
+  if (!validRayFields(maxDistance, mask, ignore)) refuseRayFields(maxDistance, mask, ignore, ray, caller, name);
   const o = ray < 0 ? 0 : 3 * ray;
-  for (let k = 0; k < 3; k++) {
-    if (!isCoordinate(origin[o + k])) throw new CollideInputError(`${caller}: ${fieldName(name, 'origin', k, ray)} ${coordinateRefusal(origin[o + k])}`);
-    if (!isCoordinate(direction[o + k])) throw new CollideInputError(`${caller}: ${fieldName(name, 'direction', k, ray)} ${coordinateRefusal(direction[o + k])}`);
-  }
-  if (!(maxDistance >= 0)) throw new CollideInputError(`${caller}: ${fieldName(name, 'maxDistance', -1, ray)} must be >= 0, got ${maxDistance}`);
-  if (!Number.isInteger(mask) || mask < 0 || mask > 0xffffffff) throw new CollideInputError(`${caller}: ${fieldName(name, 'mask', -1, ray)} must be a uint32, got ${mask}`);
-  if (!Number.isInteger(ignore) || ignore < -1) throw new CollideInputError(`${caller}: ${fieldName(name, 'ignore', -1, ray)} must be an entity id or -1, got ${ignore}`);
-  const length = Math.hypot(direction[o], direction[o + 1], direction[o + 2]);
+  writeHypot(directionLength, 0, direction, o);
+  const length = directionLength[0];
   // A zero direction tests the origin point alone (t = 0).
   return length > 0 ? maxDistance / length : 0;
 }

@@ -15,11 +15,38 @@ import { DEGENERATE_TRIANGLE_SINE } from '../tolerances';
  * the origin back against the motion; with a zero direction the normal is (0, 0, 0), since there
  * is no motion to oppose. A zero direction from outside never hits.
  *
- * Nothing here allocates: slab clipping keeps its running state in module variables.
+ * Nothing here allocates objects: slab clipping keeps its running state in module variables. The
+ * public kernels take numbers and write them into an array for the array kernels
+ * (raycastSphereArrays, ...), which the queries call: V8 boxes a double passed to a call it does
+ * not inline.
  */
 
 /** Exact cast result layout: t, then the normal. */
 export const RAY_HIT_STRIDE = 4;
+
+/**
+ * The ray of the array kernels (raycastSphereArrays, ...): origin (3), direction (3), maxT. They
+ * read their numbers from an array because V8 boxes a double passed to a call it does not inline
+ * (16 bytes of garbage each); the public kernels, which take numbers, write them there.
+ * @internal
+ */
+export const RAY_INPUT_STRIDE = 7;
+const rayNumbers = new Float64Array(RAY_INPUT_STRIDE);
+
+/**
+ * Writes the ray (ox, oy, oz) + t·(dx, dy, dz), t <= maxT, into `out` (RAY_INPUT_STRIDE); returns out.
+ * @internal
+ */
+export function writeRay(out: Float64Array, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, maxT: number): Float64Array {
+  out[0] = ox;
+  out[1] = oy;
+  out[2] = oz;
+  out[3] = dx;
+  out[4] = dy;
+  out[5] = dz;
+  out[6] = maxT;
+  return out;
+}
 
 /** Writes the "origin inside" hit: t = 0, normal = −d/|d| (zero for a zero direction). */
 function writeInsideHit(out: Floats, dx: number, dy: number, dz: number): void {
@@ -171,6 +198,12 @@ export function raycastSphere(
   sphere: ReadonlyFloats,
   so: number,
 ): boolean {
+  return raycastSphereArrays(out, writeRay(rayNumbers, ox, oy, oz, dx, dy, dz, maxT), 0, sphere, so);
+}
+
+/** @internal raycastSphere, the ray read from ray[ro..ro + RAY_INPUT_STRIDE) (see RAY_INPUT_STRIDE). */
+export function raycastSphereArrays(out: Floats, ray: ReadonlyFloats, ro: number, sphere: ReadonlyFloats, so: number): boolean {
+  const ox = ray[ro], oy = ray[ro + 1], oz = ray[ro + 2], dx = ray[ro + 3], dy = ray[ro + 4], dz = ray[ro + 5], maxT = ray[ro + 6];
   if (maxT < 0) return false;
   const mx = ox - sphere[so], my = oy - sphere[so + 1], mz = oz - sphere[so + 2];
   const r = sphere[so + 3];
@@ -194,6 +227,12 @@ export function raycastAabb(
   box: ReadonlyFloats,
   bo: number,
 ): boolean {
+  return raycastAabbArrays(out, writeRay(rayNumbers, ox, oy, oz, dx, dy, dz, maxT), 0, box, bo);
+}
+
+/** @internal raycastAabb, the ray read from ray[ro..ro + RAY_INPUT_STRIDE) (see RAY_INPUT_STRIDE). */
+export function raycastAabbArrays(out: Floats, ray: ReadonlyFloats, ro: number, box: ReadonlyFloats, bo: number): boolean {
+  const ox = ray[ro], oy = ray[ro + 1], oz = ray[ro + 2], dx = ray[ro + 3], dy = ray[ro + 4], dz = ray[ro + 5], maxT = ray[ro + 6];
   beginSlabs();
   if (!clipSlab(0, ox, dx, box[bo], box[bo + 3])) return false;
   if (!clipSlab(1, oy, dy, box[bo + 1], box[bo + 4])) return false;
@@ -222,6 +261,12 @@ export function raycastObb(
   box: ReadonlyFloats,
   bo: number,
 ): boolean {
+  return raycastObbArrays(out, writeRay(rayNumbers, ox, oy, oz, dx, dy, dz, maxT), 0, box, bo);
+}
+
+/** @internal raycastObb, the ray read from ray[ro..ro + RAY_INPUT_STRIDE) (see RAY_INPUT_STRIDE). */
+export function raycastObbArrays(out: Floats, ray: ReadonlyFloats, ro: number, box: ReadonlyFloats, bo: number): boolean {
+  const ox = ray[ro], oy = ray[ro + 1], oz = ray[ro + 2], dx = ray[ro + 3], dy = ray[ro + 4], dz = ray[ro + 5], maxT = ray[ro + 6];
   const rx = ox - box[bo], ry = oy - box[bo + 1], rz = oz - box[bo + 2];
   let enter = -Infinity, exit = Infinity, entered = -1, sign = 0, inside = true;
   for (let k = 0; k < 3; k++) {
@@ -277,6 +322,12 @@ export function raycastKdop(
   ko: number,
   k: KdopK,
 ): boolean {
+  return raycastKdopArrays(out, writeRay(rayNumbers, ox, oy, oz, dx, dy, dz, maxT), 0, kdop, ko, k);
+}
+
+/** @internal raycastKdop, the ray read from ray[ro..ro + RAY_INPUT_STRIDE) (see RAY_INPUT_STRIDE). */
+export function raycastKdopArrays(out: Floats, ray: ReadonlyFloats, ro: number, kdop: ReadonlyFloats, ko: number, k: KdopK): boolean {
+  const ox = ray[ro], oy = ray[ro + 1], oz = ray[ro + 2], dx = ray[ro + 3], dy = ray[ro + 4], dz = ray[ro + 5], maxT = ray[ro + 6];
   const dirs = KDOP_DIRECTIONS[k];
   const half = k / 2;
   beginSlabs();
@@ -307,6 +358,12 @@ export function raycastCapsule(
   capsule: ReadonlyFloats,
   co: number,
 ): boolean {
+  return raycastCapsuleArrays(out, writeRay(rayNumbers, ox, oy, oz, dx, dy, dz, maxT), 0, capsule, co);
+}
+
+/** @internal raycastCapsule, the ray read from ray[ro..ro + RAY_INPUT_STRIDE) (see RAY_INPUT_STRIDE). */
+export function raycastCapsuleArrays(out: Floats, ray: ReadonlyFloats, ro: number, capsule: ReadonlyFloats, co: number): boolean {
+  const ox = ray[ro], oy = ray[ro + 1], oz = ray[ro + 2], dx = ray[ro + 3], dy = ray[ro + 4], dz = ray[ro + 5], maxT = ray[ro + 6];
   if (maxT < 0) return false;
   const ax = capsule[co + 3] - capsule[co], ay = capsule[co + 4] - capsule[co + 1], az = capsule[co + 5] - capsule[co + 2];
   const r = capsule[co + 6];
@@ -350,6 +407,12 @@ export function raycastTriangle(
   tri: ReadonlyFloats,
   to: number,
 ): boolean {
+  return raycastTriangleArrays(out, writeRay(rayNumbers, ox, oy, oz, dx, dy, dz, maxT), 0, tri, to);
+}
+
+/** @internal raycastTriangle, the ray read from ray[ro..ro + RAY_INPUT_STRIDE) (see RAY_INPUT_STRIDE). */
+export function raycastTriangleArrays(out: Floats, ray: ReadonlyFloats, ro: number, tri: ReadonlyFloats, to: number): boolean {
+  const ox = ray[ro], oy = ray[ro + 1], oz = ray[ro + 2], dx = ray[ro + 3], dy = ray[ro + 4], dz = ray[ro + 5], maxT = ray[ro + 6];
   const ax = tri[to], ay = tri[to + 1], az = tri[to + 2];
   const e1x = tri[to + 3] - ax, e1y = tri[to + 4] - ay, e1z = tri[to + 5] - az;
   const e2x = tri[to + 6] - ax, e2y = tri[to + 7] - ay, e2z = tri[to + 8] - az;

@@ -1,8 +1,9 @@
 import { CollideInputError, coordinateRefusal, isCoordinate } from '../errors';
-import { CAPSULE_STRIDE, IDENTITY_AXES, OBB_AXES, OBB_HALF, type Floats, type KdopK, type ReadonlyFloats } from '../layout';
+import { CAPSULE_STRIDE, OBB_AXES, OBB_HALF, OBB_STRIDE, type Floats, type KdopK, type ReadonlyFloats } from '../layout';
+import { obbFromAabb } from '../volumes/obb';
 import { CLOSEST_ON_TRIANGLE_STRIDE, closestPtPointTriangle } from './closestPoints';
 import { DEGENERATE_TRIANGLE_SINE } from '../tolerances';
-import { ballEntry, RAY_HIT_STRIDE, raycastCapsule } from './raycast';
+import { ballEntry, RAY_HIT_STRIDE, RAY_INPUT_STRIDE, raycastCapsule, raycastCapsuleArrays, writeRay } from './raycast';
 import { writeShapeHit } from './shapeCastHit';
 import { castSegmentKdop } from './shapeCastKdop';
 
@@ -17,7 +18,9 @@ import { castSegmentKdop } from './shapeCastKdop';
  * the ray kernels of raycast.ts: a ball (sphere), a capsule (capsule), a box widened by r with
  * capsules on the edges (AABB, OBB: Ericson, Real-Time Collision Detection 5.5.7), a triangle
  * lifted by r plus its edge capsules (triangle). The k-DOP cast (shapeCastKdop.ts) is exact for
- * k = 6 and conservative otherwise. Nothing here allocates.
+ * k = 6 and conservative otherwise. Nothing here allocates objects; the public kernels take
+ * numbers and write them into arrays for the array kernels (castSphereObbArrays, ...), which the
+ * queries call: V8 boxes a double passed to a call it does not inline (16 bytes of garbage).
  */
 
 /**
@@ -36,8 +39,62 @@ export function assertShapeCast(what: string, dx: number, dy: number, dz: number
   if (radius < 0) throw new CollideInputError(`${what}: radius is negative (${radius})`);
 }
 
+/**
+ * The motion of the array kernels (castSphereSphereArrays, ...): the displacement (3), then maxT.
+ * They read their numbers from arrays because V8 boxes a double passed to a call it does not
+ * inline (16 bytes of garbage each); the public kernels, which take numbers, write them there.
+ * @internal
+ */
+export const CAST_MOTION_STRIDE = 4;
+const sphereNumbers = new Float64Array(4);
+const motionNumbers = new Float64Array(CAST_MOTION_STRIDE);
+
+/** Writes a public kernel's sphere and motion into sphereNumbers and motionNumbers. */
+function sphereMotion(cx: number, cy: number, cz: number, r: number, dx: number, dy: number, dz: number, maxT: number): void {
+  sphereNumbers[0] = cx;
+  sphereNumbers[1] = cy;
+  sphereNumbers[2] = cz;
+  sphereNumbers[3] = r;
+  motionNumbers[0] = dx;
+  motionNumbers[1] = dy;
+  motionNumbers[2] = dz;
+  motionNumbers[3] = maxT;
+}
+
+/**
+ * The motion (dx, dy, dz) up to maxT in an array, for the array kernels (the capsule and box
+ * movers' public kernels; each reads it before any other kernel writes it again).
+ * @internal
+ */
+export function castMotion(dx: number, dy: number, dz: number, maxT: number): Float64Array {
+  moverMotion[0] = dx;
+  moverMotion[1] = dy;
+  moverMotion[2] = dz;
+  moverMotion[3] = maxT;
+  return moverMotion;
+}
+const moverMotion = new Float64Array(CAST_MOTION_STRIDE);
+
+/**
+ * The motion at motion[mo] reversed (−d, same maxT), for the casts run backwards.
+ * @internal
+ */
+export function reversedMotion(motion: ReadonlyFloats, mo: number): Float64Array {
+  reversed[0] = -motion[mo];
+  reversed[1] = -motion[mo + 1];
+  reversed[2] = -motion[mo + 2];
+  reversed[3] = motion[mo + 3];
+  return reversed;
+}
+const reversed = new Float64Array(CAST_MOTION_STRIDE);
+
 const capsule = new Float64Array(CAPSULE_STRIDE);
 const rayHit = new Float64Array(RAY_HIT_STRIDE);
+/** The ray of a sphere's centre, for the ray kernels (RAY_INPUT_STRIDE). */
+const centreRay = new Float64Array(RAY_INPUT_STRIDE);
+/** castSphereBoxFrame's input: the centre and motion in the box frame (6), the half-extents (3), r, maxT. */
+const frame = new Float64Array(11);
+const boxScratch = new Float64Array(OBB_STRIDE);
 const closest = new Float64Array(CLOSEST_ON_TRIANGLE_STRIDE);
 const boxHit = new Float64Array(7); // t, normal (3), point (3), in the box frame
 
@@ -46,10 +103,21 @@ export function castSphereSphere(
   out: Floats, oo: number,
   cx: number, cy: number, cz: number, r: number,
   dx: number, dy: number, dz: number, maxT: number,
-  sphere: ReadonlyFloats, so: number,
+  target: ReadonlyFloats, to: number,
 ): boolean {
+  sphereMotion(cx, cy, cz, r, dx, dy, dz, maxT);
+  return castSphereSphereArrays(out, oo, sphereNumbers, 0, motionNumbers, 0, target, to);
+}
+
+/** @internal castSphereSphere, the sphere read from sphere[so..so + 3], the motion from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castSphereSphereArrays(
+  out: Floats, oo: number, sphere: ReadonlyFloats, so: number, motion: ReadonlyFloats, mo: number,
+  target: ReadonlyFloats, to: number,
+): boolean {
+  const cx = sphere[so], cy = sphere[so + 1], cz = sphere[so + 2], r = sphere[so + 3];
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
   if (maxT < 0) return false;
-  const sx = sphere[so], sy = sphere[so + 1], sz = sphere[so + 2], rs = sphere[so + 3];
+  const sx = target[to], sy = target[to + 1], sz = target[to + 2], rs = target[to + 3];
   const mx = cx - sx, my = cy - sy, mz = cz - sz, reach = r + rs;
   const m2 = mx * mx + my * my + mz * mz;
   let t = 0;
@@ -99,6 +167,17 @@ export function castSphereCapsule(
   dx: number, dy: number, dz: number, maxT: number,
   cap: ReadonlyFloats, co: number,
 ): boolean {
+  sphereMotion(cx, cy, cz, r, dx, dy, dz, maxT);
+  return castSphereCapsuleArrays(out, oo, sphereNumbers, 0, motionNumbers, 0, cap, co);
+}
+
+/** @internal castSphereCapsule, the sphere read from sphere[so..so + 3], the motion from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castSphereCapsuleArrays(
+  out: Floats, oo: number, sphere: ReadonlyFloats, so: number, motion: ReadonlyFloats, mo: number,
+  cap: ReadonlyFloats, co: number,
+): boolean {
+  const cx = sphere[so], cy = sphere[so + 1], cz = sphere[so + 2], r = sphere[so + 3];
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
   if (maxT < 0) return false;
   for (let i = 0; i < 6; i++) capsule[i] = cap[co + i];
   const rc = cap[co + 6];
@@ -117,15 +196,15 @@ export function castSphereCapsule(
     writeShapeHit(out, oo, 0, ex, ey, ez, qx + k * ex, qy + k * ey, qz + k * ez, dx, dy, dz);
     return true;
   }
-  if (!raycastCapsule(rayHit, cx, cy, cz, dx, dy, dz, maxT, capsule, 0)) return false;
+  if (!raycastCapsuleArrays(rayHit, writeRay(centreRay, cx, cy, cz, dx, dy, dz, maxT), 0, capsule, 0)) return false;
   const t = rayHit[0];
   writeRoundHit(out, oo, t, cx + t * dx, cy + t * dy, cz + t * dz, rayHit[1], rayHit[2], rayHit[3], r, dx, dy, dz);
   return true;
 }
 
 /**
- * Sphere (centre p relative to the box centre, motion v, both in the box frame) against the box of
- * half-extents h: writes boxHit (t, normal, point, box frame) and returns whether it hits by maxT.
+ * Sphere (centre p relative to the box centre, motion v, both in the box frame; radius r, up to
+ * maxT: all read from `frame`) against the box of half-extents h: writes boxHit (t, normal, point, box frame) and returns whether it hits by maxT.
  * The ray is clipped by the box widened by r; where it enters on a face of the widened box within
  * that face of the box (at most one coordinate beyond the box), that is the hit. Otherwise it
  * enters in an edge region (two coordinates beyond: the sphere can only meet that edge first, so
@@ -133,10 +212,9 @@ export function castSphereCapsule(
  * edges' capsules at that corner). Started inside the widened box but not touching the box, the
  * centre is in such a region already (entry t = 0).
  */
-function castSphereBoxFrame(
-  px: number, py: number, pz: number, vx: number, vy: number, vz: number,
-  h0: number, h1: number, h2: number, r: number, maxT: number,
-): boolean {
+function castSphereBoxFrame(): boolean {
+  const px = frame[0], py = frame[1], pz = frame[2], vx = frame[3], vy = frame[4], vz = frame[5];
+  const h0 = frame[6], h1 = frame[7], h2 = frame[8], r = frame[9], maxT = frame[10];
   // Start overlap: the centre within r of the box.
   const q0 = Math.max(-h0, Math.min(h0, px)), q1 = Math.max(-h1, Math.min(h1, py)), q2 = Math.max(-h2, Math.min(h2, pz));
   const ex = px - q0, ey = py - q1, ez = pz - q2;
@@ -190,6 +268,7 @@ function castSphereBoxFrame(
   }
   // Edge or corner region: the capsules of the edges through the region's edge or corner.
   let best = Infinity;
+  writeRay(centreRay, px, py, pz, vx, vy, vz, maxT);
   for (let k = 0; k < 3; k++) {
     const ok = k === 0 ? o0 : k === 1 ? o1 : o2;
     // The edge along axis k runs through the region when the other two coordinates are outside.
@@ -204,7 +283,8 @@ function castSphereBoxFrame(
     capsule[k] = -hk;
     capsule[3 + k] = hk;
     capsule[6] = r;
-    if (raycastCapsule(rayHit, px, py, pz, vx, vy, vz, Math.min(best, maxT), capsule, 0) && rayHit[0] < best) {
+    centreRay[6] = Math.min(best, maxT);
+    if (raycastCapsuleArrays(rayHit, centreRay, 0, capsule, 0) && rayHit[0] < best) {
       best = rayHit[0];
       boxHit[0] = best;
       boxHit[1] = rayHit[1];
@@ -229,24 +309,42 @@ function castSphereBoxFrame(
   return true;
 }
 
-/** Sphere against a box given by centre, axes (columns at axes[ao]) and half-extents; shared by OBB and AABB. */
-function castSphereBox(
+/** Sphere against an OBB (layout.ts) at box[bo]; exact (rounded box, see castSphereBoxFrame). */
+export function castSphereObb(
   out: Floats, oo: number,
   cx: number, cy: number, cz: number, r: number,
   dx: number, dy: number, dz: number, maxT: number,
-  bx: number, by: number, bz: number, axes: ReadonlyFloats, ao: number, h0: number, h1: number, h2: number,
+  box: ReadonlyFloats, bo: number,
 ): boolean {
+  sphereMotion(cx, cy, cz, r, dx, dy, dz, maxT);
+  return castSphereObbArrays(out, oo, sphereNumbers, 0, motionNumbers, 0, box, bo);
+}
+
+/** @internal castSphereObb, the sphere read from sphere[so..so + 3], the motion from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castSphereObbArrays(
+  out: Floats, oo: number, sphere: ReadonlyFloats, so: number, motion: ReadonlyFloats, mo: number,
+  box: ReadonlyFloats, bo: number,
+): boolean {
+  const cx = sphere[so], cy = sphere[so + 1], cz = sphere[so + 2], r = sphere[so + 3];
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
   if (maxT < 0) return false;
+  const bx = box[bo], by = box[bo + 1], bz = box[bo + 2], ao = bo + OBB_AXES;
   const mx = cx - bx, my = cy - by, mz = cz - bz;
-  const u0x = axes[ao], u0y = axes[ao + 1], u0z = axes[ao + 2];
-  const u1x = axes[ao + 3], u1y = axes[ao + 4], u1z = axes[ao + 5];
-  const u2x = axes[ao + 6], u2y = axes[ao + 7], u2z = axes[ao + 8];
-  const hit = castSphereBoxFrame(
-    u0x * mx + u0y * my + u0z * mz, u1x * mx + u1y * my + u1z * mz, u2x * mx + u2y * my + u2z * mz,
-    u0x * dx + u0y * dy + u0z * dz, u1x * dx + u1y * dy + u1z * dz, u2x * dx + u2y * dy + u2z * dz,
-    h0, h1, h2, r, maxT,
-  );
-  if (!hit) return false;
+  const u0x = box[ao], u0y = box[ao + 1], u0z = box[ao + 2];
+  const u1x = box[ao + 3], u1y = box[ao + 4], u1z = box[ao + 5];
+  const u2x = box[ao + 6], u2y = box[ao + 7], u2z = box[ao + 8];
+  frame[0] = u0x * mx + u0y * my + u0z * mz;
+  frame[1] = u1x * mx + u1y * my + u1z * mz;
+  frame[2] = u2x * mx + u2y * my + u2z * mz;
+  frame[3] = u0x * dx + u0y * dy + u0z * dz;
+  frame[4] = u1x * dx + u1y * dy + u1z * dz;
+  frame[5] = u2x * dx + u2y * dy + u2z * dz;
+  frame[6] = box[bo + OBB_HALF];
+  frame[7] = box[bo + OBB_HALF + 1];
+  frame[8] = box[bo + OBB_HALF + 2];
+  frame[9] = r;
+  frame[10] = maxT;
+  if (!castSphereBoxFrame()) return false;
   const n0 = boxHit[1], n1 = boxHit[2], n2 = boxHit[3], p0 = boxHit[4], p1 = boxHit[5], p2 = boxHit[6];
   writeShapeHit(
     out, oo, boxHit[0],
@@ -257,31 +355,23 @@ function castSphereBox(
   return true;
 }
 
-/** Sphere against an OBB (layout.ts) at box[bo]; exact (rounded box, see castSphereBoxFrame). */
-export function castSphereObb(
-  out: Floats, oo: number,
-  cx: number, cy: number, cz: number, r: number,
-  dx: number, dy: number, dz: number, maxT: number,
-  box: ReadonlyFloats, bo: number,
-): boolean {
-  return castSphereBox(
-    out, oo, cx, cy, cz, r, dx, dy, dz, maxT,
-    box[bo], box[bo + 1], box[bo + 2], box, bo + OBB_AXES, box[bo + OBB_HALF], box[bo + OBB_HALF + 1], box[bo + OBB_HALF + 2],
-  );
-}
-
-/** Sphere against a min-max AABB at box[bo]; exact. */
+/** Sphere against a min-max AABB at box[bo]; exact (the OBB cast, identity axes). */
 export function castSphereAabb(
   out: Floats, oo: number,
   cx: number, cy: number, cz: number, r: number,
   dx: number, dy: number, dz: number, maxT: number,
   box: ReadonlyFloats, bo: number,
 ): boolean {
-  const lx = box[bo], ly = box[bo + 1], lz = box[bo + 2], ux = box[bo + 3], uy = box[bo + 4], uz = box[bo + 5];
-  return castSphereBox(
-    out, oo, cx, cy, cz, r, dx, dy, dz, maxT,
-    0.5 * (lx + ux), 0.5 * (ly + uy), 0.5 * (lz + uz), IDENTITY_AXES, 0, 0.5 * (ux - lx), 0.5 * (uy - ly), 0.5 * (uz - lz),
-  );
+  sphereMotion(cx, cy, cz, r, dx, dy, dz, maxT);
+  return castSphereAabbArrays(out, oo, sphereNumbers, 0, motionNumbers, 0, box, bo);
+}
+
+/** @internal castSphereAabb, the sphere read from sphere[so..so + 3], the motion from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castSphereAabbArrays(
+  out: Floats, oo: number, sphere: ReadonlyFloats, so: number, motion: ReadonlyFloats, mo: number,
+  box: ReadonlyFloats, bo: number,
+): boolean {
+  return castSphereObbArrays(out, oo, sphere, so, motion, mo, obbFromAabb(boxScratch, 0, box, bo), 0);
 }
 
 /**
@@ -313,6 +403,17 @@ export function castSphereTriangle(
   dx: number, dy: number, dz: number, maxT: number,
   tri: ReadonlyFloats, to: number,
 ): boolean {
+  sphereMotion(cx, cy, cz, r, dx, dy, dz, maxT);
+  return castSphereTriangleArrays(out, oo, sphereNumbers, 0, motionNumbers, 0, tri, to);
+}
+
+/** @internal castSphereTriangle, the sphere read from sphere[so..so + 3], the motion from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castSphereTriangleArrays(
+  out: Floats, oo: number, sphere: ReadonlyFloats, so: number, motion: ReadonlyFloats, mo: number,
+  tri: ReadonlyFloats, to: number,
+): boolean {
+  const cx = sphere[so], cy = sphere[so + 1], cz = sphere[so + 2], r = sphere[so + 3];
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
   if (maxT < 0) return false;
   const ax = tri[to], ay = tri[to + 1], az = tri[to + 2];
   const e1x = tri[to + 3] - ax, e1y = tri[to + 4] - ay, e1z = tri[to + 5] - az;
@@ -378,6 +479,17 @@ export function castSphereKdop(
   dx: number, dy: number, dz: number, maxT: number,
   kdop: ReadonlyFloats, ko: number, k: KdopK,
 ): boolean {
-  if (k === 6) return castSphereAabb(out, oo, cx, cy, cz, r, dx, dy, dz, maxT, kdop, ko);
+  sphereMotion(cx, cy, cz, r, dx, dy, dz, maxT);
+  return castSphereKdopArrays(out, oo, sphereNumbers, 0, motionNumbers, 0, kdop, ko, k);
+}
+
+/** @internal castSphereKdop, the sphere read from sphere[so..so + 3], the motion from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castSphereKdopArrays(
+  out: Floats, oo: number, sphere: ReadonlyFloats, so: number, motion: ReadonlyFloats, mo: number,
+  kdop: ReadonlyFloats, ko: number, k: KdopK,
+): boolean {
+  const cx = sphere[so], cy = sphere[so + 1], cz = sphere[so + 2], r = sphere[so + 3];
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
+  if (k === 6) return castSphereAabbArrays(out, oo, sphere, so, motion, mo, kdop, ko);
   return castSegmentKdop(out, oo, cx, cy, cz, 0, 0, 0, r, dx, dy, dz, maxT, kdop, ko, k);
 }

@@ -4,8 +4,8 @@ import { OBB_AXES, OBB_HALF, OBB_STRIDE, type Floats, type KdopK, type ReadonlyF
 import { ROUNDING_ALLOWANCE, SHAPE_CAST_FEATURE_COSINE, TOI_PARALLEL_SINE, TOI_SEPARATION_MARGIN } from '../tolerances';
 import { closestPtPointObb, closestPtPointTriangle } from './closestPoints';
 import { beginSlabs, clipSlab, enteredSlab, enteredSlabSign, finishSlabs, RAY_HIT_STRIDE, slabOriginInside } from './raycast';
-import { castSphereObb } from './shapeCast';
-import { castCapsuleObb } from './shapeCastCapsule';
+import { castMotion, castSphereObbArrays, reversedMotion } from './shapeCast';
+import { castCapsuleObbArrays } from './shapeCastCapsule';
 import { swapShapeHit, writeShapeHit } from './shapeCastHit';
 import { clipObbMotion, MOTION_AXIS_STRIDE, motionAxes } from './toi';
 
@@ -73,6 +73,15 @@ export function castObbObb(
   dx: number, dy: number, dz: number, maxT: number,
   target: ReadonlyFloats, to: number,
 ): boolean {
+  return castObbObbArrays(out, oo, box, bo, castMotion(dx, dy, dz, maxT), 0, target, to);
+}
+
+/** @internal castObbObb, the motion read from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castObbObbArrays(
+  out: Floats, oo: number, box: ReadonlyFloats, bo: number, motion: ReadonlyFloats, mo: number,
+  target: ReadonlyFloats, to: number,
+): boolean {
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
   if (maxT < 0) return false;
   if (!clipObbMotion(box, bo, target, to, dx, dy, dz)) return false;
   if (!finishSlabs(rayHit, dx, dy, dz, maxT)) return false;
@@ -102,8 +111,16 @@ export function castObbAabb(
   dx: number, dy: number, dz: number, maxT: number,
   target: ReadonlyFloats, to: number,
 ): boolean {
+  return castObbAabbArrays(out, oo, box, bo, castMotion(dx, dy, dz, maxT), 0, target, to);
+}
+
+/** @internal castObbAabb, the motion read from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castObbAabbArrays(
+  out: Floats, oo: number, box: ReadonlyFloats, bo: number, motion: ReadonlyFloats, mo: number,
+  target: ReadonlyFloats, to: number,
+): boolean {
   obbFromAabb(boxScratch, 0, target, to);
-  return castObbObb(out, oo, box, bo, dx, dy, dz, maxT, boxScratch, 0);
+  return castObbObbArrays(out, oo, box, bo, motion, mo, boxScratch, 0);
 }
 
 /** Box against a sphere [x, y, z, r]: the sphere cast backwards against the box. */
@@ -112,7 +129,16 @@ export function castObbSphere(
   dx: number, dy: number, dz: number, maxT: number,
   sphere: ReadonlyFloats, so: number,
 ): boolean {
-  if (!castSphereObb(out, oo, sphere[so], sphere[so + 1], sphere[so + 2], sphere[so + 3], -dx, -dy, -dz, maxT, box, bo)) return false;
+  return castObbSphereArrays(out, oo, box, bo, castMotion(dx, dy, dz, maxT), 0, sphere, so);
+}
+
+/** @internal castObbSphere, the motion read from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castObbSphereArrays(
+  out: Floats, oo: number, box: ReadonlyFloats, bo: number, motion: ReadonlyFloats, mo: number,
+  sphere: ReadonlyFloats, so: number,
+): boolean {
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2];
+  if (!castSphereObbArrays(out, oo, sphere, so, reversedMotion(motion, mo), 0, box, bo)) return false;
   swapShapeHit(out, oo, dx, dy, dz);
   return true;
 }
@@ -123,7 +149,16 @@ export function castObbCapsule(
   dx: number, dy: number, dz: number, maxT: number,
   cap: ReadonlyFloats, co: number,
 ): boolean {
-  if (!castCapsuleObb(out, oo, cap, co, -dx, -dy, -dz, maxT, box, bo)) return false;
+  return castObbCapsuleArrays(out, oo, box, bo, castMotion(dx, dy, dz, maxT), 0, cap, co);
+}
+
+/** @internal castObbCapsule, the motion read from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castObbCapsuleArrays(
+  out: Floats, oo: number, box: ReadonlyFloats, bo: number, motion: ReadonlyFloats, mo: number,
+  cap: ReadonlyFloats, co: number,
+): boolean {
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2];
+  if (!castCapsuleObbArrays(out, oo, cap, co, reversedMotion(motion, mo), 0, box, bo)) return false;
   swapShapeHit(out, oo, dx, dy, dz);
   return true;
 }
@@ -232,6 +267,15 @@ export function castObbTriangle(
   dx: number, dy: number, dz: number, maxT: number,
   tri: ReadonlyFloats, to: number,
 ): boolean {
+  return castObbTriangleArrays(out, oo, box, bo, castMotion(dx, dy, dz, maxT), 0, tri, to);
+}
+
+/** @internal castObbTriangle, the motion read from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castObbTriangleArrays(
+  out: Floats, oo: number, box: ReadonlyFloats, bo: number, motion: ReadonlyFloats, mo: number,
+  tri: ReadonlyFloats, to: number,
+): boolean {
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
   if (maxT < 0) return false;
   let extent = 0;
   for (let v = 0; v < 9; v += 3) {
@@ -272,7 +316,16 @@ export function castObbKdop(
   dx: number, dy: number, dz: number, maxT: number,
   kdop: ReadonlyFloats, ko: number, k: KdopK,
 ): boolean {
-  if (k === 6) return castObbAabb(out, oo, box, bo, dx, dy, dz, maxT, kdop, ko);
+  return castObbKdopArrays(out, oo, box, bo, castMotion(dx, dy, dz, maxT), 0, kdop, ko, k);
+}
+
+/** @internal castObbKdop, the motion read from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castObbKdopArrays(
+  out: Floats, oo: number, box: ReadonlyFloats, bo: number, motion: ReadonlyFloats, mo: number,
+  kdop: ReadonlyFloats, ko: number, k: KdopK,
+): boolean {
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
+  if (k === 6) return castObbAabbArrays(out, oo, box, bo, motion, mo, kdop, ko);
   if (maxT < 0) return false;
   const half = k >> 1;
   let bounds = 0, extent = 0;

@@ -2,7 +2,7 @@ import { OBB_AXES, OBB_HALF, type Floats, type KdopK, type ReadonlyFloats } from
 import { SEGMENTS_PARALLEL_SINE_SQUARED } from '../tolerances';
 import { CLOSEST_SEGMENTS_STRIDE, closestPtPointObb, closestPtPointTriangle, closestPtSegmentSegment } from './closestPoints';
 import { RAY_HIT_STRIDE, raycastObb, raycastTriangle } from './raycast';
-import { castSphereCapsule, castSphereObb, castSphereTriangle } from './shapeCast';
+import { castMotion, castSphereCapsule, castSphereCapsuleArrays, castSphereObb, castSphereTriangle, reversedMotion } from './shapeCast';
 import { SHAPE_CAST_HIT_STRIDE, swapShapeHit, writeShapeHit } from './shapeCastHit';
 import { castSegmentKdop } from './shapeCastKdop';
 
@@ -104,7 +104,16 @@ export function castCapsuleSphere(
   dx: number, dy: number, dz: number, maxT: number,
   sphere: ReadonlyFloats, so: number,
 ): boolean {
-  if (!castSphereCapsule(out, oo, sphere[so], sphere[so + 1], sphere[so + 2], sphere[so + 3], -dx, -dy, -dz, maxT, cap, co)) return false;
+  return castCapsuleSphereArrays(out, oo, cap, co, castMotion(dx, dy, dz, maxT), 0, sphere, so);
+}
+
+/** @internal castCapsuleSphere, the motion read from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castCapsuleSphereArrays(
+  out: Floats, oo: number, cap: ReadonlyFloats, co: number, motion: ReadonlyFloats, mo: number,
+  sphere: ReadonlyFloats, so: number,
+): boolean {
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2];
+  if (!castSphereCapsuleArrays(out, oo, sphere, so, reversedMotion(motion, mo), 0, cap, co)) return false;
   swapShapeHit(out, oo, dx, dy, dz);
   return true;
 }
@@ -115,6 +124,15 @@ export function castCapsuleCapsule(
   dx: number, dy: number, dz: number, maxT: number,
   tc: ReadonlyFloats, to: number,
 ): boolean {
+  return castCapsuleCapsuleArrays(out, oo, cap, co, castMotion(dx, dy, dz, maxT), 0, tc, to);
+}
+
+/** @internal castCapsuleCapsule, the motion read from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castCapsuleCapsuleArrays(
+  out: Floats, oo: number, cap: ReadonlyFloats, co: number, motion: ReadonlyFloats, mo: number,
+  tc: ReadonlyFloats, to: number,
+): boolean {
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
   if (maxT < 0) return false;
   const r = cap[co + 6], rb = tc[to + 6], reach = r + rb;
   const d2 = closestPtSegmentSegment(segs, 0, cap, co, tc, to);
@@ -156,6 +174,15 @@ export function castCapsuleTriangle(
   dx: number, dy: number, dz: number, maxT: number,
   tri: ReadonlyFloats, to: number,
 ): boolean {
+  return castCapsuleTriangleArrays(out, oo, cap, co, castMotion(dx, dy, dz, maxT), 0, tri, to);
+}
+
+/** @internal castCapsuleTriangle, the motion read from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castCapsuleTriangleArrays(
+  out: Floats, oo: number, cap: ReadonlyFloats, co: number, motion: ReadonlyFloats, mo: number,
+  tri: ReadonlyFloats, to: number,
+): boolean {
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
   if (maxT < 0) return false;
   const r = cap[co + 6];
   const x0 = cap[co], y0 = cap[co + 1], z0 = cap[co + 2];
@@ -232,6 +259,15 @@ export function castCapsuleObb(
   dx: number, dy: number, dz: number, maxT: number,
   box: ReadonlyFloats, bo: number,
 ): boolean {
+  return castCapsuleObbArrays(out, oo, cap, co, castMotion(dx, dy, dz, maxT), 0, box, bo);
+}
+
+/** @internal castCapsuleObb, the motion read from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castCapsuleObbArrays(
+  out: Floats, oo: number, cap: ReadonlyFloats, co: number, motion: ReadonlyFloats, mo: number,
+  box: ReadonlyFloats, bo: number,
+): boolean {
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
   if (maxT < 0) return false;
   const r = cap[co + 6];
   const x0 = cap[co], y0 = cap[co + 1], z0 = cap[co + 2];
@@ -316,11 +352,19 @@ export function castCapsuleAabb(
   dx: number, dy: number, dz: number, maxT: number,
   box: ReadonlyFloats, bo: number,
 ): boolean {
+  return castCapsuleAabbArrays(out, oo, cap, co, castMotion(dx, dy, dz, maxT), 0, box, bo);
+}
+
+/** @internal castCapsuleAabb, the motion read from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castCapsuleAabbArrays(
+  out: Floats, oo: number, cap: ReadonlyFloats, co: number, motion: ReadonlyFloats, mo: number,
+  box: ReadonlyFloats, bo: number,
+): boolean {
   for (let k = 0; k < 3; k++) {
     aabbBox[k] = 0.5 * (box[bo + k] + box[bo + 3 + k]);
     aabbBox[OBB_HALF + k] = 0.5 * (box[bo + 3 + k] - box[bo + k]);
   }
-  return castCapsuleObb(out, oo, cap, co, dx, dy, dz, maxT, aabbBox, 0);
+  return castCapsuleObbArrays(out, oo, cap, co, motion, mo, aabbBox, 0);
 }
 
 /**
@@ -332,7 +376,16 @@ export function castCapsuleKdop(
   dx: number, dy: number, dz: number, maxT: number,
   kdop: ReadonlyFloats, ko: number, k: KdopK,
 ): boolean {
-  if (k === 6) return castCapsuleAabb(out, oo, cap, co, dx, dy, dz, maxT, kdop, ko);
+  return castCapsuleKdopArrays(out, oo, cap, co, castMotion(dx, dy, dz, maxT), 0, kdop, ko, k);
+}
+
+/** @internal castCapsuleKdop, the motion read from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
+export function castCapsuleKdopArrays(
+  out: Floats, oo: number, cap: ReadonlyFloats, co: number, motion: ReadonlyFloats, mo: number,
+  kdop: ReadonlyFloats, ko: number, k: KdopK,
+): boolean {
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
+  if (k === 6) return castCapsuleAabbArrays(out, oo, cap, co, motion, mo, kdop, ko);
   const x0 = cap[co], y0 = cap[co + 1], z0 = cap[co + 2];
   return castSegmentKdop(out, oo, x0, y0, z0, cap[co + 3] - x0, cap[co + 4] - y0, cap[co + 5] - z0, cap[co + 6], dx, dy, dz, maxT, kdop, ko, k);
 }

@@ -1,8 +1,9 @@
 import type { BoundingTree } from './build';
 import { grown } from '../broadphase/growable';
 import { OBB_AXES, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from '../layout';
-import { ballEntry, raycastTriangle, RAY_HIT_STRIDE } from '../query/raycast';
+import { ballEntry, raycastTriangleArrays, RAY_HIT_STRIDE, RAY_INPUT_STRIDE } from '../query/raycast';
 import { TREE_SLACK_RELATIVE } from '../tolerances';
+import { writeHypot } from '../hypot';
 import { directionToMeshFrame, toMeshFrame } from './pose';
 import { TreeQueryResult } from './queryResult';
 
@@ -16,7 +17,8 @@ const rayScratch = new Float64Array(RAY_HIT_STRIDE);
 const RAY_STATE = 6; // origin (3), direction (3), in the node frame
 let rayStack = new Float64Array(32 * (RAY_STATE + 1));
 let rayNodes = new Int32Array(32);
-const meshRay = new Float64Array(RAY_STATE);
+const originDistance = new Float64Array(1);
+const meshRay = new Float64Array(RAY_INPUT_STRIDE); // the ray in the mesh frame, then a limit
 
 /**
  * Ray state into child node c's frame: o' = R_c^T (o - t_c), d' = R_c^T d. Shared with the shape
@@ -75,13 +77,29 @@ export function raycastTree(
   result: TreeQueryResult, tree: BoundingTree, pose: ReadonlyFloats, po: number,
   ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, maxT: number,
 ): boolean {
+  treeRay[0] = ox;
+  treeRay[1] = oy;
+  treeRay[2] = oz;
+  treeRay[3] = dx;
+  treeRay[4] = dy;
+  treeRay[5] = dz;
+  treeRay[6] = maxT;
+  return raycastTreeArrays(result, tree, pose, po, treeRay, 0);
+}
+
+const treeRay = new Float64Array(RAY_INPUT_STRIDE);
+
+/** @internal raycastTree, the ray read from ray[ro..ro + RAY_INPUT_STRIDE) (raycast.ts RAY_INPUT_STRIDE). */
+export function raycastTreeArrays(result: TreeQueryResult, tree: BoundingTree, pose: ReadonlyFloats, po: number, ray: ReadonlyFloats, ro: number): boolean {
+  const ox = ray[ro], oy = ray[ro + 1], oz = ray[ro + 2], dx = ray[ro + 3], dy = ray[ro + 4], dz = ray[ro + 5], maxT = ray[ro + 6];
   result.clear();
   toMeshFrame(meshRay, 0, pose, po, ox, oy, oz);
   directionToMeshFrame(meshRay, 3, pose, po, dx, dy, dz);
   const entries = tree.depth + 2;
   rayStack = grown(rayStack, (RAY_STATE + 1) * entries);
   rayNodes = grown(rayNodes, entries);
-  const slack = TREE_SLACK_RELATIVE * (tree.scale + Math.hypot(meshRay[0], meshRay[1], meshRay[2]));
+  writeHypot(originDistance, 0, meshRay, 0);
+  const slack = TREE_SLACK_RELATIVE * (tree.scale + originDistance[0]);
   const stride = RAY_STATE + 1; // state, then the entry parameter
   enterRay(rayStack, 0, meshRay, 0, tree.nodes, 0);
   result.boxTests++;
@@ -89,7 +107,7 @@ export function raycastTree(
   rayNodes[0] = 0;
   let top = rayStack[RAY_STATE] <= maxT ? 1 : 0;
   let best = maxT, hitTriangle = -1;
-  const mx = meshRay[0], my = meshRay[1], mz = meshRay[2], mdx = meshRay[3], mdy = meshRay[4], mdz = meshRay[5];
+  // The triangle casts read the ray in the mesh frame from meshRay, their limit the best hit so far.
   while (top > 0) {
     const k = --top, s = stride * k;
     if (rayStack[s + RAY_STATE] > best) continue;
@@ -98,7 +116,8 @@ export function raycastTree(
       const first = tree.firstTriangle[n], end = first + tree.nodeTriangleCount[n];
       for (let t = first; t < end; t++) {
         result.triangleTests++;
-        if (raycastTriangle(rayScratch, mx, my, mz, mdx, mdy, mdz, best, tree.triangles, 9 * t)) {
+        meshRay[RAY_STATE] = best;
+        if (raycastTriangleArrays(rayScratch, meshRay, 0, tree.triangles, 9 * t)) {
           best = rayScratch[0];
           hitTriangle = t;
           for (let i = 1; i < 4; i++) result.hit[i] = rayScratch[i];
