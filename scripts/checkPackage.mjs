@@ -14,8 +14,11 @@ import { build } from 'esbuild';
 import { build as viteBuild } from 'vite';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-/** Size limits, bytes. */
-const LIMITS = { tarball: 300_000, obbOverlapGzip: 3_000, quickStartMin: 60_000 };
+/**
+ * Size limits, bytes. The quick start's is 60 KiB: a module pulled in by mistake (a broad phase,
+ * the thread code, the queries: several kB each) goes over it, while its own code can change.
+ */
+const LIMITS = { tarball: 300_000, obbOverlapGzip: 3_000, quickStartMin: 61_440 };
 const failures = [];
 const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 

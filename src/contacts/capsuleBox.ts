@@ -1,6 +1,6 @@
 import { closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from '../query/closestPoints';
 import { OBB_AXES, OBB_HALF, type Floats, type ReadonlyFloats } from '../layout';
-import { raycastObb, RAY_HIT_STRIDE } from '../query/raycast';
+import { raycastObbArrays, RAY_HIT_STRIDE, RAY_INPUT_STRIDE } from '../query/raycast';
 import {
   capsuleFeature,
   writeBoxLocalHeader,
@@ -24,6 +24,7 @@ import { roundContact } from './round';
 
 const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
 const rayHit = new Float64Array(RAY_HIT_STRIDE);
+const segmentRay = new Float64Array(RAY_INPUT_STRIDE);
 const localSegment = new Float64Array(6);
 const boxEdge = new Float64Array(6);
 const bestPoints = new Float64Array(6);
@@ -108,7 +109,13 @@ export function contactCapsuleObb(out: Floats, oo: number, c: ReadonlyFloats, co
     for (let k = 0; k < 3; k++) localSegment[3 * e + k] = rx * b[ax + 3 * k] + ry * b[ax + 3 * k + 1] + rz * b[ax + 3 * k + 2];
   }
   const h0 = b[bo + OBB_HALF], h1 = b[bo + OBB_HALF + 1], h2 = b[bo + OBB_HALF + 2];
-  const hit = raycastObb(rayHit, c[co], c[co + 1], c[co + 2], c[co + 3] - c[co], c[co + 4] - c[co + 1], c[co + 5] - c[co + 2], 1, b, bo);
+  // The segment as a ray from p0, t in [0, 1], read from an array: numbers passed to a call are boxed.
+  for (let k = 0; k < 3; k++) {
+    segmentRay[k] = c[co + k];
+    segmentRay[3 + k] = c[co + 3 + k] - c[co + k];
+  }
+  segmentRay[6] = 1;
+  const hit = raycastObbArrays(rayHit, segmentRay, 0, b, bo);
   if (!hit) {
     let best2 = Infinity, bestT = 0;
     for (let e = 0; e < 2; e++) {
