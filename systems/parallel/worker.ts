@@ -27,7 +27,7 @@ import type { HitboxHistory } from '../../src/character/hitboxHistory';
 import { castColliderRayRange, castShapeRange, overlapRange } from '../colliderBatches';
 import { createColliderHits, createOverlapHits, COLLIDER_HIT_ARRAYS, OVERLAP_HIT_ARRAYS } from '../../src/query/colliderHits';
 import { createShapeQueryBatch, SHAPE_QUERY_BATCH_ARRAYS } from '../../src/query/shapeQueryBatch';
-import type { CollisionPipeline } from '../collisionState';
+import type { CollisionPipeline, PipelineScratch } from '../collisionState';
 import type { BroadPhase } from '../../src/broadphase/broadPhase';
 import type { BoundingTree } from '../../src/tree/build';
 import {
@@ -102,7 +102,8 @@ const queryView = {
   transform,
   characters: undefined as { hitboxes: typeof hitboxes } | undefined,
   broadPhase: { lastGrids: () => queryGrids } as unknown as BroadPhase,
-  scratch: { rayBounds: new Float64Array(6), rayBoundsRun: 0, broadPhaseRuns: 0, hashQueries: undefined },
+  scratch: { rayBounds: new Float64Array(6), rayBoundsRun: 0, broadPhaseRuns: 0, hashQueries: undefined, queryCell: new Float64Array(1), queryCellRun: -1 } as
+    Pick<PipelineScratch, 'rayBounds' | 'rayBoundsRun' | 'broadPhaseRuns' | 'hashQueries' | 'queryCell' | 'queryCellRun'>,
   kdopKind: KDOP_KIND,
 };
 const queryPipeline = queryView as unknown as CollisionPipeline;
@@ -122,6 +123,8 @@ function readQueryParams(characters: boolean): void {
   }
   queryView.collider = collider;
   queryView.characters = characters ? { hitboxes } : undefined;
+  // The grids may have changed since the last job: the walks ask them their finest cell again.
+  queryView.scratch.queryCellRun = -1;
   const trees = params[QUERY_PARAM_TREES];
   for (let k = 0; k < trees; k++) queryTrees[k] = treeView(k);
   const mesh = collider.mesh;
