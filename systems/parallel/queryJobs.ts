@@ -155,33 +155,38 @@ export function createQueryJobs(pool: WorkerPool): QueryJobs {
     return hitboxes === undefined ? 0 : 1;
   }
 
+  /**
+   * Runs job `job` over the `count` queries of `batch` (its arrays `batchNames`, bound as
+   * `batchPrefix.name`) into `answers` (`answerNames`, bound as `answerPrefix.name`), `own` being
+   * this thread's range function; false (nothing run) when the workers cannot read it all.
+   */
+  function runQueries(
+    p: CollisionPipeline, job: number, count: number, batch: object, batchNames: readonly string[], batchPrefix: string,
+    answers: object, answerNames: readonly string[], answerPrefix: string, arg2: number, own: (from: number, to: number) => void,
+  ): boolean {
+    if (!allShared(batch, batchNames) || !allShared(answers, answerNames)) return false;
+    const characters = shareQueryState(p);
+    if (characters < 0) return false;
+    shareAll(pool, batchPrefix, batch, batchNames);
+    shareAll(pool, answerPrefix, answers, answerNames);
+    pool.runClaimed(job, count, 0, characters, arg2, own);
+    return true;
+  }
+
   return {
     castRays(p, hits, rays) {
-      if (!allShared(rays, COLLIDER_RAY_BATCH_ARRAYS) || !allShared(hits, COLLIDER_HIT_ARRAYS)) return -1;
-      const characters = shareQueryState(p);
-      if (characters < 0) return -1;
-      shareAll(pool, 'colliderRays', rays, COLLIDER_RAY_BATCH_ARRAYS);
-      shareAll(pool, 'colliderHits', hits, COLLIDER_HIT_ARRAYS);
-      pool.runClaimed(JOB_COLLIDER_RAYS, rays.count, 0, characters, 0, (from, to) => castColliderRayRange(p, hits, rays, from, to));
+      const own = (from: number, to: number) => castColliderRayRange(p, hits, rays, from, to);
+      if (!runQueries(p, JOB_COLLIDER_RAYS, rays.count, rays, COLLIDER_RAY_BATCH_ARRAYS, 'colliderRays', hits, COLLIDER_HIT_ARRAYS, 'colliderHits', 0, own)) return -1;
       return hitCount(hits, rays.count);
     },
     castShapes(p, hits, casts) {
-      if (!allShared(casts, SHAPE_QUERY_BATCH_ARRAYS) || !allShared(hits, COLLIDER_HIT_ARRAYS)) return -1;
-      const characters = shareQueryState(p);
-      if (characters < 0) return -1;
-      shareAll(pool, 'shapeQueries', casts, SHAPE_QUERY_BATCH_ARRAYS);
-      shareAll(pool, 'colliderHits', hits, COLLIDER_HIT_ARRAYS);
-      pool.runClaimed(JOB_COLLIDER_CASTS, casts.count, 0, characters, 0, (from, to) => castShapeRange(p, hits, casts, from, to));
+      const own = (from: number, to: number) => castShapeRange(p, hits, casts, from, to);
+      if (!runQueries(p, JOB_COLLIDER_CASTS, casts.count, casts, SHAPE_QUERY_BATCH_ARRAYS, 'shapeQueries', hits, COLLIDER_HIT_ARRAYS, 'colliderHits', 0, own)) return -1;
       return hitCount(hits, casts.count);
     },
     overlaps(p, hits, queries) {
-      if (!allShared(queries, SHAPE_QUERY_BATCH_ARRAYS) || !allShared(hits, OVERLAP_HIT_ARRAYS)) return -1;
-      const characters = shareQueryState(p);
-      if (characters < 0) return -1;
-      shareAll(pool, 'shapeQueries', queries, SHAPE_QUERY_BATCH_ARRAYS);
-      shareAll(pool, 'overlapHits', hits, OVERLAP_HIT_ARRAYS);
-      const n = queries.count;
-      pool.runClaimed(JOB_COLLIDER_OVERLAPS, n, 0, characters, hits.perQuery, (from, to) => overlapRange(p, hits, queries, from, to));
+      const n = queries.count, own = (from: number, to: number) => overlapRange(p, hits, queries, from, to);
+      if (!runQueries(p, JOB_COLLIDER_OVERLAPS, n, queries, SHAPE_QUERY_BATCH_ARRAYS, 'shapeQueries', hits, OVERLAP_HIT_ARRAYS, 'overlapHits', hits.perQuery, own)) return -1;
       let total = 0;
       for (let i = 0; i < n; i++) total += hits.count[i];
       return total;
