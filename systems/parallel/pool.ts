@@ -160,14 +160,19 @@ export class WorkerPool {
     this.ready.catch(() => {}); // run() throws the same error: an unread `ready` is no unhandled rejection
   }
 
-  /** Polls the workers' start (a timer, unref'd in Node). */
+  /**
+   * Polls the workers' start. The timer keeps Node running while they start (so a script that
+   * awaits `ready` at its top level is not ended with it pending), until WORKER_START_TIMEOUT_MS.
+   */
   private watchStart(): Promise<void> {
+    const started = Date.now();
     return new Promise((resolve, reject) => {
       const poll = () => {
         if (this.startError !== undefined) reject(this.startError);
         else if (this.destroyed) reject(new Error('bitecs-collide: the worker pool was destroyed before its threads started'));
         else if (Atomics.load(this.control.ints, CTRL_READY) >= this.workerCount) resolve();
-        else (setTimeout(poll, START_POLL_MS) as { unref?: () => void }).unref?.();
+        else if (Date.now() - started > WORKER_START_TIMEOUT_MS) reject(new Error(`bitecs-collide: the worker threads did not start within ${WORKER_START_TIMEOUT_MS} ms`));
+        else setTimeout(poll, START_POLL_MS);
       };
       poll();
     });

@@ -316,7 +316,7 @@ describe('the pipeline on worker threads', () => {
     }
   });
 
-  it('the process exits after destroy()', () => {
+  it('the process exits after destroy(), and waits for the threads while a script awaits ready', () => {
     const root = packageRoot(import.meta.url);
     mkdirSync(join(root, 'test-artifacts'), { recursive: true });
     const dir = mkdtempSync(join(root, 'test-artifacts', 'workers-'));
@@ -328,7 +328,10 @@ import { createCollisionPipeline } from ${JSON.stringify(join(root, 'systems/pip
 import { createWorkerPool } from ${JSON.stringify(join(root, 'systems/parallel/workerPool.ts'))};
 import { addCollider, setTransform } from ${JSON.stringify(join(root, 'systems/colliderApi.ts'))};
 const world = createWorld();
-const p = createCollisionPipeline(world, { workers: createWorkerPool(2) });
+const workers = createWorkerPool(2);
+const p = createCollisionPipeline(world, { workers });
+await workers.ready;
+console.log('ready');
 p.parallel.minRefit = 1;
 p.parallel.minNarrow = 1;
     p.parallel.minBroad = 1;
@@ -339,7 +342,7 @@ p.destroy();
 `);
       const started = performance.now();
       const out = execFileSync(process.execPath, ['--import', 'tsx', script], { cwd: root, encoding: 'utf8', timeout: 60_000 });
-      expect(out.trim()).toBe('pairs 49');
+      expect(out.trim()).toBe('ready\npairs 49');
       expect(performance.now() - started).toBeLessThan(60_000);
     } finally {
       rmSync(dir, { recursive: true, force: true });
