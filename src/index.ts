@@ -118,6 +118,7 @@ export { createHitboxHistory, recordHitboxHistory, clearHitboxHistory, hitboxesA
 export { createRayBatch, createRayQuery, setRay, type RayBatch, type RayQuery, type RayQueryInit } from './query/rayQuery';
 export { createShapeQueryBatch, setShapeQueryAt, type ShapeQueryBatch } from './query/shapeQueryBatch';
 export { createColliderHits, createOverlapHits, type ColliderHits, type OverlapHits } from './query/colliderHits';
+export { createSweepBatch, setSweepAt, type SweepBatch } from './character/sweepBatch';
 export {
   createShapeQuery, setSphereQuery, setCapsuleQuery, setObbQuery, setAabbQuery, setShapeCast,
   type ShapeQuery, type ShapeQueryInit, type ShapeQueryShape,

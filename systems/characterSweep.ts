@@ -5,11 +5,17 @@
  */
 import type { World } from 'bitecs';
 import { CollideInputError } from '../src/errors';
+import { isShared } from '../src/sharedMemory';
 import { createHitboxStore } from '../src/character/hitboxStore';
 import type { HitboxStore } from '../src/character/hitboxLayout';
 import type { HitboxHit } from '../src/character/hitboxHit';
 import { beginHitboxMotion, beginHitboxMotionAt, createHitboxMotion, finishHitboxMotion, type HitboxMotion } from '../src/character/hitboxMotion';
-import { sweepAll, sweepFirst, type SweepQuery } from '../src/character/hitboxSweep';
+import { checkSweepQuery, createSweepQuery, sweepAll, sweepFirst, type SweepQuery } from '../src/character/hitboxSweep';
+import { createHitboxHit } from '../src/character/hitboxHit';
+import { SWEEP_BATCH_ARRAYS, sweepAt, type SweepBatch } from '../src/character/sweepBatch';
+import { HIT_ARRAYS, type HitboxRayHits } from '../src/character/hitboxRaycast';
+import { assertBatchLength } from '../src/query/rayQuery';
+import { OBB_STRIDE } from '../src/layout';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { characterOptionGiven } from './characterHistory';
 
@@ -34,7 +40,7 @@ function motionOf(target: World | CollisionPipeline, caller: string): { store: H
   const history = p.hitboxHistory;
   if (store === undefined || history === undefined || history.count === 0) return { store: noHitboxes, motion: noMotion };
   if (p.hitboxMotionTime !== history.newestTime) {
-    const motion = (p.hitboxMotion ??= createHitboxMotion());
+    const motion = (p.hitboxMotion ??= createHitboxMotion(isShared(store.world)));
     // One frame held (the first step, or the first after shiftWorldOrigin): the characters at rest.
     if (history.count === 1) beginHitboxMotion(motion, store);
     else beginHitboxMotionAt(motion, history, store, history.time[(history.newest - 1 + history.frames) % history.frames], caller);
@@ -67,4 +73,68 @@ export function sweepCharacters(target: World | CollisionPipeline, hit: HitboxHi
 export function sweepCharactersAll(target: World | CollisionPipeline, hits: HitboxHit[], query: SweepQuery): number {
   const { store, motion } = motionOf(target, 'sweepCharactersAll');
   return sweepAll(hits, store, motion, query, 'sweepCharactersAll');
+}
+
+const batchQuery = createSweepQuery();
+const batchHit = createHitboxHit();
+
+/**
+ * sweepCharacters for every sweep of `sweeps` (createSweepBatch, filled by setSweepAt): sweep i's
+ * first contact written at index i of `hits` (createHitboxRayHits: hitbox −1 and t Infinity for a
+ * miss; `distance`, a ray's, is NaN for a hit), to the bit of sweepCharacters. Returns the number
+ * of sweeps that hit. With the `workers` option, a batch of at least `minSweeps` sweeps is split
+ * between the calling thread and the workers when `sweeps` and `hits` are on SharedArrayBuffers
+ * (createSweepBatch(n, true), createHitboxRayHits(n, true)), with the same results. Throws
+ * CollideInputError, before sweeping, for a bad sweep (naming its index and field), short arrays,
+ * or a pipeline that keeps no hitboxes from before its last step (as sweepCharacters).
+ */
+export function sweepCharactersBatch(target: World | CollisionPipeline, hits: HitboxRayHits, sweeps: SweepBatch): number {
+  const caller = 'sweepCharactersBatch';
+  const { store, motion } = motionOf(target, caller);
+  const p = pipelineOf(target, caller);
+  const n = sweeps.count;
+  if (!Number.isInteger(n) || n < 0) throw new CollideInputError(`${caller}: sweeps.count must be a non-negative integer, got ${n}`);
+  for (const name of SWEEP_BATCH_ARRAYS) assertBatchLength(sweeps[name], (name === 'start' || name === 'end' ? OBB_STRIDE : 1) * n, `${caller}: sweeps.${name}`);
+  for (const name of HIT_ARRAYS) assertBatchLength(hits[name], (name === 'point' || name === 'normal' ? 3 : 1) * n, `${caller}: hits.${name}`);
+  for (let i = 0; i < n; i++) {
+    if (sweeps.kind[i] > 1) throw new CollideInputError(`${caller}: sweeps.kind[${i}] must be 0 (a box) or 1 (a capsule), got ${sweeps.kind[i]}`);
+    const q = sweepAt(batchQuery, sweeps, i);
+    checkSweepQuery(q, `${caller} (sweep ${i})`);
+    sweeps.ignoreCharacter[i] = q.ignore >= 0 ? store.characterOfEntity.get(q.ignore) ?? -1 : -1;
+  }
+  const parallel = p.parallel;
+  if (parallel !== undefined && n >= parallel.minSweeps && store !== noHitboxes) {
+    const count = parallel.queries.sweeps(hits, sweeps, store, motion);
+    if (count >= 0) return count;
+  }
+  return sweepRange(hits, store, motion, sweeps, 0, n);
+}
+
+/**
+ * @internal Sweeps [from, to) of a validated batch into `hits` and returns how many hit. Every
+ * sweep writes only its own entries, so ranges may run on different threads, each with its own
+ * view of the motion (its prepared-motion cache its own).
+ */
+export function sweepRange(hits: HitboxRayHits, store: HitboxStore, motion: HitboxMotion, sweeps: SweepBatch, from: number, to: number): number {
+  let count = 0;
+  for (let i = from; i < to; i++) {
+    if (!sweepFirst(batchHit, store, motion, sweepAt(batchQuery, sweeps, i), 'sweepCharactersBatch', sweeps.ignoreCharacter[i])) {
+      hits.hitbox[i] = hits.character[i] = hits.entity[i] = hits.bone[i] = hits.group[i] = -1;
+      hits.t[i] = hits.distance[i] = Infinity;
+      continue;
+    }
+    count++;
+    hits.hitbox[i] = batchHit.hitbox;
+    hits.character[i] = batchHit.character;
+    hits.entity[i] = batchHit.entity;
+    hits.bone[i] = batchHit.bone;
+    hits.group[i] = batchHit.group;
+    hits.t[i] = batchHit.t;
+    hits.distance[i] = NaN;
+    for (let k = 0; k < 3; k++) {
+      hits.point[3 * i + k] = batchHit.point[k];
+      hits.normal[3 * i + k] = batchHit.normal[k];
+    }
+  }
+  return count;
 }

@@ -69,7 +69,7 @@ function characterStores(p: CollisionPipeline): BoneHitboxState {
   if (p.characterKind === undefined) resolveCharacterOptions(p.charactersOption, p);
   p.characters ??= { skeletons: createSkeletonStore(shared), hitboxes: createHitboxStore(shared), rayGrid: createCharacterRayGrid(1, shared) };
   if (p.historyFrames > 0) p.hitboxHistory ??= createHitboxHistory(p.historyFrames, shared);
-  if (p.sweeps) p.hitboxMotion ??= createHitboxMotion();
+  if (p.sweeps) p.hitboxMotion ??= createHitboxMotion(shared);
   p.characterKind = CHARACTER_KIND;
   return p.characters;
 }

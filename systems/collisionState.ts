@@ -8,6 +8,9 @@ import type { HitboxJobs } from './parallel/hitboxJobs';
 import type { ColliderHits, OverlapHits } from '../src/query/colliderHits';
 import type { RayBatch } from '../src/query/rayQuery';
 import type { ShapeQueryBatch } from '../src/query/shapeQueryBatch';
+import type { SweepBatch } from '../src/character/sweepBatch';
+import type { HitboxRayHits } from '../src/character/hitboxRaycast';
+import type { HitboxStore } from '../src/character/hitboxLayout';
 import type { PooledTreeBuild } from './parallel/treeJob';
 import type { World } from 'bitecs';
 import type { BroadPhase, BroadPhaseInput } from '../src/broadphase/broadPhase';
@@ -152,6 +155,8 @@ export interface ParallelState {
   minColliderCasts: number;
   /** Overlap queries of a batch from which overlapCollidersBatch runs on the pool. */
   minColliderOverlaps: number;
+  /** Melee sweeps of a batch from which sweepCharactersBatch runs on the pool. */
+  minSweeps: number;
   /** World query batches, split between the threads. */
   readonly queries: QueryJobs;
   /** Mesh triangles from which buildMeshTree runs on the pool. */
@@ -186,6 +191,8 @@ export interface QueryJobs {
   castShapes(p: CollisionPipeline, hits: ColliderHits, casts: ShapeQueryBatch): number;
   /** A validated overlap batch run with overlapColliders per query, split between the threads: the sum of the counts, or -1 (nothing run) as for castRays. */
   overlaps(p: CollisionPipeline, hits: OverlapHits, queries: ShapeQueryBatch): number;
+  /** A validated melee sweep batch (sweepRange over `store` and `motion`), split between the threads: the sweeps that hit, or -1 (nothing swept) when an array is not shared. */
+  sweeps(hits: HitboxRayHits, sweeps: SweepBatch, store: HitboxStore, motion: HitboxMotion): number;
 }
 
 /** The `Touching` component and the touching-pair count of each entity id. */

@@ -12,7 +12,7 @@ export { shiftWorldOrigin, worldOrigin } from './worldOrigin';
 export { raycastColliders, raycastCharactersBatch, createColliderRayHit, type ColliderRayHit } from './raycastColliders';
 export { raycastCollidersBatch, castShapeCollidersBatch, overlapCollidersBatch } from './colliderBatches';
 export { raycastCharactersAt, raycastCharactersBatchAt, characterHitboxesAt } from './characterHistory';
-export { sweepCharacters, sweepCharactersAll } from './characterSweep';
+export { sweepCharacters, sweepCharactersAll, sweepCharactersBatch } from './characterSweep';
 export { overlapColliders } from './shapeQueries';
 export { castShapeColliders, createColliderShapeHit, type ColliderShapeHit } from './shapeCasts';
 export { updateCharacterColliders } from './updateCharacterColliders';

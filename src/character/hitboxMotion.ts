@@ -1,4 +1,5 @@
 import { grown } from '../broadphase/growable';
+import { allocate } from '../sharedMemory';
 import { OBB_STRIDE } from '../layout';
 import { SWEEP_CONTACT_TOLERANCE } from '../tolerances';
 import { SWEEP_MOTION_STRIDE } from '../query/sweep';
@@ -50,14 +51,24 @@ export interface HitboxMotion {
   motion: Float64Array;
   /** @internal Per hitbox: 1 once `motion` holds it (cleared by finishHitboxMotion). */
   prepared: Uint8Array;
+  /** @internal Motions finished so far: a thread's own prepared cache is stale when it changed. */
+  version: number;
 }
 
-/** An empty motion (no character). */
-export function createHitboxMotion(): HitboxMotion {
+/** Arrays of a HitboxMotion that every thread's sweeps read (its grid's too: RAY_GRID arrays). */
+export const MOTION_ARRAYS = ['start', 'seen', 'characterAabb', 'hitboxBounds', 'clusterAabb'] as const;
+
+/**
+ * An empty motion (no character); with `shared`, the arrays sweeps read (MOTION_ARRAYS and the
+ * grid's) live on SharedArrayBuffers, for worker threads. `motion` and `prepared`, a cache each
+ * sweeping thread fills, stay the thread's own.
+ */
+export function createHitboxMotion(shared = false): HitboxMotion {
   return {
-    characterCount: 0, start: new Float64Array(0), end: new Float32Array(0), seen: new Uint8Array(0), characterAabb: new Float64Array(0), hitboxBounds: new Float64Array(0),
-    clusterAabb: new Float64Array(0), grid: createCharacterRayGrid(), gridInput: { characterAabb: new Float64Array(0), characterCount: 0, hitboxCount: new Int32Array(0), retired: new Uint8Array(0) },
-    startCount: 0, motion: new Float64Array(0), prepared: new Uint8Array(0),
+    characterCount: 0, start: allocate(Float64Array, 0, shared), end: new Float32Array(0), seen: allocate(Uint8Array, 0, shared), characterAabb: allocate(Float64Array, 0, shared),
+    hitboxBounds: allocate(Float64Array, 0, shared), clusterAabb: allocate(Float64Array, 0, shared), grid: createCharacterRayGrid(1, shared),
+    gridInput: { characterAabb: new Float64Array(0), characterCount: 0, hitboxCount: new Int32Array(0), retired: new Uint8Array(0) },
+    startCount: 0, motion: new Float64Array(0), prepared: new Uint8Array(0), version: 0,
   };
 }
 
@@ -132,6 +143,7 @@ export function finishHitboxMotion(motion: HitboxMotion, store: HitboxStore): vo
   motion.motion = grown(motion.motion, SWEEP_MOTION_STRIDE * store.count);
   motion.prepared = grown(motion.prepared, store.count);
   motion.prepared.fill(0, 0, store.count);
+  motion.version++;
   const hb = motion.hitboxBounds, ca = motion.characterAabb, cl = motion.clusterAabb;
   for (let c = 0; c < n; c++) {
     if (motion.seen[c] === 1 && !present(store, c)) motion.seen[c] = 0;

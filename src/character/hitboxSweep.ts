@@ -308,9 +308,13 @@ export function sweepHitboxes(hit: HitboxHit, store: HitboxStore, motion: Hitbox
   return sweepFirst(hit, store, motion, query, 'sweepHitboxes');
 }
 
-/** @internal sweepHitboxes, its errors naming `caller`. */
-export function sweepFirst(hit: HitboxHit, store: HitboxStore, motion: HitboxMotion, query: SweepQuery, caller: string): boolean {
-  const characters = charactersMet(motion, prepareSweep(store, motion, query, caller));
+/**
+ * @internal sweepHitboxes, its errors naming `caller`; `ignored` the character of query.ignore
+ * when the caller resolved it (a worker thread's store has no entity map).
+ */
+export function sweepFirst(hit: HitboxHit, store: HitboxStore, motion: HitboxMotion, query: SweepQuery, caller: string, ignored?: number): boolean {
+  const own = prepareSweep(store, motion, query, caller);
+  const characters = charactersMet(motion, ignored ?? own);
   let count = 0;
   for (let i = 0; i < characters; i++) count = gather(store, motion, met.ids[i], query.groups, 1, count);
   const h = firstContact(motion, count, 1);

@@ -50,6 +50,7 @@ export const JOB_TREE_GROW = 12; // a tree build's subtrees of one part
 export const JOB_HITBOX_RAYS_AT = 13; // a prepared batch's range of rays, in frame order, each at its own past time
 export const JOB_COLLIDER_RAYS = 14; // a validated batch's range of rays against the colliders (raycastColliders per ray)
 export const JOB_COLLIDER_CASTS = 15; // a validated batch's range of shape casts against the colliders (castShapeColliders per cast)
+export const JOB_SWEEPS = 17; // a validated melee sweep batch's range of sweeps (sweepRange)
 export const JOB_COLLIDER_OVERLAPS = 16; // a validated batch's range of overlap queries (overlapColliders per query; its hits' perQuery in CTRL_ARG2)
 /** Any other kind makes a worker throw: the pool sends one when a test asks it to fail. */
 export const JOB_FAIL = -1;
@@ -155,6 +156,15 @@ export const QUERY_PARAM_TREES = 6;
 export const QUERY_PARAM_MESH_LENGTH = 7;
 export const QUERY_PARAM_GRIDS = 8;
 export const QUERY_GRID_PARAMS = 6;
+/** Binding of a sweep batch's numbers: SWEEP_PARAM_* slots. */
+export const SWEEP_JOB_PARAMS = 'sweepJob.params';
+export const SWEEP_PARAM_CHARACTERS = 0; // the motion's characterCount
+export const SWEEP_PARAM_START_COUNT = 1; // its startCount
+export const SWEEP_PARAM_CELL = 2; // its grid's cellSize
+export const SWEEP_PARAM_STORE_CHARACTERS = 3; // the hitbox store's characterCount
+export const SWEEP_PARAM_HITBOXES = 4; // the hitbox store's count
+export const SWEEP_PARAM_VERSION = 5; // the motion's version: a worker's prepared-motion cache is stale when it changed
+export const SWEEP_PARAMS = 6;
 /** Names of a mesh tree's arrays a world query reads, each bound as `queryMesh<k>.name` for the k-th tree of the job. */
 export const QUERY_TREE_ARRAYS = ['nodes', 'children', 'firstTriangle', 'nodeTriangleCount', 'sizes', 'triangles', 'triangleIds'] as const;
 /** Numbers per tree in QUERY_TREE_PARAMS: its kind (index in QUERY_TREE_KINDS), node count, triangle count, depth, scale. */

@@ -12,6 +12,10 @@ import { allocate, allShared, isShared, sharedCopy } from '../../src/sharedMemor
 import { SHAPE_MESH, type ColliderStore } from '../../components/collider';
 import type { CollisionPipeline, QueryJobs } from '../collisionState';
 import { castColliderRayRange, castShapeRange, overlapRange } from '../colliderBatches';
+import { sweepRange } from '../characterSweep';
+import { MOTION_ARRAYS } from '../../src/character/hitboxMotion';
+import { HIT_ARRAYS } from '../../src/character/hitboxRaycast';
+import { SWEEP_BATCH_ARRAYS } from '../../src/character/sweepBatch';
 import { COLLIDER_HIT_ARRAYS, OVERLAP_HIT_ARRAYS, type ColliderHits } from '../../src/query/colliderHits';
 import { SHAPE_QUERY_BATCH_ARRAYS } from '../../src/query/shapeQueryBatch';
 import { colliderBounds } from '../raycastColliders';
@@ -21,7 +25,8 @@ import { shareAll, type WorkerPool } from './pool';
 import {
   COLLIDER_ARRAYS, COLLIDER_RAY_BATCH_ARRAYS, HITBOX_ARRAYS, JOB_COLLIDER_CASTS, JOB_COLLIDER_OVERLAPS, JOB_COLLIDER_RAYS, QUERY_COLLIDER_ARRAYS, QUERY_GRID_ARRAYS, QUERY_GRID_PARAMS, QUERY_JOB_PARAMS,
   QUERY_MESH_OF, QUERY_PARAM_BOUNDS, QUERY_PARAM_GRIDS, QUERY_PARAM_MESH_LENGTH, QUERY_PARAM_TREES, QUERY_TREE_ARRAYS, QUERY_TREE_KINDS, QUERY_TREE_PARAMS,
-  QUERY_TREE_PARAM_STRIDE, TRANSFORM_ARRAYS,
+  QUERY_TREE_PARAM_STRIDE, TRANSFORM_ARRAYS, RAY_GRID_ARRAYS, JOB_SWEEPS, SWEEP_JOB_PARAMS, SWEEP_PARAMS, SWEEP_PARAM_CELL, SWEEP_PARAM_CHARACTERS,
+  SWEEP_PARAM_HITBOXES, SWEEP_PARAM_START_COUNT, SWEEP_PARAM_VERSION, SWEEP_PARAM_STORE_CHARACTERS,
 } from './protocol';
 
 /**
@@ -33,6 +38,8 @@ export const PARALLEL_MIN_COLLIDER_RAYS = 512;
 export const PARALLEL_MIN_COLLIDER_CASTS = 512;
 /** Overlap queries of a batch from which overlapCollidersBatch runs on the pool (docs/design/threads.md). */
 export const PARALLEL_MIN_COLLIDER_OVERLAPS = 2048;
+/** Melee sweeps of a batch from which sweepCharactersBatch runs on the pool (docs/design/threads.md). */
+export const PARALLEL_MIN_SWEEPS = 128;
 
 
 /** The grids a world query reads: the spatial hash's [static, dynamic], or [the query grid, none]. */
@@ -81,6 +88,8 @@ function gridShared(grid: ColumnGrid): boolean {
 export function createQueryJobs(pool: WorkerPool): QueryJobs {
   const params = allocate(Float64Array, QUERY_PARAM_GRIDS + QUERY_GRID_PARAMS * grids.length, true);
   pool.share(QUERY_JOB_PARAMS, params);
+  const sweepParams = allocate(Float64Array, SWEEP_PARAMS, true);
+  pool.share(SWEEP_JOB_PARAMS, sweepParams);
   let treeParams = allocate(Float64Array, 0, true);
   let meshOf = allocate(Int32Array, 0, true);
 
@@ -190,6 +199,26 @@ export function createQueryJobs(pool: WorkerPool): QueryJobs {
       let total = 0;
       for (let i = 0; i < n; i++) total += hits.count[i];
       return total;
+    },
+    sweeps(hits, sweeps, store, motion) {
+      if (!allShared(sweeps, SWEEP_BATCH_ARRAYS) || !allShared(hits, HIT_ARRAYS) || !allShared(store, HITBOX_ARRAYS)) return -1;
+      if (!allShared(motion, MOTION_ARRAYS) || !allShared(motion.grid, RAY_GRID_ARRAYS)) return -1;
+      sweepParams[SWEEP_PARAM_CHARACTERS] = motion.characterCount;
+      sweepParams[SWEEP_PARAM_START_COUNT] = motion.startCount;
+      sweepParams[SWEEP_PARAM_CELL] = motion.grid.cellSize;
+      sweepParams[SWEEP_PARAM_STORE_CHARACTERS] = store.characterCount;
+      sweepParams[SWEEP_PARAM_HITBOXES] = store.count;
+      sweepParams[SWEEP_PARAM_VERSION] = motion.version;
+      shareAll(pool, 'hitboxes', store, HITBOX_ARRAYS);
+      shareAll(pool, 'motion', motion, MOTION_ARRAYS);
+      shareAll(pool, 'motionGrid', motion.grid, RAY_GRID_ARRAYS);
+      shareAll(pool, 'sweeps', sweeps, SWEEP_BATCH_ARRAYS);
+      shareAll(pool, 'sweepHits', hits, HIT_ARRAYS);
+      const n = sweeps.count;
+      pool.runClaimed(JOB_SWEEPS, n, 0, 0, 0, (from, to) => sweepRange(hits, store, motion, sweeps, from, to));
+      let count = 0;
+      for (let i = 0; i < n; i++) if (hits.hitbox[i] >= 0) count++;
+      return count;
     },
   };
 }

@@ -27,6 +27,10 @@ import type { HitboxHistory } from '../../src/character/hitboxHistory';
 import { castColliderRayRange, castShapeRange, overlapRange } from '../colliderBatches';
 import { createColliderHits, createOverlapHits, COLLIDER_HIT_ARRAYS, OVERLAP_HIT_ARRAYS } from '../../src/query/colliderHits';
 import { createShapeQueryBatch, SHAPE_QUERY_BATCH_ARRAYS } from '../../src/query/shapeQueryBatch';
+import { createHitboxMotion, MOTION_ARRAYS } from '../../src/character/hitboxMotion';
+import { createSweepBatch, SWEEP_BATCH_ARRAYS } from '../../src/character/sweepBatch';
+import { SWEEP_MOTION_STRIDE } from '../../src/query/sweep';
+import { sweepRange } from '../characterSweep';
 import type { CollisionPipeline, PipelineScratch } from '../collisionState';
 import type { BroadPhase } from '../../src/broadphase/broadPhase';
 import type { BoundingTree } from '../../src/tree/build';
@@ -36,7 +40,8 @@ import {
   HITBOX_ARRAYS, HITBOX_JOB_PARAMS, JOB_HITBOXES, JOB_HITBOX_RAYS, JOB_HITBOX_RAYS_AT, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS, JOB_TREE_GROW, JOB_TREE_PREPARE, TREE_ARRAYS,
   HISTORY_PARAMS, REWOUND_BATCH_ARRAYS, JOB_COLLIDER_RAYS, JOB_COLLIDER_CASTS, JOB_COLLIDER_OVERLAPS, QUERY_COLLIDER_ARRAYS, COLLIDER_RAY_BATCH_ARRAYS, QUERY_GRID_ARRAYS, QUERY_GRID_PARAMS,
   QUERY_JOB_PARAMS, QUERY_PARAM_BOUNDS, QUERY_PARAM_GRIDS, QUERY_PARAM_MESH_LENGTH, QUERY_PARAM_TREES, QUERY_TREE_ARRAYS, QUERY_TREE_KINDS, QUERY_TREE_PARAMS,
-  QUERY_TREE_PARAM_STRIDE, QUERY_MESH_OF,
+  QUERY_TREE_PARAM_STRIDE, QUERY_MESH_OF, JOB_SWEEPS, SWEEP_JOB_PARAMS, SWEEP_PARAM_CELL, SWEEP_PARAM_CHARACTERS, SWEEP_PARAM_HITBOXES,
+  SWEEP_PARAM_START_COUNT, SWEEP_PARAM_STORE_CHARACTERS, SWEEP_PARAM_VERSION,
   type Bindings, type Control,
 } from './protocol';
 
@@ -86,6 +91,35 @@ const overlapHits = createOverlapHits(0, 1) as { perQuery: number; count: Int32A
 const boundQueryGrids = [new ColumnGrid(), new ColumnGrid()];
 const queryGrids: (ColumnGrid | undefined)[] = [undefined, undefined];
 let queryParams: Float64Array = new Float64Array(0);
+/**
+ * A melee sweep batch, its hits, and this thread's view of the calling thread's hitbox motion:
+ * the shared start boxes, bounds and grid cells, with its own grid stamps and its own cache of
+ * prepared hitbox motions (cleared when the motion's version changes).
+ */
+const sweeps = createSweepBatch(0);
+const sweepHits = createHitboxRayHits(0);
+const sweepMotion = createHitboxMotion();
+let sweepParams: Float64Array = new Float64Array(0);
+let sweepVersion = -1;
+
+/** Sets the sweep view's numbers from the params of a sweep job. */
+function readSweepParams(): void {
+  const params = sweepParams, m = sweepMotion;
+  m.characterCount = params[SWEEP_PARAM_CHARACTERS];
+  m.startCount = params[SWEEP_PARAM_START_COUNT];
+  m.grid.cellSize = params[SWEEP_PARAM_CELL];
+  m.grid.stamp = grown(m.grid.stamp, m.characterCount);
+  m.end = hitboxes.world;
+  hitboxes.characterCount = params[SWEEP_PARAM_STORE_CHARACTERS];
+  const count = params[SWEEP_PARAM_HITBOXES];
+  m.motion = grown(m.motion, SWEEP_MOTION_STRIDE * count);
+  m.prepared = grown(m.prepared, count);
+  if (params[SWEEP_PARAM_VERSION] !== sweepVersion) {
+    m.prepared.fill(0);
+    sweepVersion = params[SWEEP_PARAM_VERSION];
+  }
+}
+
 /** The world query's mesh trees (numbers per tree, each entity's tree number) and this thread's tree objects over their shared arrays. */
 let treeParams: Float64Array = new Float64Array(0);
 let meshOf: Int32Array = new Int32Array(0);
@@ -181,6 +215,11 @@ function bind(bindings: Bindings): void {
     if (order !== undefined) boundQueryGrids[slot].byLowerX.order = order as Uint32Array;
   }
   if (bindings.arrays[QUERY_JOB_PARAMS] !== undefined) queryParams = bindings.arrays[QUERY_JOB_PARAMS] as Float64Array;
+  bindNamed(sweeps, 'sweeps', SWEEP_BATCH_ARRAYS, bindings);
+  bindNamed(sweepHits, 'sweepHits', HIT_ARRAYS, bindings);
+  bindNamed(sweepMotion, 'motion', MOTION_ARRAYS, bindings);
+  bindNamed(sweepMotion.grid, 'motionGrid', RAY_GRID_ARRAYS, bindings);
+  if (bindings.arrays[SWEEP_JOB_PARAMS] !== undefined) sweepParams = bindings.arrays[SWEEP_JOB_PARAMS] as Float64Array;
   if (bindings.arrays[QUERY_TREE_PARAMS] !== undefined) treeParams = bindings.arrays[QUERY_TREE_PARAMS] as Float64Array;
   if (bindings.arrays[QUERY_MESH_OF] !== undefined) meshOf = bindings.arrays[QUERY_MESH_OF] as Int32Array;
   for (let k = 0; bindings.arrays[`queryMesh${k}.nodes`] !== undefined; k++) {
@@ -240,13 +279,14 @@ function runItems(job: number, from: number, to: number): void {
   else if (job === JOB_COLLIDER_RAYS) castColliderRayRange(queryPipeline, colliderHits, colliderRays, from, to);
   else if (job === JOB_COLLIDER_CASTS) castShapeRange(queryPipeline, colliderHits, shapeQueries, from, to);
   else if (job === JOB_COLLIDER_OVERLAPS) overlapRange(queryPipeline, overlapHits, shapeQueries, from, to);
+  else if (job === JOB_SWEEPS) sweepRange(sweepHits, hitboxes, sweepMotion, sweeps, from, to);
   else castHitboxRange(hits, hitboxes, undefined, rays, from, to, history, rewound.times, rewound.order, rewound.frameOf);
 }
 
 function runPart(job: number, ints: Int32Array): void {
   const count = ints[CTRL_COUNT], bounds = control.bounds;
   const from = partStart(count, bounds, part), to = partStart(count, bounds, part + 1);
-  if (job === JOB_REFIT || job === JOB_NARROW || job === JOB_HITBOXES || job === JOB_HITBOX_RAYS || job === JOB_HITBOX_RAYS_AT || job === JOB_COLLIDER_RAYS || job === JOB_COLLIDER_CASTS || job === JOB_COLLIDER_OVERLAPS) {
+  if (job === JOB_REFIT || job === JOB_NARROW || job === JOB_HITBOXES || job === JOB_HITBOX_RAYS || job === JOB_HITBOX_RAYS_AT || job === JOB_COLLIDER_RAYS || job === JOB_COLLIDER_CASTS || job === JOB_COLLIDER_OVERLAPS || job === JOB_SWEEPS) {
     if (job === JOB_NARROW) {
       narrow.current = ints[CTRL_ARG];
       narrow.previousCount = ints[CTRL_ARG2];
@@ -261,6 +301,8 @@ function runPart(job: number, ints: Int32Array): void {
     } else if (job === JOB_COLLIDER_RAYS || job === JOB_COLLIDER_CASTS || job === JOB_COLLIDER_OVERLAPS) {
       readQueryParams(ints[CTRL_ARG] === 1);
       overlapHits.perQuery = ints[CTRL_ARG2];
+    } else if (job === JOB_SWEEPS) {
+      readSweepParams();
     }
     if (ints[CTRL_CHUNKS] > 0) forClaimedChunks(ints, count, (f, t) => runItems(job, f, t));
     else runItems(job, from, to);

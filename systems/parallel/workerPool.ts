@@ -18,7 +18,7 @@ import type { SpatialHash } from '../../src/broadphase/spatialHash';
 import { JOB_REFIT } from './protocol';
 import { createHitboxJobs, PARALLEL_MIN_HITBOX_CHARACTERS, PARALLEL_MIN_HITBOX_RAYS } from './hitboxJobs';
 import { createTreeJobs, PARALLEL_MIN_TREE_TRIANGLES } from './treeJob';
-import { createQueryJobs, PARALLEL_MIN_COLLIDER_CASTS, PARALLEL_MIN_COLLIDER_OVERLAPS, PARALLEL_MIN_COLLIDER_RAYS } from './queryJobs';
+import { createQueryJobs, PARALLEL_MIN_COLLIDER_CASTS, PARALLEL_MIN_COLLIDER_OVERLAPS, PARALLEL_MIN_COLLIDER_RAYS, PARALLEL_MIN_SWEEPS } from './queryJobs';
 
 export type { WorkerPoolOptions, WorkerHandle };
 
@@ -100,6 +100,7 @@ function parallelState(pool: WorkerPool): ParallelState {
     minColliderRays: PARALLEL_MIN_COLLIDER_RAYS,
     minColliderCasts: PARALLEL_MIN_COLLIDER_CASTS,
     minColliderOverlaps: PARALLEL_MIN_COLLIDER_OVERLAPS,
+    minSweeps: PARALLEL_MIN_SWEEPS,
     queries: createQueryJobs(pool),
     minTreeTriangles: PARALLEL_MIN_TREE_TRIANGLES,
     buildTree: createTreeJobs(pool),
