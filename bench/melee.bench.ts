@@ -3,7 +3,9 @@
  * swings, each a blade 0.9 m long turning 90 to 180 degrees in one frame next to a random
  * character (so most swings reach someone). Measured: (a) the hitboxes' motion over the frame
  * (beginHitboxMotion + finishHitboxMotion: the start copy and the swept bounds), (b) 1,000
- * sweepHitboxes (first hit over all characters), (c) 1,000 sweepHitboxesAll; then the kernel alone
+ * sweepHitboxes (first hit over all characters), (c) 1,000 sweepHitboxesAll, (d) the swings of (b)
+ * as one batch (sweepCharactersBatch's loop) and (e) that batch split between the calling thread
+ * and one worker (the same hits, checked to the bit); then the kernel alone
  * on the (weapon, hitbox) pairs that pass the culling: conservative advancement (obbSweep, as
  * shipped) against the swept-SAT alternative (the frame cut into N sub-steps, each an exact
  * translation time of impact, obbToi, with the rotation frozen at the sub-step's start and every
@@ -27,6 +29,11 @@ import { referenceSeparation } from '../scenes/satReference';
 import { buildHumanoid } from '../scenes/humanoid';
 import { mulberry32, quaternionToAxes } from '../scenes/random';
 import { markdownTable, runInterleaved, type BenchReport } from './harness';
+import { createSweepBatch, setSweepAt } from '../src/character/sweepBatch';
+import { createHitboxRayHits } from '../src/character/hitboxRaycast';
+import { sweepRange } from '../systems/characterSweep';
+import { WorkerPool } from '../systems/parallel/pool';
+import { createQueryJobs } from '../systems/parallel/queryJobs';
 
 const CHARACTERS = 100;
 const SWEEPS = 1000;
@@ -90,8 +97,9 @@ export function run(): BenchReport {
   const def = defineSkeleton(humanoid.skeleton);
   const fitted = fitBoneHitboxes(def, defineSkin(def, humanoid.skin));
   const rand = mulberry32(77);
-  const skeletons = createSkeletonStore();
-  const store = createHitboxStore();
+  // Shared stores (as with the pipeline's workers option), so the same stores serve one and two threads.
+  const skeletons = createSkeletonStore(true);
+  const store = createHitboxStore(true);
   const side = Math.sqrt(10 * CHARACTERS);
   for (let c = 0; c < CHARACTERS; c++) {
     addCharacter(skeletons, def, c);
@@ -110,7 +118,7 @@ export function run(): BenchReport {
     return { t, r, s };
   });
   let frame = 0;
-  const motion = createHitboxMotion();
+  const motion = createHitboxMotion(true);
   const advanceFrame = () => {
     beginHitboxMotion(motion, store);
     const p = frames[frame++ % POSE_FRAMES];
@@ -144,6 +152,22 @@ export function run(): BenchReport {
   const hit = createHitboxHit();
   const hits = createHitboxSweepHits(8);
   let hitCount = 0, allCount = 0;
+  const batch = createSweepBatch(SWEEPS, true), batchHits = createHitboxRayHits(SWEEPS, true);
+  batch.count = SWEEPS;
+  for (let i = 0; i < SWEEPS; i++) setSweepAt(batch, i, setSweepObb(query, swings, 30 * i, swings, 30 * i + 15));
+  batch.ignoreCharacter.fill(-1);
+  const pool = new WorkerPool(1);
+  const jobs = createQueryJobs(pool);
+  // The batch on one thread and on two gives every swing the hit of (b), to the bit.
+  for (const pooled of [false, true]) {
+    if (!pooled) sweepRange(batchHits, store, motion, batch, 0, SWEEPS);
+    else if (jobs.sweeps(batchHits, batch, store, motion) < 0) throw new Error('the batch did not run on the worker pool');
+    for (let i = 0; i < SWEEPS; i++) {
+      setSweepObb(query, swings, 30 * i, swings, 30 * i + 15);
+      const found = sweepHitboxes(hit, store, motion, query);
+      if ((found ? hit.hitbox : -1) !== batchHits.hitbox[i] || (found && !Object.is(hit.t, batchHits.t[i]))) throw new Error(`swing ${i}: the batch${pooled ? ' on two threads' : ''} disagrees with sweepHitboxes`);
+    }
+  }
   const results = runInterleaved([
     // On a motion of its own: begin + finish on the swept one would leave its characters at rest.
     { name: '(a) hitbox motion: begin + finish, 100 characters', ops: 1, run: () => { beginHitboxMotion(rest, store); finishHitboxMotion(rest, store); return rest.characterAabb[0]; } },
@@ -171,7 +195,10 @@ export function run(): BenchReport {
         return sum;
       },
     },
+    { name: '(d) the swings of (b) as one batch, one thread', ops: SWEEPS, run: () => sweepRange(batchHits, store, motion, batch, 0, SWEEPS) },
+    { name: '(e) the batch of (d) on two threads (calling thread + 1 worker)', ops: SWEEPS, run: () => jobs.sweeps(batchHits, batch, store, motion) },
   ], { warmupSamples: 5, samples: 30 });
+  pool.destroy();
 
   // The kernel alone on the pairs that pass the culling of the frame.
   const pairs: number[] = [];
