@@ -99,7 +99,12 @@ export function sweepCharactersBatch(target: World | CollisionPipeline, hits: Hi
   for (let i = 0; i < n; i++) {
     if (sweeps.kind[i] > 1) throw new CollideInputError(`${caller}: sweeps.kind[${i}] must be 0 (a box) or 1 (a capsule), got ${sweeps.kind[i]}`);
     const q = sweepAt(batchQuery, sweeps, i);
-    checkSweepQuery(q, `${caller} (sweep ${i})`);
+    try {
+      checkSweepQuery(q, caller);
+    } catch (error) {
+      // The message names the sweep only when there is one to throw: no string per sweep.
+      throw error instanceof CollideInputError ? new CollideInputError(error.message.replace(`${caller}:`, `${caller} (sweep ${i}):`)) : error;
+    }
     sweeps.ignoreCharacter[i] = q.ignore >= 0 ? store.characterOfEntity.get(q.ignore) ?? -1 : -1;
   }
   const parallel = p.parallel;

@@ -55,7 +55,12 @@ function checkShapeQueries(queries: ShapeQueryBatch, cast: boolean, caller: stri
   }
   for (let i = 0; i < n; i++) {
     if (queries.kind[i] > QUERY_CAPSULE) throw new CollideInputError(`${caller}: queries.kind[${i}] must be a ShapeQuery kind (0 to ${QUERY_CAPSULE}), got ${queries.kind[i]}`);
-    assertShapeQuery(shapeQueryAt(shapeQuery, queries, i), `${caller} (query ${i})`, cast);
+    try {
+      assertShapeQuery(shapeQueryAt(shapeQuery, queries, i), caller, cast);
+    } catch (error) {
+      // The message names the query only when there is one to throw: no string per query.
+      throw error instanceof CollideInputError ? new CollideInputError(error.message.replace(`${caller}:`, `${caller} (query ${i}):`)) : error;
+    }
   }
   return n;
 }
