@@ -88,3 +88,13 @@ export interface BenchReport {
   markdown: string;
   data: unknown;
 }
+
+/**
+ * Amdahl's law from a job's one- and two-thread times: its serial share s = 1 - 2(1 - t2/t1)
+ * (clamped to [0, 1]), and its predicted time on n cores, t1·(s + (1 - s)/n). The model ignores
+ * memory bandwidth, which a machine's cores share.
+ */
+export function amdahl(t1: number, t2: number): { serial: number; at: (cores: number) => number } {
+  const parallel = Math.min(1, Math.max(0, 2 * (1 - t2 / t1)));
+  return { serial: 1 - parallel, at: (cores) => t1 * (1 - parallel + parallel / cores) };
+}

@@ -28,7 +28,7 @@ import { SWEEP_CONTACT_TOLERANCE } from '../src/tolerances';
 import { referenceSeparation } from '../scenes/satReference';
 import { buildHumanoid } from '../scenes/humanoid';
 import { mulberry32, quaternionToAxes } from '../scenes/random';
-import { markdownTable, runInterleaved, type BenchReport } from './harness';
+import { amdahl, markdownTable, runInterleaved, type BenchReport } from './harness';
 import { createSweepBatch, setSweepAt } from '../src/character/sweepBatch';
 import { createHitboxRayHits } from '../src/character/hitboxRaycast';
 import { sweepRange } from '../systems/characterSweep';
@@ -257,11 +257,14 @@ export function run(): BenchReport {
   }
 
   const rows = results.map((r) => [r.name, r.medianMs.toFixed(3), r.p95Ms.toFixed(3)]);
+  const batchOne = results[3].medianMs, batchTwo = results[4].medianMs, scaling = amdahl(batchOne, batchTwo);
   const kernelRows = kernelResults.map((r, k) => [r.name, ((r.medianMs * 1e6) / pairCount).toFixed(0), `${quality[k].misses} / ${referenceHits}`, `${quality[k].falseHits} / ${quality[k].hits}`]);
   const markdown = [
     `${CHARACTERS} characters × ${fitted.count} hitboxes, ${SWEEPS} swings per frame: ${hitCount} hit someone; ${allCount} character hits in all.`,
     '',
     markdownTable(['case', 'median ms', 'p95 ms'], rows),
+    '',
+    `Scaling model of the batch (Amdahl's law from (d) and (e): serial share s = 1 - 2(1 - t2/t1), then t1·(s + (1 - s)/n) on n cores; memory bandwidth ignored): serial share ${Math.round(100 * scaling.serial)}%; 1,000 sweeps predicted in ${scaling.at(4).toFixed(2)} ms on 4 cores, ${scaling.at(8).toFixed(2)} on 8, ${scaling.at(16).toFixed(2)} on 16.`,
     '',
     `Kernel alone on the ${pairCount} (swing, hitbox) pairs the culling leaves (${(pairCount / SWEEPS).toFixed(1)} per swing); misses and false hits on ${checked} of them against a reference sampling ${REFERENCE_SAMPLES} times:`,
     '',

@@ -15,7 +15,7 @@ import { createCollisionPipeline } from '../systems/pipeline';
 import { resolveBroadPhase } from '../systems/broadPhaseNames';
 import { shiftWorldOrigin } from '../systems/worldOrigin';
 import { createWorkerPool } from '../systems/parallel/workerPool';
-import { markdownTable, percentile } from './harness';
+import { markdownTable, percentile, amdahl } from './harness';
 import { createCannonRunner, createRapierRunner, type SceneRunner } from './peers';
 import type { BenchReport } from './harness';
 import { advanceScene, createScene, sizeForDensity, type Scene } from '../scenes/movingBoxes';
@@ -485,7 +485,7 @@ export function threadRows(): { rows: (string | number)[][]; model: (string | nu
       fmt(med(one.step)), fmt(med(two.step)), `${(med(one.step) / med(two.step)).toFixed(2)}x`,
       `${fmt(med(one.refit))} / ${fmt(med(two.refit))}`, `${fmt(med(one.broad))} / ${fmt(med(two.broad))}`, `${fmt(med(one.narrow))} / ${fmt(med(two.narrow))}`]);
     if (count === THREAD_COUNTS[THREAD_COUNTS.length - 1]) {
-      // Amdahl per part: a part taking t1 on one thread and t2 on two has parallel share f = 2(1 - t2/t1).
+      // Amdahl per part (see amdahl).
       const parts: [string, number[], number[]][] = [
         ['poses written (user code)', one.frame.map((x, i) => x - one.step[i]), two.frame.map((x, i) => x - two.step[i])],
         ['refit', one.refit, two.refit], ['broad phase', one.broad, two.broad], ['narrow phase', one.narrow, two.narrow],
@@ -494,11 +494,10 @@ export function threadRows(): { rows: (string | number)[][]; model: (string | nu
       const predicted = [0, 0, 0];
       for (const [name, a, b] of parts) {
         const t1 = med(a), t2 = med(b);
-        const f = Math.min(1, Math.max(0, 2 * (1 - t2 / t1)));
-        const at = (n: number) => t1 * (1 - f + f / n);
+        const { serial, at } = amdahl(t1, t2);
         total1 += t1;
         [4, 8, 16].forEach((n, k) => (predicted[k] += at(n)));
-        model.push([name, fmt(t1), fmt(t2), `${Math.round(100 * (1 - f))}%`, fmt(at(4)), fmt(at(8)), fmt(at(16))]);
+        model.push([name, fmt(t1), fmt(t2), `${Math.round(100 * serial)}%`, fmt(at(4)), fmt(at(8)), fmt(at(16))]);
       }
       model.push(['frame', fmt(total1), fmt(med(two.frame)), '', fmt(predicted[0]), fmt(predicted[1]), fmt(predicted[2])]);
     }

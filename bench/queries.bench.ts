@@ -26,7 +26,7 @@ import { createRayBatch, createRayQuery, setRay } from '../src/query/rayQuery';
 import { createShapeQuery, setShapeCast, setSphereQuery } from '../src/query/shapeQuery';
 import { createSweepAndPrune } from '../src/broadphase/sweepAndPrune';
 import type { BroadPhase } from '../src/broadphase/broadPhase';
-import { markdownTable, millions, runInterleaved, type BenchReport } from './harness';
+import { amdahl, markdownTable, millions, runInterleaved, type BenchReport } from './harness';
 
 const COUNT = 10_000;
 const QUERIES = 10_000;
@@ -364,13 +364,18 @@ export async function run(): Promise<BenchReport> {
     const rows = rs.map((r) => [r.name, r.medianMs.toFixed(2), millions(r.opsPerSecond), (rapierMs / r.medianMs).toFixed(2), r.checksum]);
     return markdownTable([title, 'median ms', 'M queries/s', 'vs Rapier', found], rows);
   };
+  /** The batch rows' scaling model (Amdahl's law from the one- and two-thread batches, the last two rows). */
+  const scaling = (rs: typeof results): string => {
+    const { serial, at } = amdahl(rs[rs.length - 2].medianMs, rs[rs.length - 1].medianMs);
+    return `Batch scaling model (Amdahl's law from its one- and two-thread medians; memory bandwidth ignored): serial share ${Math.round(100 * serial)}%, predicted ${at(4).toFixed(1)} ms on 4 cores, ${at(8).toFixed(1)} on 8, ${at(16).toFixed(1)} on 16.`;
+  };
   const markdown = [
     table(results, '10,000 sphere overlap queries, 10,000 bodies', 'bodies found'),
-    `Sets agree with Rapier's on 1,000 queries (${mismatches} differ only by bodies within 1e-4 of the radius). The batches give every one of the 10,000 queries the single query's set.`,
+    `Sets agree with Rapier's on 1,000 queries (${mismatches} differ only by bodies within 1e-4 of the radius). The batches give every one of the 10,000 queries the single query's set. ${scaling(results)}`,
     table(castResults, '10,000 sphere casts (r 0.25 to 1.5, 2 to 30 units), 10,000 bodies', 'casts that hit'),
-    `Casts agree with Rapier's on 1,000 casts (${castHits} hits): the same time within 1e-4 of the scene's size; ${castTies} name another body at that time (near-ties). The batches give every one of the 10,000 casts the single cast's hit, to the bit.`,
+    `Casts agree with Rapier's on 1,000 casts (${castHits} hits): the same time within 1e-4 of the scene's size; ${castTies} name another body at that time (near-ties). The batches give every one of the 10,000 casts the single cast's hit, to the bit. ${scaling(castResults)}`,
     table(rayResults, '10,000 rays (2 to 100 units), 10,000 bodies', 'rays that hit'),
-    `Rays agree with Rapier's on 1,000 rays (${rayHits} hits): the same time within 1e-4 of the scene's size; ${rayTies} name another body at that time or graze the end of the ray (near-ties). The batches give every one of the 10,000 rays the single ray's hit, to the bit; two threads split a batch in claimed chunks of rays (Rapier's castRay runs on one).`,
+    `Rays agree with Rapier's on 1,000 rays (${rayHits} hits): the same time within 1e-4 of the scene's size; ${rayTies} name another body at that time or graze the end of the ray (near-ties). The batches give every one of the 10,000 rays the single ray's hit, to the bit; two threads split a batch in claimed chunks of rays (Rapier's castRay runs on one). ${scaling(rayResults)}`,
   ].join('\n\n');
   return { name: 'queries', markdown, data: { results, mismatches, castResults, castTies, rayResults, rayTies } };
 }
