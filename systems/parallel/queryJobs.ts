@@ -31,7 +31,8 @@ import {
 
 /**
  * Rays of a batch from which raycastCollidersBatch runs on the pool: among 10,000 colliders two
- * threads measured 1.5x faster than one at 512 rays and 0.85x at 256 (docs/design/threads.md).
+ * threads measured 1.5x to 1.7x faster than one at 512 rays, 0.85x to 1.1x at 256
+ * (docs/design/threads.md).
  */
 export const PARALLEL_MIN_COLLIDER_RAYS = 512;
 /** Shape casts of a batch from which castShapeCollidersBatch runs on the pool (docs/design/threads.md). */
@@ -40,7 +41,6 @@ export const PARALLEL_MIN_COLLIDER_CASTS = 512;
 export const PARALLEL_MIN_COLLIDER_OVERLAPS = 2048;
 /** Melee sweeps of a batch from which sweepCharactersBatch runs on the pool (docs/design/threads.md). */
 export const PARALLEL_MIN_SWEEPS = 128;
-
 
 /** The grids a world query reads: the spatial hash's [static, dynamic], or [the query grid, none]. */
 const grids: (ColumnGrid | undefined)[] = [undefined, undefined];
