@@ -201,9 +201,10 @@ export interface FramedNodes {
 
 /**
  * Grows subtrees of `plan` (`count` of them) with `builder` into their reserved slices of
- * `grown`, recording each one's node count and depth, and writes their nodes in their parents'
- * frames into `framed` and their triangles in tree order (the subtrees' runs cover the mesh); the threads of a build claim the subtrees one at a time through
- * claim[0] (Atomics), so a thread that starts late finds the others' work done. `pending` and
+ * `grown`, recording each one's node count and depth, writes their nodes in their parents'
+ * frames into `framed` and places their triangles (Builder.placeTriangles: the subtrees' runs
+ * cover the mesh); the threads of a build claim the subtrees one at a time through claim[0]
+ * (Atomics), so a thread that starts late finds the others' work done. `pending` and
  * `levels` hold a triangle count plus one. Warms the builder up on the first claimed subtree
  * (Builder.warmUp).
  */

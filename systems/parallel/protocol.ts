@@ -135,6 +135,6 @@ export const HISTORY_PARAM_SLOTS = 3;
 export const REWOUND_BATCH_ARRAYS = ['order', 'frameOf', 'times'] as const;
 /** Names of a pooled tree build's arrays (see TreeBuffers), each bound as `tree.name`. */
 export const TREE_ARRAYS = [
-  'positions', 'indices', 'tris', 'ids', 'centroids', 'moments', 'meshTris', 'boxes', 'children', 'firstTriangle', 'nodeTriangleCount', 'framed', 'sizes',
+  'positions', 'indices', 'tris', 'ids', 'centroids', 'moments', 'boxes', 'children', 'firstTriangle', 'nodeTriangleCount', 'framed', 'sizes',
   'plan', 'claims', 'params',
 ] as const;

@@ -7,7 +7,7 @@
  * holding the build up with a fixed share.
  */
 import {
-  Builder, buildStack, checkCoordinates, checkTreeInput, createTreeNodes, meshTrisLength, momentStride, treeOf,
+  Builder, buildStack, checkCoordinates, checkTreeInput, createTreeNodes, momentStride, treeOf,
   type BoundingNodeKind, type BoundingTree, type BoundingTreeOptions, type ObbNodeFit, type TreeSplitRule,
 } from '../../src/tree/build';
 import { SplitBuild, growSubtrees, PLAN_STRIDE, SUBTREES_PER_PART } from '../../src/tree/splitBuild';
@@ -33,7 +33,6 @@ export interface TreeBuffers {
   ids: Uint32Array;
   centroids: Float64Array;
   moments: Float64Array;
-  meshTris: Float64Array;
   boxes: Float64Array;
   children: Int32Array;
   firstTriangle: Int32Array;
@@ -71,7 +70,6 @@ export function createTreeBuffers(shared: boolean): TreeBuffers {
   return {
     positions: allocate(Float64Array, 0, shared), indices: allocate(Uint32Array, 0, shared), tris: allocate(Float64Array, 0, shared),
     ids: allocate(Uint32Array, 0, shared), centroids: allocate(Float64Array, 0, shared), moments: allocate(Float64Array, 0, shared),
-    meshTris: allocate(Float64Array, 0, shared),
     boxes: allocate(Float64Array, 0, shared), children: allocate(Int32Array, 0, shared), firstTriangle: allocate(Int32Array, 0, shared),
     nodeTriangleCount: allocate(Int32Array, 0, shared), framed: allocate(Float64Array, 0, shared), sizes: allocate(Float64Array, 0, shared), plan: allocate(Int32Array, 0, shared), claims: allocate(Int32Array, 0, shared),
     params: allocate(Float64Array, 0, shared),
@@ -128,7 +126,6 @@ export function createTreeJobs(pool: WorkerPool): PooledTreeBuild {
     b.ids = sharedAtLeast(b.ids, n);
     b.centroids = sharedAtLeast(b.centroids, 3 * n);
     b.moments = sharedAtLeast(b.moments, momentStride(opts) * n);
-    b.meshTris = sharedAtLeast(b.meshTris, meshTrisLength(opts, n));
     b.boxes = sharedAtLeast(b.boxes, OBB_STRIDE * maxNodes);
     b.children = sharedAtLeast(b.children, maxNodes);
     b.firstTriangle = sharedAtLeast(b.firstTriangle, maxNodes);
