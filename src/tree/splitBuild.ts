@@ -201,9 +201,10 @@ export interface FramedNodes {
 
 /**
  * Grows subtrees of `plan` (`count` of them) with `builder` into their reserved slices of
- * `grown`, recording each one's node count and depth, and writes their nodes in their parents'
- * frames into `framed`; the threads of a build claim the subtrees one at a time through
- * claim[0] (Atomics), so a thread that starts late finds the others' work done. `pending` and
+ * `grown`, recording each one's node count and depth, writes their nodes in their parents'
+ * frames into `framed` and places their triangles (Builder.placeTriangles: the subtrees' runs
+ * cover the mesh); the threads of a build claim the subtrees one at a time through claim[0]
+ * (Atomics), so a thread that starts late finds the others' work done. `pending` and
  * `levels` hold a triangle count plus one. Warms the builder up on the first claimed subtree
  * (Builder.warmUp).
  */
@@ -220,6 +221,7 @@ export function growSubtrees(builder: Builder, grown: NodeArrays, framed: Framed
       nodeTriangleCount: grown.nodeTriangleCount.subarray(slot, end),
     };
     const nodes = grow(builder, view, pending, levels, first, triangles, maxLeaf);
+    builder.placeTriangles(first, triangles);
     writeNodes(framed.nodes.subarray(OBB_STRIDE * slot, OBB_STRIDE * end), framed.sizes.subarray(slot, end), view.boxes, view.children, nodes);
     plan[e + PLAN_NODES] = nodes;
     plan[e + PLAN_DEPTH] = builder.depth;
