@@ -88,7 +88,7 @@ export function castObbObbArrays(
 ): boolean {
   const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
   if (maxT < 0) return false;
-  if (!clipObbMotion(box, bo, target, to, dx, dy, dz)) return false;
+  if (!clipObbMotion(box, bo, target, to, motion, mo)) return false;
   if (!finishSlabs(rayHit, dx, dy, dz, maxT)) return false;
   let index = enteredSlab();
   if (slabOriginInside()) {

@@ -1,6 +1,6 @@
 import { OBB_AXES, OBB_HALF, type Floats, type KdopK, type ReadonlyFloats } from '../layout';
 import { SEGMENTS_PARALLEL_SINE_SQUARED } from '../tolerances';
-import { CLOSEST_SEGMENTS_STRIDE, closestPtPointObb, closestPtPointTriangle, closestPtSegmentSegment } from './closestPoints';
+import { CLOSEST_SEGMENTS_STRIDE, closestPtPointObb, closestPtPointTriangle, closestSegments, SEGMENTS_DISTANCE } from './closestPoints';
 import { RAY_HIT_STRIDE, RAY_INPUT_STRIDE, raycastObbArrays, raycastTriangleArrays } from './raycast';
 import { CAST_MOTION_STRIDE, castMotion, castSphereCapsuleArrays, castSphereObbArrays, castSphereTriangleArrays, reversedMotion } from './shapeCast';
 import { HIT_INPUT_STRIDE, SHAPE_CAST_HIT_STRIDE, swapShapeHit, writeShapeHit } from './shapeCastHit';
@@ -22,7 +22,7 @@ import { castSegmentKdop } from './shapeCastKdop';
 
 const hit = new Float64Array(SHAPE_CAST_HIT_STRIDE);
 const best = new Float64Array(SHAPE_CAST_HIT_STRIDE);
-const segs = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
+const segs = new Float64Array(CLOSEST_SEGMENTS_STRIDE + 1);
 const edge = new Float64Array(6);
 const closest = new Float64Array(6);
 const rayHit = new Float64Array(RAY_HIT_STRIDE);
@@ -208,7 +208,8 @@ export function castCapsuleCapsuleArrays(
 ): boolean {
   if (motion[mo + 3] < 0) return false;
   const r = cap[co + 6], rb = tc[to + 6], reach = r + rb;
-  const d2 = closestPtSegmentSegment(segs, 0, cap, co, tc, to);
+  closestSegments(segs, 0, cap, co, tc, to);
+  const d2 = segs[SEGMENTS_DISTANCE];
   if (d2 <= reach * reach) {
     // Start overlap: from the target's core point towards the mover's; the point is the target's
     // solid point nearest the mover's core.
@@ -302,7 +303,8 @@ function startOverlapTriangle(out: Floats, oo: number, cap: ReadonlyFloats, co: 
   for (let e = 0; e < 3; e++) {
     const p = to + 3 * e, q = to + 3 * ((e + 1) % 3);
     for (let i = 0; i < 3; i++) { edge[i] = tri[p + i]; edge[3 + i] = tri[q + i]; }
-    const de = closestPtSegmentSegment(segs, 0, cap, co, edge, 0);
+    closestSegments(segs, 0, cap, co, edge, 0);
+    const de = segs[SEGMENTS_DISTANCE];
     if (de < near) { near = de; mx = segs[0]; my = segs[1]; mz = segs[2]; qx = segs[3]; qy = segs[4]; qz = segs[5]; }
   }
   if (near > r * r) return false;
@@ -405,7 +407,8 @@ function startOverlapObb(out: Floats, oo: number, cap: ReadonlyFloats, co: numbe
     for (let i = 0; i < 8; i++) {
       if (i & bit) continue;
       for (let j = 0; j < 3; j++) { edge[j] = corners[3 * i + j]; edge[3 + j] = corners[3 * (i | bit) + j]; }
-      const de = closestPtSegmentSegment(segs, 0, cap, co, edge, 0);
+      closestSegments(segs, 0, cap, co, edge, 0);
+      const de = segs[SEGMENTS_DISTANCE];
       if (de < near) { near = de; mx = segs[0]; my = segs[1]; mz = segs[2]; qx = segs[3]; qy = segs[4]; qz = segs[5]; }
     }
   }

@@ -25,8 +25,9 @@ export function sphereSphereToi(
   return t <= 1 ? t : -1;
 }
 
-// Scratch for finishSlabs' output (t, unused normal).
+// Scratch for finishSlabs' output (t, unused normal), and obbToi's relative motion.
 const slabHit = new Float64Array(4);
+const relative = new Float64Array(3);
 
 /**
  * The axes of the last clipObbMotion, 5 numbers per axis index (0..14): L (3, unnormalised), the
@@ -44,10 +45,12 @@ export const motionAxes = new Float64Array(15 * MOTION_AXIS_STRIDE);
  * interval of t, so the contact times are a ray-through-slabs clip (raycast.ts's slab state, slab
  * index = axis index). Returns false once an axis rules contact out; otherwise finishSlabs reads
  * the first contact. Each axis is widened by TOI_SEPARATION_MARGIN × (scene scale); near-parallel
- * edge pairs (TOI_PARALLEL_SINE) are skipped. Shared by obbToi and the box shape casts.
+ * edge pairs (TOI_PARALLEL_SINE) are skipped. Shared by obbToi and the box shape casts. The motion
+ * d is read at motion[mo..mo + 2] (V8 boxes a double passed to a call it does not inline).
  * @internal
  */
-export function clipObbMotion(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, dx: number, dy: number, dz: number): boolean {
+export function clipObbMotion(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, motion: ReadonlyFloats, mo: number): boolean {
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2];
   const tx = b[bo] - a[ao], ty = b[bo + 1] - a[ao + 1], tz = b[bo + 2] - a[ao + 2];
   const ha0 = a[ao + OBB_HALF], ha1 = a[ao + OBB_HALF + 1], ha2 = a[ao + OBB_HALF + 2];
   const hb0 = b[bo + OBB_HALF], hb1 = b[bo + OBB_HALF + 1], hb2 = b[bo + OBB_HALF + 2];
@@ -114,7 +117,8 @@ export function obbToi(
   a: ReadonlyFloats, ao: number, va: ReadonlyFloats, vao: number,
   b: ReadonlyFloats, bo: number, vb: ReadonlyFloats, vbo: number,
 ): number {
-  if (!clipObbMotion(a, ao, b, bo, va[vao] - vb[vbo], va[vao + 1] - vb[vbo + 1], va[vao + 2] - vb[vbo + 2])) return -1;
+  for (let k = 0; k < 3; k++) relative[k] = va[vao + k] - vb[vbo + k];
+  if (!clipObbMotion(a, ao, b, bo, relative, 0)) return -1;
   return finishSlabs(slabHit, 0, 0, 0, 1) ? slabHit[0] : -1;
 }
 
