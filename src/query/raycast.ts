@@ -48,8 +48,13 @@ export function writeRay(out: Float64Array, ox: number, oy: number, oz: number, 
   return out;
 }
 
-/** Writes the "origin inside" hit: t = 0, normal = −d/|d| (zero for a zero direction). */
-function writeInsideHit(out: Floats, dx: number, dy: number, dz: number): void {
+/**
+ * Writes the "origin inside" hit: t = 0, normal = −d/|d| (zero for a zero direction), d at
+ * v[vo..vo + 2]. The helpers read their numbers from arrays: V8 boxes a double passed to a call it
+ * does not inline.
+ */
+function writeInsideHit(out: Floats, v: ReadonlyFloats, vo: number): void {
+  const dx = v[vo], dy = v[vo + 1], dz = v[vo + 2];
   const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
   const s = len > 0 ? -1 / len : 0;
   out[0] = 0;
@@ -58,11 +63,15 @@ function writeInsideHit(out: Floats, dx: number, dy: number, dz: number): void {
   out[3] = dz * s;
 }
 
+/** writeHit's t and normal. */
+const staged = new Float64Array(RAY_HIT_STRIDE);
+
 /**
- * Writes t and the normal (x, y, z) normalised; a zero vector (the hit point is the centre of a
- * zero-radius round shape) falls back to −d/|d|.
+ * Writes t and the normal (staged[0..3]) normalised; a zero vector (the hit point is the centre of
+ * a zero-radius round shape) falls back to −d/|d|, d the direction of the ray at ray[ro].
  */
-function writeHit(out: Floats, t: number, nx: number, ny: number, nz: number, dx: number, dy: number, dz: number): void {
+function writeHit(out: Floats, ray: ReadonlyFloats, ro: number): void {
+  const t = staged[0], nx = staged[1], ny = staged[2], nz = staged[3];
   const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
   if (len > 0) {
     out[0] = t;
@@ -70,7 +79,7 @@ function writeHit(out: Floats, t: number, nx: number, ny: number, nz: number, dx
     out[2] = ny / len;
     out[3] = nz / len;
   } else {
-    writeInsideHit(out, dx, dy, dz);
+    writeInsideHit(out, ray, ro + 3);
     out[0] = t;
   }
 }
@@ -155,14 +164,16 @@ export function clipSlab(index: number, po: number, pd: number, lo: number, hi: 
 }
 
 /**
- * Ends a slab clip: writes t (and the inside normal when the origin is inside) and reports a hit.
- * The caller writes the entering slab's normal (slab ENTER_INDEX, ENTER_SIGN) when the origin was outside.
+ * Ends a slab clip of the direction at v[vo..vo + 2] up to v[limit]: writes t (and the inside
+ * normal when the origin is inside) and reports a hit. The caller writes the entering slab's
+ * normal (slab ENTER_INDEX, ENTER_SIGN) when the origin was outside.
  * @internal
  */
-export function finishSlabs(out: Floats, dx: number, dy: number, dz: number, maxT: number): boolean {
+export function finishSlabs(out: Floats, v: ReadonlyFloats, vo: number, limit: number): boolean {
+  const maxT = v[limit];
   if (maxT < 0) return false;
   if (slab[ORIGIN_INSIDE] === 1) {
-    writeInsideHit(out, dx, dy, dz);
+    writeInsideHit(out, v, vo);
     return true;
   }
   const t = slab[ENTER_T];
@@ -208,13 +219,17 @@ export function raycastSphereArrays(out: Floats, ray: ReadonlyFloats, ro: number
   const mx = ox - sphere[so], my = oy - sphere[so + 1], mz = oz - sphere[so + 2];
   const r = sphere[so + 3];
   if (mx * mx + my * my + mz * mz <= r * r) {
-    writeInsideHit(out, dx, dy, dz);
+    writeInsideHit(out, ray, ro + 3);
     return true;
   }
   const t = ballEntry(mx, my, mz, dx, dy, dz, r);
   // A miss is Infinity, which an unlimited ray's maxT does not exceed.
   if (t === Infinity || t > maxT) return false;
-  writeHit(out, t, mx + t * dx, my + t * dy, mz + t * dz, dx, dy, dz);
+  staged[0] = t;
+  staged[1] = mx + t * dx;
+  staged[2] = my + t * dy;
+  staged[3] = mz + t * dz;
+  writeHit(out, ray, ro);
   return true;
 }
 
@@ -232,12 +247,12 @@ export function raycastAabb(
 
 /** @internal raycastAabb, the ray read from ray[ro..ro + RAY_INPUT_STRIDE) (see RAY_INPUT_STRIDE). */
 export function raycastAabbArrays(out: Floats, ray: ReadonlyFloats, ro: number, box: ReadonlyFloats, bo: number): boolean {
-  const ox = ray[ro], oy = ray[ro + 1], oz = ray[ro + 2], dx = ray[ro + 3], dy = ray[ro + 4], dz = ray[ro + 5], maxT = ray[ro + 6];
+  const ox = ray[ro], oy = ray[ro + 1], oz = ray[ro + 2], dx = ray[ro + 3], dy = ray[ro + 4], dz = ray[ro + 5];
   beginSlabs();
   if (!clipSlab(0, ox, dx, box[bo], box[bo + 3])) return false;
   if (!clipSlab(1, oy, dy, box[bo + 1], box[bo + 4])) return false;
   if (!clipSlab(2, oz, dz, box[bo + 2], box[bo + 5])) return false;
-  if (!finishSlabs(out, dx, dy, dz, maxT)) return false;
+  if (!finishSlabs(out, ray, ro + 3, ro + 6)) return false;
   if (slab[ORIGIN_INSIDE] === 0) {
     out[1] = 0;
     out[2] = 0;
@@ -297,7 +312,7 @@ export function raycastObbArrays(out: Floats, ray: ReadonlyFloats, ro: number, b
   }
   if (maxT < 0) return false;
   if (inside) {
-    writeInsideHit(out, dx, dy, dz);
+    writeInsideHit(out, ray, ro + 3);
     return true;
   }
   if (enter < 0 || enter > maxT || enter > exit) return false;
@@ -327,7 +342,7 @@ export function raycastKdop(
 
 /** @internal raycastKdop, the ray read from ray[ro..ro + RAY_INPUT_STRIDE) (see RAY_INPUT_STRIDE). */
 export function raycastKdopArrays(out: Floats, ray: ReadonlyFloats, ro: number, kdop: ReadonlyFloats, ko: number, k: KdopK): boolean {
-  const ox = ray[ro], oy = ray[ro + 1], oz = ray[ro + 2], dx = ray[ro + 3], dy = ray[ro + 4], dz = ray[ro + 5], maxT = ray[ro + 6];
+  const ox = ray[ro], oy = ray[ro + 1], oz = ray[ro + 2], dx = ray[ro + 3], dy = ray[ro + 4], dz = ray[ro + 5];
   const dirs = KDOP_DIRECTIONS[k];
   const half = k / 2;
   beginSlabs();
@@ -337,10 +352,12 @@ export function raycastKdopArrays(out: Floats, ray: ReadonlyFloats, ro: number, 
     const pd = dx * nx + dy * ny + dz * nz;
     if (!clipSlab(i, po, pd, kdop[ko + i], kdop[ko + half + i])) return false;
   }
-  if (!finishSlabs(out, dx, dy, dz, maxT)) return false;
+  if (!finishSlabs(out, ray, ro + 3, ro + 6)) return false;
   if (slab[ORIGIN_INSIDE] === 0) {
     const i = 3 * slab[ENTER_INDEX], sign = slab[ENTER_SIGN];
-    writeHit(out, slab[ENTER_T], sign * dirs[i], sign * dirs[i + 1], sign * dirs[i + 2], dx, dy, dz);
+    staged[0] = slab[ENTER_T];
+    for (let k = 0; k < 3; k++) staged[1 + k] = sign * dirs[i + k];
+    writeHit(out, ray, ro);
   }
   return true;
 }
@@ -373,7 +390,7 @@ export function raycastCapsuleArrays(out: Floats, ray: ReadonlyFloats, ro: numbe
   const s0 = aa > 0 ? Math.min(1, Math.max(0, ma / aa)) : 0;
   const qx = mx - s0 * ax, qy = my - s0 * ay, qz = mz - s0 * az;
   if (qx * qx + qy * qy + qz * qz <= r * r) {
-    writeInsideHit(out, dx, dy, dz);
+    writeInsideHit(out, ray, ro + 3);
     return true;
   }
   let t = Math.min(ballEntry(mx, my, mz, dx, dy, dz, r), ballEntry(mx - ax, my - ay, mz - az, dx, dy, dz, r));
@@ -390,7 +407,11 @@ export function raycastCapsuleArrays(out: Floats, ray: ReadonlyFloats, ro: numbe
   if (t === Infinity || t > maxT) return false;
   const hx = mx + t * dx, hy = my + t * dy, hz = mz + t * dz;
   const s = aa > 0 ? Math.min(1, Math.max(0, (hx * ax + hy * ay + hz * az) / aa)) : 0;
-  writeHit(out, t, hx - s * ax, hy - s * ay, hz - s * az, dx, dy, dz);
+  staged[0] = t;
+  staged[1] = hx - s * ax;
+  staged[2] = hy - s * ay;
+  staged[3] = hz - s * az;
+  writeHit(out, ray, ro);
   return true;
 }
 
@@ -435,6 +456,10 @@ export function raycastTriangleArrays(out: Floats, ray: ReadonlyFloats, ro: numb
   if (t < 0 || t > maxT) return false;
   // det > 0 means d·n < 0: n already faces the ray.
   const side = det > 0 ? 1 : -1;
-  writeHit(out, t, side * nx, side * ny, side * nz, dx, dy, dz);
+  staged[0] = t;
+  staged[1] = side * nx;
+  staged[2] = side * ny;
+  staged[3] = side * nz;
+  writeHit(out, ray, ro);
   return true;
 }

@@ -89,7 +89,7 @@ export function castObbObbArrays(
   const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
   if (maxT < 0) return false;
   if (!clipObbMotion(box, bo, target, to, motion, mo)) return false;
-  if (!finishSlabs(rayHit, dx, dy, dz, maxT)) return false;
+  if (!finishSlabs(rayHit, motion, mo, mo + 3)) return false;
   let index = enteredSlab();
   if (slabOriginInside()) {
     // Least penetration, in true distance, over the axes (all were written: none rejected).
@@ -255,7 +255,7 @@ function finishBoxSat(
   out: Floats, oo: number, box: ReadonlyFloats, bo: number, motion: ReadonlyFloats, mo: number,
   target: ReadonlyFloats, to: number, count: number, fill: (i: number) => boolean, clamp: number,
 ): boolean {
-  if (!finishSlabs(rayHit, motion[mo], motion[mo + 1], motion[mo + 2], motion[mo + 3])) return false;
+  if (!finishSlabs(rayHit, motion, mo, mo + 3)) return false;
   let index = enteredSlab(), sign = enteredSlabSign();
   if (slabOriginInside()) {
     const best = leastPenetration(count, fill);

@@ -28,6 +28,8 @@ export function sphereSphereToi(
 // Scratch for finishSlabs' output (t, unused normal), and obbToi's relative motion.
 const slabHit = new Float64Array(4);
 const relative = new Float64Array(3);
+/** No direction, up to t = 1 (finishSlabs' input for obbToi). */
+const wholeFrame = new Float64Array([0, 0, 0, 1]);
 
 /**
  * The axes of the last clipObbMotion, 5 numbers per axis index (0..14): L (3, unnormalised), the
@@ -119,7 +121,7 @@ export function obbToi(
 ): number {
   for (let k = 0; k < 3; k++) relative[k] = va[vao + k] - vb[vbo + k];
   if (!clipObbMotion(a, ao, b, bo, relative, 0)) return -1;
-  return finishSlabs(slabHit, 0, 0, 0, 1) ? slabHit[0] : -1;
+  return finishSlabs(slabHit, wholeFrame, 0, 3) ? slabHit[0] : -1;
 }
 
 /**
