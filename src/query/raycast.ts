@@ -93,21 +93,31 @@ function writeHit(out: Floats, ray: ReadonlyFloats, ro: number): void {
  * intersection"): the discriminant comes from the closest approach f = m − (m·v/v·v)·v, which
  * does not cancel when the ray starts far away, and the near root is taken as c/q so that a start
  * close to the surface does not cancel either.
+ *
+ * Reads m, v and r from ball[0..6] and writes t at ball[BALL_ENTRY] (V8 boxes a double passed to
+ * or returned from a call it does not inline).
  * @internal
  */
-export function ballEntry(mx: number, my: number, mz: number, vx: number, vy: number, vz: number, r: number): number {
+export function ballEntry(ball: Float64Array): void {
+  const mx = ball[0], my = ball[1], mz = ball[2], vx = ball[3], vy = ball[4], vz = ball[5], r = ball[6];
   const vv = vx * vx + vy * vy + vz * vz;
   const b = mx * vx + my * vy + mz * vz;
-  if (vv === 0 || b >= 0) return Infinity;
+  ball[BALL_ENTRY] = Infinity;
+  if (vv === 0 || b >= 0) return;
   const k = b / vv;
   const fx = mx - k * vx, fy = my - k * vy, fz = mz - k * vz;
   const f = Math.sqrt(fx * fx + fy * fy + fz * fz);
   const disc = (r - f) * (r + f);
-  if (disc < 0) return Infinity;
+  if (disc < 0) return;
   const q = -b + Math.sqrt(vv * disc);
   const m = Math.sqrt(mx * mx + my * my + mz * mz);
-  return ((m - r) * (m + r)) / q;
+  ball[BALL_ENTRY] = ((m - r) * (m + r)) / q;
 }
+/** @internal Where ballEntry writes its answer; its input before (BALL_ENTRY numbers). */
+export const BALL_ENTRY = 7;
+
+/** ballEntry's numbers for the ray kernels. */
+const ball = new Float64Array(BALL_ENTRY + 1);
 
 // Running state of a slab clip (AABB, OBB, k-DOP): the ray's parameter interval inside every slab
 // seen so far, which slab bounds its start (index and outward sign), and whether the origin lies in
@@ -222,7 +232,15 @@ export function raycastSphereArrays(out: Floats, ray: ReadonlyFloats, ro: number
     writeInsideHit(out, ray, ro + 3);
     return true;
   }
-  const t = ballEntry(mx, my, mz, dx, dy, dz, r);
+  ball[0] = mx;
+  ball[1] = my;
+  ball[2] = mz;
+  ball[3] = dx;
+  ball[4] = dy;
+  ball[5] = dz;
+  ball[6] = r;
+  ballEntry(ball);
+  const t = ball[BALL_ENTRY];
   // A miss is Infinity, which an unlimited ray's maxT does not exceed.
   if (t === Infinity || t > maxT) return false;
   staged[0] = t;
@@ -393,13 +411,33 @@ export function raycastCapsuleArrays(out: Floats, ray: ReadonlyFloats, ro: numbe
     writeInsideHit(out, ray, ro + 3);
     return true;
   }
-  let t = Math.min(ballEntry(mx, my, mz, dx, dy, dz, r), ballEntry(mx - ax, my - ay, mz - az, dx, dy, dz, r));
+  ball[0] = mx;
+  ball[1] = my;
+  ball[2] = mz;
+  ball[3] = dx;
+  ball[4] = dy;
+  ball[5] = dz;
+  ball[6] = r;
+  ballEntry(ball);
+  const t0 = ball[BALL_ENTRY];
+  ball[0] = mx - ax;
+  ball[1] = my - ay;
+  ball[2] = mz - az;
+  ballEntry(ball);
+  let t = Math.min(t0, ball[BALL_ENTRY]);
   if (aa > 0) {
     // Cylinder: a circle problem in the plane across the axis; valid only between the end caps.
     const km = ma / aa, kd = (dx * ax + dy * ay + dz * az) / aa;
     const px = mx - km * ax, py = my - km * ay, pz = mz - km * az;
     if (px * px + py * py + pz * pz > r * r) {
-      const tc = ballEntry(px, py, pz, dx - kd * ax, dy - kd * ay, dz - kd * az, r);
+      ball[0] = px;
+      ball[1] = py;
+      ball[2] = pz;
+      ball[3] = dx - kd * ax;
+      ball[4] = dy - kd * ay;
+      ball[5] = dz - kd * az;
+      ballEntry(ball);
+      const tc = ball[BALL_ENTRY];
       const axial = km + tc * kd;
       if (tc < t && axial >= 0 && axial <= 1) t = tc;
     }

@@ -3,7 +3,7 @@ import { CAPSULE_STRIDE, OBB_AXES, OBB_HALF, OBB_STRIDE, type Floats, type KdopK
 import { obbFromAabb } from '../volumes/obb';
 import { CLOSEST_ON_TRIANGLE_STRIDE, closestPtPointTriangle } from './closestPoints';
 import { DEGENERATE_TRIANGLE_SINE } from '../tolerances';
-import { ballEntry, RAY_HIT_STRIDE, RAY_INPUT_STRIDE, raycastCapsuleArrays, writeRay } from './raycast';
+import { BALL_ENTRY, ballEntry, RAY_HIT_STRIDE, RAY_INPUT_STRIDE, raycastCapsuleArrays, writeRay } from './raycast';
 import { HIT_INPUT_STRIDE, writeShapeHit } from './shapeCastHit';
 import { castSegmentKdop } from './shapeCastKdop';
 
@@ -109,6 +109,7 @@ const closest = new Float64Array(CLOSEST_ON_TRIANGLE_STRIDE);
 const boxHit = new Float64Array(7); // t, normal (3), point (3), in the box frame
 /** A hit for writeShapeHit (HIT_INPUT_STRIDE; writeRoundHit's radius last). */
 const staged = new Float64Array(HIT_INPUT_STRIDE);
+const ball = new Float64Array(BALL_ENTRY + 1);
 
 /** Sphere against a sphere [x, y, z, r] at sphere[so]: a ray against the ball of radius r + r_s. */
 export function castSphereSphere(
@@ -134,7 +135,15 @@ export function castSphereSphereArrays(
   const m2 = mx * mx + my * my + mz * mz;
   let t = 0;
   if (m2 > reach * reach) {
-    t = ballEntry(mx, my, mz, dx, dy, dz, reach);
+    ball[0] = mx;
+    ball[1] = my;
+    ball[2] = mz;
+    ball[3] = dx;
+    ball[4] = dy;
+    ball[5] = dz;
+    ball[6] = reach;
+    ballEntry(ball);
+    t = ball[BALL_ENTRY];
     if (!(t <= maxT)) return false;
   }
   staged[0] = t;

@@ -1,5 +1,5 @@
 import { OBB_AXES, OBB_HALF, type ReadonlyFloats } from '../layout';
-import { ballEntry, beginSlabs, clipSlab, finishSlabs } from './raycast';
+import { BALL_ENTRY, ballEntry, beginSlabs, clipSlab, finishSlabs } from './raycast';
 import { TOI_PARALLEL_SINE, TOI_SEPARATION_MARGIN } from '../tolerances';
 
 /**
@@ -21,13 +21,20 @@ export function sphereSphereToi(
   const mx = ca[cao] - cb[cbo], my = ca[cao + 1] - cb[cbo + 1], mz = ca[cao + 2] - cb[cbo + 2];
   const r = ra + rb;
   if (mx * mx + my * my + mz * mz <= r * r) return 0;
-  const t = ballEntry(mx, my, mz, va[vao] - vb[vbo], va[vao + 1] - vb[vbo + 1], va[vao + 2] - vb[vbo + 2], r);
+  ball[0] = mx;
+  ball[1] = my;
+  ball[2] = mz;
+  for (let k = 0; k < 3; k++) ball[3 + k] = va[vao + k] - vb[vbo + k];
+  ball[6] = r;
+  ballEntry(ball);
+  const t = ball[BALL_ENTRY];
   return t <= 1 ? t : -1;
 }
 
 // Scratch for finishSlabs' output (t, unused normal), and obbToi's relative motion.
 const slabHit = new Float64Array(4);
 const relative = new Float64Array(3);
+const ball = new Float64Array(BALL_ENTRY + 1);
 /** No direction, up to t = 1 (finishSlabs' input for obbToi). */
 const wholeFrame = new Float64Array([0, 0, 0, 1]);
 
