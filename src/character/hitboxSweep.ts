@@ -183,12 +183,11 @@ const met = new IdList(); // characters whose swept AABB meets the weapon's
  */
 function charactersMet(motion: HitboxMotion, ignored: number): number {
   met.count = 0;
-  const grid = motion.grid, dims = grid.dims, origin = grid.origin;
+  const grid = motion.grid, dims = grid.dims;
   if (dims[0] === 0) return 0;
-  const inv = 1 / grid.cellSize;
-  const x0 = cellOf(weapon[0], origin[0], inv, dims[0]), x1 = cellOf(weapon[3], origin[0], inv, dims[0]);
-  const y0 = cellOf(weapon[1], origin[1], inv, dims[1]), y1 = cellOf(weapon[4], origin[1], inv, dims[1]);
-  const z0 = cellOf(weapon[2], origin[2], inv, dims[2]), z1 = cellOf(weapon[5], origin[2], inv, dims[2]);
+  const x0 = cellOf(grid, weapon, 0, 0), x1 = cellOf(grid, weapon, 3, 0);
+  const y0 = cellOf(grid, weapon, 1, 1), y1 = cellOf(grid, weapon, 4, 1);
+  const z0 = cellOf(grid, weapon, 2, 2), z1 = cellOf(grid, weapon, 5, 2);
   const id = ++grid.rayId, stamp = grid.stamp, start = grid.cellStart, items = grid.cellItems, aabb = motion.characterAabb;
   for (let z = z0; z <= z1; z++) {
     for (let y = y0; y <= y1; y++) {
