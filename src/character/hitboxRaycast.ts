@@ -333,11 +333,17 @@ export function castHitboxRange(
 
 const rewound = new Float64Array(15); // scratch: a box at a past time, in doubles
 
+/** A rewound box's tighter ball (centre, radius). */
+const pastBall = new Float64Array(4);
+
 /**
- * Whether the ray o + t·d, t <= bestT, may meet the ball of radius r about o − m: false when it
- * misses it or enters it after bestT (entry t = (−b − √(b² − dd·c2))/dd > bestT, tested without the root).
+ * Whether the ray o + t·d, t <= bestT (`hitboxRay`, bestT its limit), may meet the ball at
+ * ball[bo] (centre c, radius r), m = o − c: false when it misses it or enters it after bestT
+ * (entry t = (−b − √(b² − dd·c2))/dd > bestT, tested without the root).
  */
-function rayMeetsBall(mx: number, my: number, mz: number, r: number, dx: number, dy: number, dz: number, dd: number, bestT: number): boolean {
+function rayMeetsBall(ball: ArrayLike<number>, bo: number): boolean {
+  const mx = hitboxRay[0] - ball[bo], my = hitboxRay[1] - ball[bo + 1], mz = hitboxRay[2] - ball[bo + 2], r = ball[bo + 3];
+  const dx = hitboxRay[3], dy = hitboxRay[4], dz = hitboxRay[5], dd = dx * dx + dy * dy + dz * dz, bestT = hitboxRay[6];
   const b = mx * dx + my * dy + mz * dz;
   const c2 = mx * mx + my * my + mz * mz - r * r;
   if (c2 <= 0) return true;
@@ -424,7 +430,7 @@ function castHitboxes(
           // boxes behind the best hit too. The sphere's margin keeps its entry strictly before the
           // box's, far above rounding.
           const so = 4 * h;
-          if (!rayMeetsBall(ox - sphere[so], oy - sphere[so + 1], oz - sphere[so + 2], sphere[so + 3], dx, dy, dz, dd, bestT)) continue;
+          if (!rayMeetsBall(sphere, so)) continue;
           let box: Float32Array | Float64Array = world, bo = 15 * h;
           if (past !== undefined) {
             // The sphere above holds the box over a whole frame interval; at the cursor's time it
@@ -433,8 +439,11 @@ function castHitboxes(
             const a = past.a, z = past.b, s = past.s;
             const cx = a[bo] + s * (z[bo] - a[bo]), cy = a[bo + 1] + s * (z[bo + 1] - a[bo + 1]), cz = a[bo + 2] + s * (z[bo + 2] - a[bo + 2]);
             const h0 = a[bo + 12] + s * (z[bo + 12] - a[bo + 12]), h1 = a[bo + 13] + s * (z[bo + 13] - a[bo + 13]), h2 = a[bo + 14] + s * (z[bo + 14] - a[bo + 14]);
-            const reach = Math.sqrt(h0 * h0 + h1 * h1 + h2 * h2) * (1 + rounding) + rounding * (Math.abs(cx) + Math.abs(cy) + Math.abs(cz));
-            if (!rayMeetsBall(ox - cx, oy - cy, oz - cz, reach, dx, dy, dz, dd, bestT)) continue;
+            pastBall[0] = cx;
+            pastBall[1] = cy;
+            pastBall[2] = cz;
+            pastBall[3] = Math.sqrt(h0 * h0 + h1 * h1 + h2 * h2) * (1 + rounding) + rounding * (Math.abs(cx) + Math.abs(cy) + Math.abs(cz));
+            if (!rayMeetsBall(pastBall, 0)) continue;
             // The stored box at a frame's own time (so the numbers are the present-time cast's), else interpolated.
             if (s === 0) {
               box = a;
@@ -444,11 +453,10 @@ function castHitboxes(
               bo = 0;
             }
           }
-          hitboxRay[6] = bestT;
           if (!raycastObbArrays(castOut, hitboxRay, 0, box, bo)) continue;
           // raycastObb was clipped to bestT, so a hit that is not nearer ties: the lower index wins.
           if (castOut[0] < bestT || bestHitbox < 0 || h < bestHitbox) {
-            bestT = castOut[0];
+            bestT = hitboxRay[6] = castOut[0];
             bestHitbox = h;
             normal[1] = castOut[1]; normal[2] = castOut[2]; normal[3] = castOut[3];
           }
