@@ -129,7 +129,7 @@ export function checkSweepQuery(q: SweepQuery, caller: string): void {
   if (!Number.isInteger(q.ignore) || q.ignore < -1) throw new CollideInputError(`${caller}: query.ignore must be an entity id or -1, got ${q.ignore}`);
 }
 
-const weapon = new Float64Array(SWEPT_BOUNDS_STRIDE); // the weapon's swept AABB and capsule
+const weapon = new Float64Array(SWEPT_BOUNDS_STRIDE); // the weapon's swept AABB and capsule, then its size
 const best = new Float64Array(SWEEP_HIT_STRIDE); // the first contact of the character in hand
 
 /** @internal Validates, prepares the weapon's motion and its swept bounds; returns the ignored character (or −1). */
@@ -140,8 +140,8 @@ export function prepareSweep(store: HitboxStore, motion: HitboxMotion, q: SweepQ
   }
   if (q.kind === 'obb') prepareObbSweep(q.start, 0, q.end, 0);
   else prepareCapsuleSweep(q.start, 0, q.end, 0);
-  const size = preparedSweptBounds(weapon, 0, 0);
-  const margin = SWEEP_CONTACT_TOLERANCE * size;
+  preparedSweptBounds(weapon, 0, 0);
+  const margin = SWEEP_CONTACT_TOLERANCE * weapon[13];
   for (let k = 0; k < 3; k++) {
     weapon[k] -= margin;
     weapon[3 + k] += margin;

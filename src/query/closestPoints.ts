@@ -210,6 +210,15 @@ export function closestPtPointObb(
 }
 
 /**
+ * closestPtPointObb with p read at point[po..po + 2], the squared distance written at out[o + 3]
+ * (V8 boxes a double passed to or returned from a call it does not inline).
+ * @internal
+ */
+export function closestPtPointObbArrays(out: Float64Array, o: number, point: ReadonlyFloats, po: number, box: ReadonlyFloats, bo: number): void {
+  out[o + 3] = closestPtPointBoxLike(out, o, point[po], point[po + 1], point[po + 2], box, bo + OBB_CENTER, bo + OBB_AXES, bo + OBB_HALF, 3);
+}
+
+/**
  * Closest point to p on the solid rectangle at `rect[ro..]` (RECT_* layout). Writes the point
  * (3) and returns the squared distance.
  */

@@ -1,7 +1,7 @@
 import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 import { obbQuaternion } from '../volumes/obb';
 import { quaternionToMat3 } from '../rotation';
-import { closestPtPointObb } from './closestPoints';
+import { closestPtPointObbArrays } from './closestPoints';
 import {
   SLERP_LINEAR_GAP,
   SWEEP_ANTIPARALLEL_GAP,
@@ -58,6 +58,7 @@ const boxes = new Float64Array(2 * OBB_STRIDE); // both shapes at the current ti
 const capsuleBoxes = new Float64Array(2 * OBB_STRIDE); // a capsule's segment as boxes, start and end
 const direction = new Float64Array(4); // the deciding axis n (A towards B)
 const closest = new Float64Array(6); // alternating projections: point on A (3), point on B (3)
+const onBox = new Float64Array(4); // a point's closest point on a box (3), their squared distance
 /**
  * The sweep's times, for the callers stepping it (hitboxSweep.ts): the time of the step at hand
  * (SWEEP_T), the answer of sweepStep and preparedStartTime (SWEEP_NEXT), and the latest time
@@ -93,8 +94,15 @@ const NEAR_FRACTION = 0.25;
 const PROJECTIONS_PER_STEP = 3;
 const PROJECTIONS_FOR_POINT = 16;
 
-/** Writes the motion from box0 (at o0) to box1 (at o1), radius r0 to r1, at M[m..m + SWEEP_MOTION_STRIDE). */
-function prepareMotion(M: Float64Array, m: number, box0: ReadonlyFloats, o0: number, box1: ReadonlyFloats, o1: number, r0: number, r1: number): void {
+/**
+ * Writes the motion from box0 (at o0) to box1 (at o1), radius radii[ri0] to radii[ri1], at
+ * M[m..m + SWEEP_MOTION_STRIDE).
+ */
+function prepareMotion(
+  M: Float64Array, m: number, box0: ReadonlyFloats, o0: number, box1: ReadonlyFloats, o1: number,
+  radii: ReadonlyFloats, ri0: number, ri1: number,
+): void {
+  const r0 = radii[ri0], r1 = radii[ri1];
   let h0 = 0, h1 = 0, dh = 0;
   for (let k = 0; k < 3; k++) {
     const c = box0[o0 + OBB_CENTER + k], a = box0[o0 + OBB_HALF + k], b = box1[o1 + OBB_HALF + k];
@@ -301,13 +309,21 @@ function project(rounds: number): void {
   c[0] = boxes[0]; c[1] = boxes[1]; c[2] = boxes[2];
   for (let r = 0; r < rounds; r++) {
     const x = c[0], y = c[1], z = c[2];
-    closestPtPointObb(c, 3, x, y, z, boxes, 15);
-    closestPtPointObb(c, 0, c[3], c[4], c[5], boxes, 0);
+    closestPtPointObbArrays(onBox, 0, c, 0, boxes, 15);
+    for (let k = 0; k < 3; k++) c[3 + k] = onBox[k];
+    closestPtPointObbArrays(onBox, 0, c, 3, boxes, 0);
+    for (let k = 0; k < 3; k++) c[k] = onBox[k];
     // Back where it was: a fixed point, every further round the same (often at once, the boxes overlapping).
     if (c[0] === x && c[1] === y && c[2] === z) break;
   }
-  const d2 = closestPtPointObb(c, 3, c[0], c[1], c[2], boxes, 15);
-  scalars[DISTANCE] = Math.sqrt(d2);
+  pointOnB();
+  scalars[DISTANCE] = Math.sqrt(onBox[3]);
+}
+
+/** The point of box B closest to closest[0..2] into closest[3..5], their squared distance into onBox[3]. */
+function pointOnB(): void {
+  closestPtPointObbArrays(onBox, 0, closest, 0, boxes, 15);
+  for (let k = 0; k < 3; k++) closest[3 + k] = onBox[k];
 }
 
 /** Golden-section steps of `projectSegment`: the parameter to 0.618^40 ≈ 4e-9 of the segment. */
@@ -322,7 +338,8 @@ function segmentPointDistance(): void {
   const b = boxes, u = scalars[PARAMETER];
   const w = (2 * u - 1) * b[12];
   closest[0] = b[0] + w * b[3]; closest[1] = b[1] + w * b[4]; closest[2] = b[2] + w * b[5];
-  scalars[PARAMETER_DISTANCE] = Math.sqrt(closestPtPointObb(closest, 3, closest[0], closest[1], closest[2], boxes, 15));
+  pointOnB();
+  scalars[PARAMETER_DISTANCE] = Math.sqrt(onBox[3]);
 }
 
 /**
@@ -493,7 +510,7 @@ export function obbSweep(
   tMax = 1,
 ): number {
   prepareObbSweep(a0, ao0, a1, ao1);
-  prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, 0, 0);
+  prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, noRadius, 0, 0);
   sweepClock[SWEEP_LIMIT] = tMax;
   preparedStartTime(motions, MOTION_STRIDE);
   return sweepFrom(out, oo);
@@ -511,7 +528,7 @@ export function capsuleObbSweep(
   tMax = 1,
 ): number {
   prepareCapsuleSweep(c0, co0, c1, co1);
-  prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, 0, 0);
+  prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, noRadius, 0, 0);
   sweepClock[SWEEP_LIMIT] = tMax;
   preparedStartTime(motions, MOTION_STRIDE);
   return sweepFrom(out, oo);
@@ -520,7 +537,7 @@ export function capsuleObbSweep(
 /** @internal Prepares the moving shape A of later `sweepPrepared` calls: a box from a0 to a1. */
 export function prepareObbSweep(a0: ReadonlyFloats, ao0: number, a1: ReadonlyFloats, ao1: number): void {
   segmentA = false;
-  prepareMotion(motions, 0, a0, ao0, a1, ao1, 0, 0);
+  prepareMotion(motions, 0, a0, ao0, a1, ao1, noRadius, 0, 0);
   prepareIntervals();
 }
 
@@ -531,8 +548,9 @@ export function prepareObbSweep(a0: ReadonlyFloats, ao0: number, a1: ReadonlyFlo
  */
 export function prepareCapsuleSweep(c0: ReadonlyFloats, co0: number, c1: ReadonlyFloats, co1: number): void {
   const s = capsuleBoxes;
-  const l0 = segmentBox(s, 0, c0, co0);
-  const l1 = segmentBox(s, OBB_STRIDE, c1, co1);
+  segmentBox(s, 0, c0, co0, 0);
+  segmentBox(s, OBB_STRIDE, c1, co1, 1);
+  const l0 = segmentLengths[0], l1 = segmentLengths[1];
   const ux = s[3], uy = s[4], uz = s[5];
   const dx = s[18], dy = s[19], dz = s[20];
   if (l0 === 0 || l1 === 0) {
@@ -564,16 +582,18 @@ export function prepareCapsuleSweep(c0: ReadonlyFloats, co0: number, c1: Readonl
     s[24] = dy * rz - dz * ry; s[25] = dz * rx - dx * rz; s[26] = dx * ry - dy * rx;
   }
   segmentA = true;
-  prepareMotion(motions, 0, s, 0, s, OBB_STRIDE, c0[co0 + 6], c1[co1 + 6]);
+  segmentLengths[0] = c0[co0 + 6];
+  segmentLengths[1] = c1[co1 + 6];
+  prepareMotion(motions, 0, s, 0, s, OBB_STRIDE, segmentLengths, 0, 1);
   prepareIntervals();
 }
 
 /**
  * The segment p0→p1 of the capsule at c[co] as a box at s[so]: centre the midpoint, first axis
  * along the segment (+x for a point), the other two completing a right-handed frame, half-extents
- * (half-length, 0, 0). Returns the length.
+ * (half-length, 0, 0). Writes the length into segmentLengths[slot].
  */
-function segmentBox(s: Float64Array, so: number, c: ReadonlyFloats, co: number): number {
+function segmentBox(s: Float64Array, so: number, c: ReadonlyFloats, co: number, slot: number): void {
   let ux = c[co + 3] - c[co], uy = c[co + 4] - c[co + 1], uz = c[co + 5] - c[co + 2];
   const length = Math.sqrt(ux * ux + uy * uy + uz * uz);
   for (let k = 0; k < 3; k++) s[so + k] = 0.5 * (c[co + k] + c[co + 3 + k]);
@@ -598,15 +618,19 @@ function segmentBox(s: Float64Array, so: number, c: ReadonlyFloats, co: number):
   s[so + 6] = vx; s[so + 7] = vy; s[so + 8] = vz;
   s[so + 9] = uy * vz - uz * vy; s[so + 10] = uz * vx - ux * vz; s[so + 11] = ux * vy - uy * vx;
   s[so + 12] = 0.5 * length; s[so + 13] = 0; s[so + 14] = 0;
-  return length;
+  segmentLengths[slot] = length;
 }
+/** segmentBox's lengths, then prepareCapsuleSweep's radii (start, end). */
+const segmentLengths = new Float64Array(2);
+/** No radius, for the boxes' motions. */
+const noRadius = new Float64Array(1);
 
 /**
  * @internal Writes the motion of a box from b0 (at bo0) to b1 (at bo1) at out[oo..oo +
  * SWEEP_MOTION_STRIDE), for `sweepPrepared`: a box swept by many weapons is prepared once.
  */
 export function prepareBoxMotion(out: Float64Array, oo: number, b0: ReadonlyFloats, bo0: number, b1: ReadonlyFloats, bo1: number): void {
-  prepareMotion(out, oo, b0, bo0, b1, bo1, 0, 0);
+  prepareMotion(out, oo, b0, bo0, b1, bo1, noRadius, 0, 0);
 }
 
 /**
@@ -760,18 +784,18 @@ export function preparedStartTime(prepared: Float64Array, po: number): boolean {
   return false;
 }
 
-/** Numbers `preparedSweptBounds` writes: an AABB (6), then a capsule (p0, p1, radius: 7). */
-export const SWEPT_BOUNDS_STRIDE = 13;
+/** Numbers `preparedSweptBounds` writes: an AABB (6), a capsule (p0, p1, radius: 7), then A's size. */
+export const SWEPT_BOUNDS_STRIDE = 14;
 
 /**
  * @internal Bounds of the prepared shape A over its whole motion, widened by `margin`, at
  * out[oo..oo + SWEPT_BOUNDS_STRIDE): a min-max AABB, the union of its start and end boxes' AABBs
  * widened by the chord bound of interpolateObb's motion (interpolationReach: |H|max (1 − cos(θ/2))
  * + |ΔH|/2, the first term only across the turn's axis) and its largest radius; then a capsule
- * (its centre's path, radius its largest half-diagonal plus radius). Returns A's size (largest
+ * (its centre's path, radius its largest half-diagonal plus radius); then A's size (largest
  * half-diagonal plus largest radius), for the caller's tolerance.
  */
-export function preparedSweptBounds(out: Floats, oo: number, margin: number): number {
+export function preparedSweptBounds(out: Floats, oo: number, margin: number): void {
   const M = motions;
   const r = Math.max(M[M_R], M[M_R] + M[M_DR]);
   // The turn moves points only across its axis ω: along world axis k the arc's stray from its
@@ -800,5 +824,5 @@ export function preparedSweptBounds(out: Floats, oo: number, margin: number): nu
     out[oo + 9 + k] = M[M_C + k] + M[M_DC + k];
   }
   out[oo + 12] = M[M_HMAX] + r + margin;
-  return M[M_HMAX] + r;
+  out[oo + 13] = M[M_HMAX] + r;
 }
