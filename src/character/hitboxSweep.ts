@@ -215,7 +215,8 @@ let candidateSteps = new Int32Array(64);
  * Appends character c's hitboxes (of the query's groups) that the prepared weapon may hit by
  * tMax (sweepClock[SWEEP_LIMIT]) to the candidates after `count`, each with its start time
  * (preparedStartTime); returns the new count. The clusters' swept AABBs cull whole groups of
- * hitboxes first.
+ * hitboxes first. `groups` comes as an int32 (query.groups | 0): 0xffffffff is not a small
+ * integer, and V8 boxes it at each call.
  */
 function gather(store: HitboxStore, motion: HitboxMotion, c: number, groups: number, count: number): number {
   const group = store.group, clusters = motion.clusterAabb;
@@ -319,7 +320,7 @@ export function sweepFirst(hit: HitboxHit, store: HitboxStore, motion: HitboxMot
   const characters = charactersMet(motion, prepareSweep(store, motion, query, caller));
   let count = 0;
   sweepClock[SWEEP_LIMIT] = 1;
-  for (let i = 0; i < characters; i++) count = gather(store, motion, met.ids[i], query.groups, count);
+  for (let i = 0; i < characters; i++) count = gather(store, motion, met.ids[i], query.groups | 0, count);
   const h = firstContact(motion, count);
   if (h >= 0) fill(hit, store, h);
   return h >= 0;
@@ -351,7 +352,7 @@ export function sweepAll(hits: HitboxHit[], store: HitboxStore, motion: HitboxMo
     const c = met.ids[j];
     // Once full, only a character hit before the last kept one can enter.
     sweepClock[SWEEP_LIMIT] = count === capacity ? hits[capacity - 1].t : 1;
-    const h = firstContact(motion, gather(store, motion, c, query.groups, 0));
+    const h = firstContact(motion, gather(store, motion, c, query.groups | 0, 0));
     if (h < 0) continue;
     const t = best[0];
     // Insertion by (t, hitbox): characters come in index order, so equal times keep it.
