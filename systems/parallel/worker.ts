@@ -102,7 +102,7 @@ const queryView = {
   transform,
   characters: undefined as { hitboxes: typeof hitboxes } | undefined,
   broadPhase: { lastGrids: () => queryGrids } as unknown as BroadPhase,
-  scratch: { rayBounds: new Float64Array(6), rayBoundsRun: 0, broadPhaseRuns: 0, hashQueries: undefined },
+  scratch: { rayBounds: new Float64Array(6), rayBoundsRun: 0, broadPhaseRuns: 0, hashQueries: undefined, queryCell: new Float64Array(1), queryCellRun: -1 },
   kdopKind: KDOP_KIND,
 };
 const queryPipeline = queryView as unknown as CollisionPipeline;
@@ -111,6 +111,8 @@ const queryPipeline = queryView as unknown as CollisionPipeline;
 function readQueryParams(characters: boolean): void {
   const params = queryParams;
   for (let k = 0; k < 6; k++) queryView.scratch.rayBounds[k] = params[QUERY_PARAM_BOUNDS + k];
+  // The grids' finest cell is asked again for this job's grids (legWalk caches it per broad-phase run).
+  queryView.scratch.queryCellRun = -1;
   for (let slot = 0; slot < queryGrids.length; slot++) {
     const o = QUERY_PARAM_GRIDS + QUERY_GRID_PARAMS * slot, grid = boundQueryGrids[slot];
     queryGrids[slot] = params[o] === 1 ? grid : undefined;
