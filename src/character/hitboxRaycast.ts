@@ -8,7 +8,7 @@ import { assertBatchLength, rayBatchLimits, rayLimit, type RayBatch, type RayQue
 import { CollideInputError } from '../errors';
 import { allocate } from '../sharedMemory';
 import { grown } from '../broadphase/growable';
-import { interpolateObb } from '../volumes/obb';
+import { interpolateObbArrays } from '../volumes/obb';
 import { assertTimeInWindow, createHistoryCursor, frameBefore, locateFrame, locateTime, type HistoryCursor, type HitboxHistory } from './hitboxHistory';
 
 /**
@@ -436,7 +436,7 @@ function castHitboxes(
             // The sphere above holds the box over a whole frame interval; at the cursor's time it
             // lies within |H(s)| of its centre (both linear in s, as interpolateObb makes them):
             // a far tighter ball, tested before paying for the interpolated axes.
-            const a = past.a, z = past.b, s = past.s;
+            const a = past.a, z = past.b, s = past.s[0];
             const cx = a[bo] + s * (z[bo] - a[bo]), cy = a[bo + 1] + s * (z[bo + 1] - a[bo + 1]), cz = a[bo + 2] + s * (z[bo + 2] - a[bo + 2]);
             const h0 = a[bo + 12] + s * (z[bo + 12] - a[bo + 12]), h1 = a[bo + 13] + s * (z[bo + 13] - a[bo + 13]), h2 = a[bo + 14] + s * (z[bo + 14] - a[bo + 14]);
             pastBall[0] = cx;
@@ -448,7 +448,7 @@ function castHitboxes(
             if (s === 0) {
               box = a;
             } else {
-              interpolateObb(rewound, 0, a, bo, z, bo, s);
+              interpolateObbArrays(rewound, 0, a, bo, z, bo, past.s, 0);
               box = rewound;
               bo = 0;
             }
