@@ -232,12 +232,10 @@ export function raycastSphereArrays(out: Floats, ray: ReadonlyFloats, ro: number
     writeInsideHit(out, ray, ro + 3);
     return true;
   }
-  ball[0] = mx;
-  ball[1] = my;
-  ball[2] = mz;
-  ball[3] = dx;
-  ball[4] = dy;
-  ball[5] = dz;
+  for (let k = 0; k < 3; k++) {
+    ball[k] = ray[ro + k] - sphere[so + k];
+    ball[3 + k] = ray[ro + 3 + k];
+  }
   ball[6] = r;
   ballEntry(ball);
   const t = ball[BALL_ENTRY];
@@ -411,12 +409,11 @@ export function raycastCapsuleArrays(out: Floats, ray: ReadonlyFloats, ro: numbe
     writeInsideHit(out, ray, ro + 3);
     return true;
   }
-  ball[0] = mx;
-  ball[1] = my;
-  ball[2] = mz;
-  ball[3] = dx;
-  ball[4] = dy;
-  ball[5] = dz;
+  // The two end balls, then the cylinder (ballEntry reads its numbers from `ball`).
+  for (let k = 0; k < 3; k++) {
+    ball[k] = ray[ro + k] - capsule[co + k];
+    ball[3 + k] = ray[ro + 3 + k];
+  }
   ball[6] = r;
   ballEntry(ball);
   const t0 = ball[BALL_ENTRY];

@@ -135,12 +135,10 @@ export function castSphereSphereArrays(
   const m2 = mx * mx + my * my + mz * mz;
   let t = 0;
   if (m2 > reach * reach) {
-    ball[0] = mx;
-    ball[1] = my;
-    ball[2] = mz;
-    ball[3] = dx;
-    ball[4] = dy;
-    ball[5] = dz;
+    for (let k = 0; k < 3; k++) {
+      ball[k] = sphere[so + k] - target[to + k];
+      ball[3 + k] = motion[mo + k];
+    }
     ball[6] = reach;
     ballEntry(ball);
     t = ball[BALL_ENTRY];

@@ -296,6 +296,7 @@ function startOverlapTriangle(out: Floats, oo: number, cap: ReadonlyFloats, co: 
     writeShapeHit(out, oo, staged, ahead, 0);
     return true;
   }
+  // The nearest pair so far (core point m, target point q) is kept as its hit: normal m − q, point q.
   let near = closestPtPointTriangle(closest, 0, x0, y0, z0, tri, to);
   let qx = closest[0], qy = closest[1], qz = closest[2], mx = x0, my = y0, mz = z0;
   const d1 = closestPtPointTriangle(closest, 0, x0 + ax, y0 + ay, z0 + az, tri, to);
@@ -309,12 +310,8 @@ function startOverlapTriangle(out: Floats, oo: number, cap: ReadonlyFloats, co: 
   }
   if (near > r * r) return false;
   staged[0] = 0;
-  staged[1] = mx - qx;
-  staged[2] = my - qy;
-  staged[3] = mz - qz;
-  staged[4] = qx;
-  staged[5] = qy;
-  staged[6] = qz;
+  staged[1] = mx - qx; staged[2] = my - qy; staged[3] = mz - qz;
+  staged[4] = qx; staged[5] = qy; staged[6] = qz;
   writeShapeHit(out, oo, staged, ahead, 0);
   return true;
 }
@@ -414,12 +411,8 @@ function startOverlapObb(out: Floats, oo: number, cap: ReadonlyFloats, co: numbe
   }
   if (near > r * r) return false;
   staged[0] = 0;
-  staged[1] = mx - qx;
-  staged[2] = my - qy;
-  staged[3] = mz - qz;
-  staged[4] = qx;
-  staged[5] = qy;
-  staged[6] = qz;
+  staged[1] = mx - qx; staged[2] = my - qy; staged[3] = mz - qz;
+  staged[4] = qx; staged[5] = qy; staged[6] = qz;
   writeShapeHit(out, oo, staged, ahead, 0);
   return true;
 }
