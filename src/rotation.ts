@@ -57,6 +57,17 @@ export function mat3ToQuaternion(out: Floats, oo: number, m: ReadonlyFloats, mo:
  * the same rotation). Allocation-free; out may alias a or b.
  */
 export function slerpQuaternion(out: Floats, oo: number, a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, u: number): Floats {
+  slerpFraction[0] = u;
+  return slerpQuaternionArrays(out, oo, a, ao, b, bo, slerpFraction, 0);
+}
+const slerpFraction = new Float64Array(1);
+
+/**
+ * slerpQuaternion with u read at fraction[fo] (V8 boxes a double passed to a call it does not inline).
+ * @internal
+ */
+export function slerpQuaternionArrays(out: Floats, oo: number, a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, fraction: ReadonlyFloats, fo: number): Floats {
+  const u = fraction[fo];
   const ax = a[ao], ay = a[ao + 1], az = a[ao + 2], aw = a[ao + 3];
   let bx = b[bo], by = b[bo + 1], bz = b[bo + 2], bw = b[bo + 3];
   let cos = ax * bx + ay * by + az * bz + aw * bw;

@@ -23,22 +23,32 @@ import { characterOptionGiven } from './characterHistory';
 const noHitboxes = createHitboxStore();
 const noMotion = createHitboxMotion();
 
+/** motionOf's answer, one record rewritten per call (an object literal per call was garbage). */
+const swept: { store: HitboxStore; motion: HitboxMotion } = { store: noHitboxes, motion: noMotion };
+
+/** Points `swept` at `store` and `motion`; returns it. */
+function sweptOf(store: HitboxStore, motion: HitboxMotion): typeof swept {
+  swept.store = store;
+  swept.motion = motion;
+  return swept;
+}
+
 /**
  * The pipeline's character store and the hitboxes' motion over its last step: kept by the steps
  * with the `sweeps` option, else made (once per step) from the hitbox history's two newest frames.
  * Throws CollideInputError when the pipeline keeps neither.
  */
-function motionOf(target: World | CollisionPipeline, caller: string): { store: HitboxStore; motion: HitboxMotion } {
+function motionOf(target: World | CollisionPipeline, caller: string): typeof swept {
   const p = pipelineOf(target, caller);
   const store = p.characters?.hitboxes;
   // Before the first character collider reads the options, there is nothing to sweep.
-  if (p.characterKind === undefined && (characterOptionGiven(p, 'sweeps') || characterOptionGiven(p, 'history'))) return { store: noHitboxes, motion: noMotion };
-  if (p.sweeps) return store === undefined || p.hitboxMotion === undefined ? { store: noHitboxes, motion: noMotion } : { store, motion: p.hitboxMotion };
+  if (p.characterKind === undefined && (characterOptionGiven(p, 'sweeps') || characterOptionGiven(p, 'history'))) return sweptOf(noHitboxes, noMotion);
+  if (p.sweeps) return store === undefined || p.hitboxMotion === undefined ? sweptOf(noHitboxes, noMotion) : sweptOf(store, p.hitboxMotion);
   if (p.historyFrames === 0 && p.hitboxHistory === undefined) {
     throw new CollideInputError(`${caller}: the pipeline keeps no hitboxes from before its last step: createCollisionPipeline(world, { characters: { sweeps: true } }) (or a hitbox history, { characters: { history: { frames } } })`);
   }
   const history = p.hitboxHistory;
-  if (store === undefined || history === undefined || history.count === 0) return { store: noHitboxes, motion: noMotion };
+  if (store === undefined || history === undefined || history.count === 0) return sweptOf(noHitboxes, noMotion);
   if (p.hitboxMotionTime !== history.newestTime) {
     const motion = (p.hitboxMotion ??= createHitboxMotion(isShared(store.world)));
     // One frame held (the first step, or the first after shiftWorldOrigin): the characters at rest.
@@ -47,7 +57,7 @@ function motionOf(target: World | CollisionPipeline, caller: string): { store: H
     finishHitboxMotion(motion, store);
     p.hitboxMotionTime = history.newestTime;
   }
-  return { store, motion: p.hitboxMotion! };
+  return sweptOf(store, p.hitboxMotion!);
 }
 
 /**

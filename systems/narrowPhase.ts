@@ -18,7 +18,7 @@
  */
 import type { World } from 'bitecs';
 import { aabbOverlap } from '../src/volumes/aabb';
-import { closestPtPointAabb, closestPtPointSegment, closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from '../src/query/closestPoints';
+import { closestPtPointAabb, closestPtPointSegment, closestSegments, SEGMENTS_DISTANCE, CLOSEST_SEGMENTS_STRIDE } from '../src/query/closestPoints';
 import { CONTACT_FEATURE_A, CONTACT_FEATURE_B, CONTACT_NORMAL, CONTACT_STRIDE } from '../src/contacts/manifold';
 import { contactAabbAabb, contactObbObb } from '../src/contacts/boxBox';
 import { contactCapsuleCapsule, contactCapsuleSphere, contactSphereSphere } from '../src/contacts/round';
@@ -55,7 +55,7 @@ KERNEL_RANK[SHAPE_AABB] = 2;
 KERNEL_RANK[SHAPE_OBB] = 3;
 
 const booleanManifold = new Float64Array(CONTACT_STRIDE); // contact kernels used as boolean tests write here
-const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
+const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE + 1);
 const boxAsObb = new Float64Array(OBB_STRIDE);
 
 /** Separating axis found by the last OBB-OBB test (-1: none or not an OBB pair). */
@@ -83,10 +83,9 @@ function touches(c: ColliderStore, x: number, y: number, lastAxis: number): bool
   switch (c.kind[x]) {
     case SHAPE_CAPSULE: {
       const r = w[ox + 6] + (ky === SHAPE_CAPSULE ? w[oy + 6] : w[oy + 3]);
-      const d2 = ky === SHAPE_CAPSULE
-        ? closestPtSegmentSegment(closest, 0, w, ox, w, oy)
-        : closestPtPointSegment(closest, 0, w[oy], w[oy + 1], w[oy + 2], w, ox);
-      return d2 <= r * r;
+      if (ky !== SHAPE_CAPSULE) return closestPtPointSegment(closest, 0, w[oy], w[oy + 1], w[oy + 2], w, ox) <= r * r;
+      closestSegments(closest, 0, w, ox, w, oy);
+      return closest[SEGMENTS_DISTANCE] <= r * r;
     }
     case SHAPE_SPHERE:
       if (ky === SHAPE_SPHERE) return sphereOverlap(w, ox, w, oy);

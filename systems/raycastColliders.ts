@@ -98,8 +98,8 @@ const SPAN_LENGTH = 3;
  * them, so it reads the colliders as of the last `step`: one added since is found from the next
  * step on. Throws CollideInputError for a query field that is not finite, lies outside
  * ±MAX_COORDINATE or is otherwise invalid (a zero direction, a negative maxDistance, a mask
- * outside uint32), naming it. Allocates no objects (V8 boxes a few numbers the ray kernels pass to
- * their helpers when it does not inline them: docs/design/shape-queries.md).
+ * outside uint32), naming it. Allocates no objects, and the ray kernels and their helpers pass
+ * their numbers in arrays, so a ray leaves next to no garbage (docs/design/shape-queries.md).
  */
 export function raycastColliders(target: World | CollisionPipeline, hit: ColliderRayHit, query: RayQuery): boolean {
   const p = pipelineOf(target, 'raycastColliders');

@@ -103,7 +103,8 @@ function boxEntry(box: Float64Array, d: Float64Array, b: ArrayLike<number>, bo: 
  * added since is found from the next step on. Throws CollideInputError for a query field that is
  * not finite, outside ±MAX_COORDINATE or otherwise invalid (a zero displacement, a negative
  * radius, non-orthonormal axes, min > max, a mask outside uint32), naming it. Allocates no
- * objects (V8 boxes some numbers the capsule and box kernels pass on: docs/design/shape-queries.md).
+ * objects, and the kernels pass their numbers in arrays, so a cast leaves next to no garbage
+ * (docs/design/shape-queries.md).
  */
 export function castShapeColliders(target: World | CollisionPipeline, hit: ColliderShapeHit, query: ShapeQuery): boolean {
   const p = pipelineOf(target, 'castShapeColliders');

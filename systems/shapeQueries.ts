@@ -19,7 +19,7 @@ import { aabbOverlap } from '../src/volumes/aabb';
 import { obbFromAabb } from '../src/volumes/obb';
 import { sphereOverlap } from '../src/volumes/sphere';
 import { aabbSphereOverlap, obbAabbOverlap, obbOverlap, obbSphereOverlap } from '../src/query/sat';
-import { CLOSEST_SEGMENTS_STRIDE, closestPtSegmentSegment } from '../src/query/closestPoints';
+import { CLOSEST_SEGMENTS_STRIDE, closestSegments, SEGMENTS_DISTANCE } from '../src/query/closestPoints';
 import { CONTACT_STRIDE } from '../src/contacts/manifold';
 import { contactCapsuleObb } from '../src/contacts/capsuleBox';
 import { QUERY_CAPSULE, QUERY_OBB, QUERY_SPHERE, assertShapeQuery, shapeQueryBounds, type ShapeQuery } from '../src/query/shapeQuery';
@@ -45,7 +45,7 @@ import { entityPose } from './entityPose';
 const bounds = new Float64Array(6);
 const candidates = new IdList();
 const found = new IdList();
-const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
+const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE + 1);
 const manifold = new Float64Array(CONTACT_STRIDE);
 const boxAsObb = new Float64Array(OBB_STRIDE);
 const pointSegment = new Float64Array(6);
@@ -88,13 +88,15 @@ export function primitivesTouch(ka: number, a: ArrayLike<number>, ao: number, kb
     case SHAPE_CAPSULE: {
       if (kb === SHAPE_CAPSULE) {
         const r = a[ao + 6] + b[bo + 6];
-        return closestPtSegmentSegment(closest, 0, a, ao, b, bo) <= r * r;
+        closestSegments(closest, 0, a, ao, b, bo);
+        return closest[SEGMENTS_DISTANCE] <= r * r;
       }
       if (kb === SHAPE_SPHERE) {
         // The centre as a zero-length segment: the segment kernel reads it from an array.
         for (let k = 0; k < 3; k++) pointSegment[k] = pointSegment[3 + k] = b[bo + k];
         const r = a[ao + 6] + b[bo + 3];
-        return closestPtSegmentSegment(closest, 0, a, ao, pointSegment, 0) <= r * r;
+        closestSegments(closest, 0, a, ao, pointSegment, 0);
+        return closest[SEGMENTS_DISTANCE] <= r * r;
       }
       if (kb === SHAPE_AABB) return contactCapsuleObb(manifold, 0, a, ao, obbFromAabb(boxAsObb, 0, b, bo), 0) > 0;
       return contactCapsuleObb(manifold, 0, a, ao, b, bo) > 0;

@@ -2,7 +2,7 @@ import { grown } from '../broadphase/growable';
 import { CollideInputError } from '../errors';
 import { OBB_STRIDE, SPHERE_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 import { HITBOX_ROUNDING_MARGIN_RELATIVE } from '../tolerances';
-import { interpolateObb, interpolationReach } from '../volumes/obb';
+import { interpolateObbArrays, interpolationReach } from '../volumes/obb';
 import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { buildCharacterRayGrid, createCharacterRayGrid, type CharacterRayGrid } from './rayGrid';
 import { allocateLike, allocate } from '../sharedMemory';
@@ -80,8 +80,11 @@ export interface HistoryCursor {
   b: Float32Array;
   /** Spheres holding each box at the time (HistoryFrame.sphere). */
   sphere: Float32Array;
-  /** Fraction of the way from `a` to `b` (0 exactly at a frame's time). */
-  s: number;
+  /**
+   * Fraction of the way from `a` to `b` (0 exactly at a frame's time), in s[0]: an array, as the
+   * box interpolation reads it from one (interpolateObbArrays).
+   */
+  readonly s: Float64Array;
   /** Absent flags of both frames (characters not seen at `a` or `b`). */
   absentA: Uint8Array;
   absentB: Uint8Array;
@@ -101,7 +104,7 @@ export interface HistoryCursor {
 /** A cursor for `locateTime` (each caller keeps its own: the grid's stamps are per walk). */
 export function createHistoryCursor(): HistoryCursor {
   const empty = new Float32Array(0);
-  return { a: empty, b: empty, sphere: empty, s: 0, absentA: new Uint8Array(0), absentB: new Uint8Array(0), characterCount: 0, characterAabb: empty, clusterAabb: empty, grid: createCharacterRayGrid(), history: undefined, slotA: -1, version: -1 };
+  return { a: empty, b: empty, sphere: empty, s: new Float64Array(1), absentA: new Uint8Array(0), absentB: new Uint8Array(0), characterCount: 0, characterAabb: empty, clusterAabb: empty, grid: createCharacterRayGrid(), history: undefined, slotA: -1, version: -1 };
 }
 
 function createFrame(shared: boolean): HistoryFrame {
@@ -342,8 +345,8 @@ export function locateTime(cursor: HistoryCursor, history: HitboxHistory, time: 
 export function locateFrame(cursor: HistoryCursor, history: HitboxHistory, lo: number, time: number): void {
   const slotA = slotOf(history, lo);
   const tA = history.time[slotA];
-  if (tA !== time && cursor.history === history && cursor.slotA === slotA && cursor.version === history.version && cursor.s !== 0) {
-    cursor.s = (time - tA) / (history.time[slotOf(history, lo + 1)] - tA);
+  if (tA !== time && cursor.history === history && cursor.slotA === slotA && cursor.version === history.version && cursor.s[0] !== 0) {
+    cursor.s[0] = (time - tA) / (history.time[slotOf(history, lo + 1)] - tA);
     return;
   }
   cursor.history = history;
@@ -356,7 +359,7 @@ export function locateFrame(cursor: HistoryCursor, history: HitboxHistory, lo: n
     // At a frame's own time: its boxes and bounds as stored, the present-time cast's numbers.
     cursor.a = cursor.b = frameA.world;
     cursor.sphere = frameA.sphere;
-    cursor.s = 0;
+    cursor.s[0] = 0;
     cursor.absentA = cursor.absentB = frameA.absent;
     cursor.characterCount = frameA.characterCount;
     cursor.characterAabb = frameA.characterAabb;
@@ -368,7 +371,7 @@ export function locateFrame(cursor: HistoryCursor, history: HitboxHistory, lo: n
     cursor.a = frameA.world;
     cursor.b = frameB.world;
     cursor.sphere = frameB.sphere;
-    cursor.s = (time - tA) / (history.time[slotB] - tA);
+    cursor.s[0] = (time - tA) / (history.time[slotB] - tA);
     cursor.absentA = frameA.absent;
     cursor.absentB = frameB.absent;
     cursor.characterCount = Math.min(frameA.characterCount, frameB.characterCount);
@@ -392,10 +395,10 @@ export function seenAt(cursor: HistoryCursor, c: number): boolean {
 /** Writes hitbox h's box at the cursor's time at out[oo..oo+14] (OBB layout): the stored box at a frame's time, else interpolateObb between the two. */
 export function boxAt(out: Floats, oo: number, cursor: HistoryCursor, h: number): void {
   const o = OBB_STRIDE * h;
-  if (cursor.s === 0) {
+  if (cursor.s[0] === 0) {
     for (let k = 0; k < OBB_STRIDE; k++) out[oo + k] = cursor.a[o + k];
   } else {
-    interpolateObb(out, oo, cursor.a, o, cursor.b, o, cursor.s);
+    interpolateObbArrays(out, oo, cursor.a, o, cursor.b, o, cursor.s, 0);
   }
 }
 

@@ -1,5 +1,6 @@
 import { HITBOX_ROUNDING_MARGIN_RELATIVE, RAY_GRID_BOUNDARY_SLACK } from '../tolerances';
-import { raycastObb } from '../query/raycast';
+import { RAY_INPUT_STRIDE, raycastObbArrays } from '../query/raycast';
+import { writeHypot } from '../hypot';
 import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { cellOf, type CharacterRayGrid } from './rayGrid';
 import { nameHitbox, type HitboxHit } from './hitboxHit';
@@ -7,7 +8,7 @@ import { assertBatchLength, rayBatchLimits, rayLimit, type RayBatch, type RayQue
 import { CollideInputError } from '../errors';
 import { allocate } from '../sharedMemory';
 import { grown } from '../broadphase/growable';
-import { interpolateObb } from '../volumes/obb';
+import { interpolateObbArrays } from '../volumes/obb';
 import { assertTimeInWindow, createHistoryCursor, frameBefore, locateFrame, locateTime, type HistoryCursor, type HitboxHistory } from './hitboxHistory';
 
 /**
@@ -18,8 +19,12 @@ import { assertTimeInWindow, createHistoryCursor, frameBefore, locateFrame, loca
 /** Scratch of the grid clip: the ray interval [t0, t1] inside the grid's box. */
 const clip = new Float64Array(2);
 
-/** Narrows `clip` to where o + t·d lies in [a, b] on one axis; false once it is empty. */
-function clipAxis(o: number, d: number, a: number, b: number): boolean {
+/**
+ * Narrows `clip` to where the ray (`hitboxRay`) lies in the grid's box on axis k; false once it is
+ * empty. Numbers come from arrays: V8 boxes a double passed to a call it does not inline.
+ */
+function clipAxis(grid: CharacterRayGrid, k: number): boolean {
+  const o = hitboxRay[k], d = hitboxRay[3 + k], a = grid.origin[k], b = a + grid.dims[k] * grid.cellSize;
   if (d === 0) return o >= a && o <= b;
   let near = (a - o) / d, far = (b - o) / d;
   if (near > far) {
@@ -48,6 +53,23 @@ export function createHitboxRayHit(): HitboxRayHit {
 }
 
 const castOut = new Float64Array(4); // scratch: one box cast
+/** The ray being cast (RAY_INPUT_STRIDE: origin, direction, maxT), what castHitboxes reads; its limit then follows the best hit. */
+const hitboxRay = new Float64Array(RAY_INPUT_STRIDE);
+/** The grid walk's parameters at the next cell boundary per axis (3), then between boundaries (3). */
+const walk = new Float64Array(6);
+/** Where the ray enters the grid's box. */
+const entryPoint = new Float64Array(3);
+/** The length of the best hit's normal. */
+const normalLength = new Float64Array(1);
+
+/** Writes the ray o + t·d, t <= limit[lo], into hitboxRay, origin and direction at origin[o], direction[o]. */
+function setHitboxRay(origin: Float64Array, direction: Float64Array, o: number, limit: Float64Array, lo: number): void {
+  for (let k = 0; k < 3; k++) {
+    hitboxRay[k] = origin[o + k];
+    hitboxRay[3 + k] = direction[o + k];
+  }
+  hitboxRay[6] = limit[lo];
+}
 const nearest = new Float64Array(4); // scratch: t and normal of a ray's nearest hit
 
 /**
@@ -132,9 +154,8 @@ function rayMeetsAabb(box: Float32Array, bo: number, ox: number, oy: number, oz:
  */
 export function raycastHitboxes(hit: HitboxRayHit, store: HitboxStore, grid: CharacterRayGrid, query: RayQuery): boolean {
   rayLimit(queryLimit, 0, query, 'raycastHitboxes');
-  const maxT = queryLimit[0];
-  const o = query.origin, d = query.direction;
-  return nearestHit(hit, store, query, castHitboxes(nearest, store, grid, o[0], o[1], o[2], d[0], d[1], d[2], maxT, ignoredCharacter(store, query.ignore), undefined));
+  setHitboxRay(query.origin, query.direction, 0, queryLimit, 0);
+  return nearestHit(hit, store, query, castHitboxes(nearest, store, grid, ignoredCharacter(store, query.ignore), undefined));
 }
 
 /** A query's limit (rayLimit). */
@@ -158,10 +179,9 @@ export function raycastHitboxesAt(hit: HitboxRayHit, history: HitboxHistory, sto
 /** @internal raycastHitboxesAt, its errors naming `caller`. */
 export function castAt(hit: HitboxRayHit, history: HitboxHistory, store: HitboxStore, query: RayQuery, time: number, caller: string): boolean {
   rayLimit(queryLimit, 0, query, caller);
-  const maxT = queryLimit[0];
   locateTime(pastCursor, history, time, caller);
-  const o = query.origin, d = query.direction;
-  return nearestHit(hit, store, query, castHitboxes(nearest, store, pastCursor.grid, o[0], o[1], o[2], d[0], d[1], d[2], maxT, ignoredCharacter(store, query.ignore), pastCursor));
+  setHitboxRay(query.origin, query.direction, 0, queryLimit, 0);
+  return nearestHit(hit, store, query, castHitboxes(nearest, store, pastCursor.grid, ignoredCharacter(store, query.ignore), pastCursor));
 }
 
 /** Fills `hit` from hitbox h (−1: a miss, `hit` left alone) and `nearest`. */
@@ -289,7 +309,8 @@ export function castHitboxRange(
     const o = 3 * i;
     const ox = origin[o], oy = origin[o + 1], oz = origin[o + 2], dx = direction[o], dy = direction[o + 1], dz = direction[o + 2];
     if (past !== undefined) locateFrame(past, history!, frameOf![i], times![i]);
-    const h = castHitboxes(nearest, store, walk, ox, oy, oz, dx, dy, dz, limit[i], ignoreCharacter[i], past);
+    setHitboxRay(origin, direction, o, limit, i);
+    const h = castHitboxes(nearest, store, walk, ignoreCharacter[i], past);
     hits.hitbox[i] = h;
     if (h < 0) {
       hits.character[i] = hits.entity[i] = hits.bone[i] = hits.group[i] = -1;
@@ -312,11 +333,17 @@ export function castHitboxRange(
 
 const rewound = new Float64Array(15); // scratch: a box at a past time, in doubles
 
+/** A rewound box's tighter ball (centre, radius). */
+const pastBall = new Float64Array(4);
+
 /**
- * Whether the ray o + t·d, t <= bestT, may meet the ball of radius r about o − m: false when it
- * misses it or enters it after bestT (entry t = (−b − √(b² − dd·c2))/dd > bestT, tested without the root).
+ * Whether the ray o + t·d, t <= bestT (`hitboxRay`, bestT its limit), may meet the ball at
+ * ball[bo] (centre c, radius r), m = o − c: false when it misses it or enters it after bestT
+ * (entry t = (−b − √(b² − dd·c2))/dd > bestT, tested without the root).
  */
-function rayMeetsBall(mx: number, my: number, mz: number, r: number, dx: number, dy: number, dz: number, dd: number, bestT: number): boolean {
+function rayMeetsBall(ball: ArrayLike<number>, bo: number): boolean {
+  const mx = hitboxRay[0] - ball[bo], my = hitboxRay[1] - ball[bo + 1], mz = hitboxRay[2] - ball[bo + 2], r = ball[bo + 3];
+  const dx = hitboxRay[3], dy = hitboxRay[4], dz = hitboxRay[5], dd = dx * dx + dy * dy + dz * dz, bestT = hitboxRay[6];
   const b = mx * dx + my * dy + mz * dz;
   const c2 = mx * mx + my * my + mz * mz - r * r;
   if (c2 <= 0) return true;
@@ -326,21 +353,19 @@ function rayMeetsBall(mx: number, my: number, mz: number, r: number, dx: number,
 }
 
 /**
- * raycastHitboxes on validated numbers: the nearest hitbox on the ray o + t·d, t in [0, maxT],
- * skipping character `ignoreCharacter`, or −1; its t and unit normal go to out[0], out[1..3].
- * With `past`, at the cursor's time: its bounds, and each box the ray reaches at that time (the
- * grid is the cursor's).
+ * raycastHitboxes on validated numbers: the nearest hitbox on the ray o + t·d, t in [0, maxT]
+ * (`hitboxRay`), skipping character `ignoreCharacter`, or −1; its t and unit normal go to out[0],
+ * out[1..3]. With `past`, at the cursor's time: its bounds, and each box the ray reaches at that
+ * time (the grid is the cursor's).
  */
 function castHitboxes(
   out: Float64Array,
   store: HitboxStore,
   grid: CharacterRayGrid,
-  ox: number, oy: number, oz: number,
-  dx: number, dy: number, dz: number,
-  maxT: number,
   ignoreCharacter: number,
   past: HistoryCursor | undefined,
 ): number {
+  const ox = hitboxRay[0], oy = hitboxRay[1], oz = hitboxRay[2], dx = hitboxRay[3], dy = hitboxRay[4], dz = hitboxRay[5], maxT = hitboxRay[6];
   const dims = grid.dims;
   const nx = dims[0], ny = dims[1], nz = dims[2];
   if (nx === 0 || !(maxT >= 0)) return -1;
@@ -349,19 +374,22 @@ function castHitboxes(
   // Clip the ray to the grid's box.
   clip[0] = 0;
   clip[1] = maxT;
-  if (!clipAxis(ox, dx, gx, gx + nx * cell) || !clipAxis(oy, dy, gy, gy + ny * cell) || !clipAxis(oz, dz, gz, gz + nz * cell)) return -1;
-  const t0 = clip[0], t1 = clip[1];
-  const inv = 1 / cell;
-  let ix = cellOf(ox + t0 * dx, gx, inv, nx);
-  let iy = cellOf(oy + t0 * dy, gy, inv, ny);
-  let iz = cellOf(oz + t0 * dz, gz, inv, nz);
+  if (!clipAxis(grid, 0) || !clipAxis(grid, 1) || !clipAxis(grid, 2)) return -1;
+  const t1 = clip[1];
+  for (let k = 0; k < 3; k++) entryPoint[k] = hitboxRay[k] + clip[0] * hitboxRay[3 + k];
+  let ix = cellOf(grid, entryPoint, 0, 0);
+  let iy = cellOf(grid, entryPoint, 1, 1);
+  let iz = cellOf(grid, entryPoint, 2, 2);
   // Ray parameter at the next cell boundary per axis, and between boundaries.
-  let nextX = dx === 0 ? Infinity : (gx + (ix + (dx > 0 ? 1 : 0)) * cell - ox) / dx;
-  let nextY = dy === 0 ? Infinity : (gy + (iy + (dy > 0 ? 1 : 0)) * cell - oy) / dy;
-  let nextZ = dz === 0 ? Infinity : (gz + (iz + (dz > 0 ? 1 : 0)) * cell - oz) / dz;
-  const stepX = dx === 0 ? Infinity : cell / Math.abs(dx);
-  const stepY = dy === 0 ? Infinity : cell / Math.abs(dy);
-  const stepZ = dz === 0 ? Infinity : cell / Math.abs(dz);
+  for (let k = 0; k < 3; k++) {
+    const o = hitboxRay[k], d = hitboxRay[3 + k], i = k === 0 ? ix : k === 1 ? iy : iz;
+    walk[k] = (grid.origin[k] + (i + (d > 0 ? 1 : 0)) * cell - o) / d;
+    walk[3 + k] = cell / Math.abs(d);
+    // Stored apart: `d === 0 ? Infinity : x` made V8 box x (the phi with the constant was tagged).
+    if (d === 0) walk[k] = walk[3 + k] = Infinity;
+  }
+  let nextX = walk[0], nextY = walk[1], nextZ = walk[2];
+  const stepX = walk[3], stepY = walk[4], stepZ = walk[5];
   const sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1, sz = dz > 0 ? 1 : -1;
   const dd = dx * dx + dy * dy + dz * dz;
   const boundarySlack = RAY_GRID_BOUNDARY_SLACK * (t1 + (Math.abs(ox) + Math.abs(oy) + Math.abs(oz) + Math.abs(gx) + Math.abs(gy) + Math.abs(gz) + cell) / Math.sqrt(dd));
@@ -402,30 +430,33 @@ function castHitboxes(
           // boxes behind the best hit too. The sphere's margin keeps its entry strictly before the
           // box's, far above rounding.
           const so = 4 * h;
-          if (!rayMeetsBall(ox - sphere[so], oy - sphere[so + 1], oz - sphere[so + 2], sphere[so + 3], dx, dy, dz, dd, bestT)) continue;
+          if (!rayMeetsBall(sphere, so)) continue;
           let box: Float32Array | Float64Array = world, bo = 15 * h;
           if (past !== undefined) {
             // The sphere above holds the box over a whole frame interval; at the cursor's time it
             // lies within |H(s)| of its centre (both linear in s, as interpolateObb makes them):
             // a far tighter ball, tested before paying for the interpolated axes.
-            const a = past.a, z = past.b, s = past.s;
+            const a = past.a, z = past.b, s = past.s[0];
             const cx = a[bo] + s * (z[bo] - a[bo]), cy = a[bo + 1] + s * (z[bo + 1] - a[bo + 1]), cz = a[bo + 2] + s * (z[bo + 2] - a[bo + 2]);
             const h0 = a[bo + 12] + s * (z[bo + 12] - a[bo + 12]), h1 = a[bo + 13] + s * (z[bo + 13] - a[bo + 13]), h2 = a[bo + 14] + s * (z[bo + 14] - a[bo + 14]);
-            const reach = Math.sqrt(h0 * h0 + h1 * h1 + h2 * h2) * (1 + rounding) + rounding * (Math.abs(cx) + Math.abs(cy) + Math.abs(cz));
-            if (!rayMeetsBall(ox - cx, oy - cy, oz - cz, reach, dx, dy, dz, dd, bestT)) continue;
+            pastBall[0] = cx;
+            pastBall[1] = cy;
+            pastBall[2] = cz;
+            pastBall[3] = Math.sqrt(h0 * h0 + h1 * h1 + h2 * h2) * (1 + rounding) + rounding * (Math.abs(cx) + Math.abs(cy) + Math.abs(cz));
+            if (!rayMeetsBall(pastBall, 0)) continue;
             // The stored box at a frame's own time (so the numbers are the present-time cast's), else interpolated.
             if (s === 0) {
               box = a;
             } else {
-              interpolateObb(rewound, 0, a, bo, z, bo, s);
+              interpolateObbArrays(rewound, 0, a, bo, z, bo, past.s, 0);
               box = rewound;
               bo = 0;
             }
           }
-          if (!raycastObb(castOut, ox, oy, oz, dx, dy, dz, bestT, box, bo)) continue;
+          if (!raycastObbArrays(castOut, hitboxRay, 0, box, bo)) continue;
           // raycastObb was clipped to bestT, so a hit that is not nearer ties: the lower index wins.
           if (castOut[0] < bestT || bestHitbox < 0 || h < bestHitbox) {
-            bestT = castOut[0];
+            bestT = hitboxRay[6] = castOut[0];
             bestHitbox = h;
             normal[1] = castOut[1]; normal[2] = castOut[2]; normal[3] = castOut[3];
           }
@@ -458,7 +489,8 @@ function castHitboxes(
   if (bestHitbox < 0) return -1;
   out[0] = bestT;
   // A face normal is a stored Float32 axis, unit only to ~1e-7: renormalise in doubles.
-  const len = Math.hypot(out[1], out[2], out[3]);
+  writeHypot(normalLength, 0, out, 1);
+  const len = normalLength[0];
   if (len > 0) {
     out[1] /= len; out[2] /= len; out[3] /= len;
   }

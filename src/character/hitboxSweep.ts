@@ -1,7 +1,7 @@
 import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate } from '../errors';
 import { CAPSULE_STRIDE, OBB_STRIDE } from '../layout';
 import { SWEEP_AXES_ORTHONORMAL, SWEEP_CONTACT_TOLERANCE } from '../tolerances';
-import { SWEEP_HIT_STRIDE, SWEEP_MOTION_STRIDE, SWEPT_BOUNDS_STRIDE, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedStartTime, preparedSweptBounds, sweepContact, sweepSelect, sweepStep, SWEEP_STEP_CONTACT } from '../query/sweep';
+import { SWEEP_HIT_STRIDE, SWEEP_LIMIT, SWEEP_MOTION_STRIDE, SWEEP_NEXT, SWEEP_T, SWEPT_BOUNDS_STRIDE, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedStartTime, preparedSweptBounds, sweepClock, sweepContact, sweepSelect, sweepStep, SWEEP_STEP_CONTACT } from '../query/sweep';
 import { grown } from '../broadphase/growable';
 import { IdList, sortIds } from '../broadphase/boxQuery';
 import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
@@ -129,7 +129,7 @@ export function checkSweepQuery(q: SweepQuery, caller: string): void {
   if (!Number.isInteger(q.ignore) || q.ignore < -1) throw new CollideInputError(`${caller}: query.ignore must be an entity id or -1, got ${q.ignore}`);
 }
 
-const weapon = new Float64Array(SWEPT_BOUNDS_STRIDE); // the weapon's swept AABB and capsule
+const weapon = new Float64Array(SWEPT_BOUNDS_STRIDE); // the weapon's swept AABB and capsule, then its size
 const best = new Float64Array(SWEEP_HIT_STRIDE); // the first contact of the character in hand
 
 /** @internal Validates, prepares the weapon's motion and its swept bounds; returns the ignored character (or −1). */
@@ -140,8 +140,8 @@ export function prepareSweep(store: HitboxStore, motion: HitboxMotion, q: SweepQ
   }
   if (q.kind === 'obb') prepareObbSweep(q.start, 0, q.end, 0);
   else prepareCapsuleSweep(q.start, 0, q.end, 0);
-  const size = preparedSweptBounds(weapon, 0, 0);
-  const margin = SWEEP_CONTACT_TOLERANCE * size;
+  preparedSweptBounds(weapon, 0, 0);
+  const margin = SWEEP_CONTACT_TOLERANCE * weapon[13];
   for (let k = 0; k < 3; k++) {
     weapon[k] -= margin;
     weapon[3 + k] += margin;
@@ -183,12 +183,11 @@ const met = new IdList(); // characters whose swept AABB meets the weapon's
  */
 function charactersMet(motion: HitboxMotion, ignored: number): number {
   met.count = 0;
-  const grid = motion.grid, dims = grid.dims, origin = grid.origin;
+  const grid = motion.grid, dims = grid.dims;
   if (dims[0] === 0) return 0;
-  const inv = 1 / grid.cellSize;
-  const x0 = cellOf(weapon[0], origin[0], inv, dims[0]), x1 = cellOf(weapon[3], origin[0], inv, dims[0]);
-  const y0 = cellOf(weapon[1], origin[1], inv, dims[1]), y1 = cellOf(weapon[4], origin[1], inv, dims[1]);
-  const z0 = cellOf(weapon[2], origin[2], inv, dims[2]), z1 = cellOf(weapon[5], origin[2], inv, dims[2]);
+  const x0 = cellOf(grid, weapon, 0, 0), x1 = cellOf(grid, weapon, 3, 0);
+  const y0 = cellOf(grid, weapon, 1, 1), y1 = cellOf(grid, weapon, 4, 1);
+  const z0 = cellOf(grid, weapon, 2, 2), z1 = cellOf(grid, weapon, 5, 2);
   const id = ++grid.rayId, stamp = grid.stamp, start = grid.cellStart, items = grid.cellItems, aabb = motion.characterAabb;
   for (let z = z0; z <= z1; z++) {
     for (let y = y0; y <= y1; y++) {
@@ -214,57 +213,62 @@ let candidateSteps = new Int32Array(64);
 
 /**
  * Appends character c's hitboxes (of the query's groups) that the prepared weapon may hit by
- * tMax to the candidates after `count`, each with its start time (preparedStartTime); returns the
- * new count. The clusters' swept AABBs cull whole groups of hitboxes first.
+ * tMax (sweepClock[SWEEP_LIMIT]) to the candidates after `count`, each with its start time
+ * (preparedStartTime); returns the new count. The clusters' swept AABBs cull whole groups of
+ * hitboxes first. `groups` comes as an int32 (query.groups | 0): 0xffffffff is not a small
+ * integer, and V8 boxes it at each call.
  */
-function gather(store: HitboxStore, motion: HitboxMotion, c: number, groups: number, tMax: number, count: number): number {
+function gather(store: HitboxStore, motion: HitboxMotion, c: number, groups: number, count: number): number {
   const group = store.group, clusters = motion.clusterAabb;
   const first = store.firstHitbox[c], last = first + store.hitboxCount[c];
   for (let a = 6 * store.firstCluster[c], h0 = first; h0 < last; a += 6, h0 += HITBOXES_PER_CLUSTER) {
     if (!meetsWeapon(clusters, a)) continue;
     for (let h = h0, end = Math.min(last, h0 + HITBOXES_PER_CLUSTER); h < end; h++) {
-      if (((groups >>> group[h]) & 1) !== 0 && hitboxCandidate(motion, h)) count = addCandidate(motion, h, tMax, count);
+      if (((groups >>> group[h]) & 1) !== 0 && hitboxCandidate(motion, h)) count = addCandidate(motion, h, count);
     }
   }
   return count;
 }
 
 /** Adds hitbox h, which passed the culling, to the candidates after `count` if it has a start time by tMax; returns the new count. */
-function addCandidate(motion: HitboxMotion, h: number, tMax: number, count: number): number {
+function addCandidate(motion: HitboxMotion, h: number, count: number): number {
   const prepared = motion.prepared;
   // Each hitbox's motion is prepared once per HitboxMotion, for every weapon that reaches it.
   if (prepared[h] === 0) {
     prepareBoxMotion(motion.motion, SWEEP_MOTION_STRIDE * h, motion.start, OBB_STRIDE * h, motion.end, OBB_STRIDE * h);
     prepared[h] = 1;
   }
-  const t = preparedStartTime(motion.motion, SWEEP_MOTION_STRIDE * h, tMax);
-  if (t < 0) return count;
+  if (!preparedStartTime(motion.motion, SWEEP_MOTION_STRIDE * h)) return count;
   if (count === candidates.length) {
     candidates = grown(candidates, count + 1);
     candidateTimes = grown(candidateTimes, count + 1);
     candidateSteps = grown(candidateSteps, count + 1);
   }
   candidates[count] = h;
-  candidateTimes[count] = t;
+  candidateTimes[count] = sweepClock[SWEEP_NEXT];
   candidateSteps[count] = 0;
   return count + 1;
 }
 
+/** Infinity, loaded as a double: `let t = Infinity` made V8 box the times compared with it. */
+const never = new Float64Array([Infinity]);
+
 /**
- * The first contact of the prepared weapon, at a time <= tMax, among the first `count`
+ * The first contact of the prepared weapon, at a time <= tMax (sweepClock[SWEEP_LIMIT]), among the first `count`
  * candidates: its hitbox (the lowest index among equal times), with t, point and normal in
  * `best`; −1 for none. The candidates' sweeps advance together, always the one behind (lowest
  * time, then hitbox index) by one step (sweepStep), so the first contact any of them reaches is
  * the first of all (every other sweep is at that time or later, and a sweep's time only grows)
  * and no sweep steps past it. Each sweep's times are those of obbSweep on its pair alone.
  */
-function firstContact(motion: HitboxMotion, count: number, tMax: number): number {
+function firstContact(motion: HitboxMotion, count: number): number {
   let selected = -1;
+  const clock = sweepClock, tMax = clock[SWEEP_LIMIT], infinity = never[0];
   for (;;) {
-    let i = -1, t = Infinity, h = 0;
+    let i = -1, t = infinity, h = 0;
     for (let k = 0; k < count; k++) {
       const tk = candidateTimes[k];
-      if (tk < t || (tk === t && tk !== Infinity && candidates[k] < h)) {
+      if (tk < t || (tk === t && tk !== infinity && candidates[k] < h)) {
         i = k; t = tk; h = candidates[k];
       }
     }
@@ -274,12 +278,15 @@ function firstContact(motion: HitboxMotion, count: number, tMax: number): number
       sweepSelect(motion.motion, SWEEP_MOTION_STRIDE * h);
       selected = h;
     }
-    const next = sweepStep(t, candidateSteps[i]++);
+    clock[SWEEP_T] = t;
+    const next = sweepStep(candidateSteps[i]++);
     if (next === SWEEP_STEP_CONTACT) {
-      sweepContact(best, 0, t);
+      sweepContact(best, 0);
       return h;
     }
-    candidateTimes[i] = next >= 0 && next <= tMax ? next : Infinity;
+    // Stored apart: `ok ? next : Infinity` made V8 box `next`.
+    candidateTimes[i] = clock[SWEEP_NEXT];
+    if (next < 0 || !(clock[SWEEP_NEXT] >= 0 && clock[SWEEP_NEXT] <= tMax)) candidateTimes[i] = infinity;
   }
 }
 
@@ -316,8 +323,9 @@ export function sweepFirst(hit: HitboxHit, store: HitboxStore, motion: HitboxMot
   const own = prepareSweep(store, motion, query, caller);
   const characters = charactersMet(motion, ignored ?? own);
   let count = 0;
-  for (let i = 0; i < characters; i++) count = gather(store, motion, met.ids[i], query.groups, 1, count);
-  const h = firstContact(motion, count, 1);
+  sweepClock[SWEEP_LIMIT] = 1;
+  for (let i = 0; i < characters; i++) count = gather(store, motion, met.ids[i], query.groups | 0, count);
+  const h = firstContact(motion, count);
   if (h >= 0) fill(hit, store, h);
   return h >= 0;
 }
@@ -347,8 +355,8 @@ export function sweepAll(hits: HitboxHit[], store: HitboxStore, motion: HitboxMo
   for (let j = 0; j < characters && capacity > 0; j++) {
     const c = met.ids[j];
     // Once full, only a character hit before the last kept one can enter.
-    const tMax = count === capacity ? hits[capacity - 1].t : 1;
-    const h = firstContact(motion, gather(store, motion, c, query.groups, tMax, 0), tMax);
+    sweepClock[SWEEP_LIMIT] = count === capacity ? hits[capacity - 1].t : 1;
+    const h = firstContact(motion, gather(store, motion, c, query.groups | 0, 0));
     if (h < 0) continue;
     const t = best[0];
     // Insertion by (t, hitbox): characters come in index order, so equal times keep it.

@@ -57,9 +57,13 @@ export function createCharacterRayGrid(cellScale = 1, shared = false): Character
   };
 }
 
-/** Cell range of one AABB along an axis, clamped to the grid. */
-export function cellOf(v: number, origin: number, inv: number, dim: number): number {
-  const i = Math.floor((v - origin) * inv);
+/**
+ * The cell along axis k of the grid holding the coordinate v[vo], clamped to the grid (the grid's
+ * origin and cell size written). Numbers come from arrays: V8 boxes a double passed to a call it
+ * does not inline.
+ */
+export function cellOf(grid: Pick<CharacterRayGrid, 'origin' | 'cellSize' | 'dims'>, v: ArrayLike<number>, vo: number, k: number): number {
+  const i = Math.floor((v[vo] - grid.origin[k]) * (1 / grid.cellSize)), dim = grid.dims[k];
   return i < 0 ? 0 : i >= dim ? dim - 1 : i;
 }
 
@@ -101,16 +105,15 @@ export function buildCharacterRayGrid(grid: CharacterRayGrid, store: Pick<Hitbox
   grid.stamp = grown(grid.stamp, n);
   const start = grid.cellStart;
   start.fill(0, 0, cells + 1);
-  const inv = 1 / cell;
   // Counting sort in two passes: count per cell, inclusive prefix sums (cell ends), then place
   // each item at --end, which leaves start[k] at the cell's beginning.
   for (let pass = 0; pass < 2; pass++) {
     for (let c = 0; c < n; c++) {
       if (store.hitboxCount[c] === 0 || store.retired[c] === 1) continue;
       const a = AABB_STRIDE * c;
-      const x0 = cellOf(aabb[a], minX, inv, dims[0]), x1 = cellOf(aabb[a + 3], minX, inv, dims[0]);
-      const y0 = cellOf(aabb[a + 1], minY, inv, dims[1]), y1 = cellOf(aabb[a + 4], minY, inv, dims[1]);
-      const z0 = cellOf(aabb[a + 2], minZ, inv, dims[2]), z1 = cellOf(aabb[a + 5], minZ, inv, dims[2]);
+      const x0 = cellOf(grid, aabb, a, 0), x1 = cellOf(grid, aabb, a + 3, 0);
+      const y0 = cellOf(grid, aabb, a + 1, 1), y1 = cellOf(grid, aabb, a + 4, 1);
+      const z0 = cellOf(grid, aabb, a + 2, 2), z1 = cellOf(grid, aabb, a + 5, 2);
       for (let z = z0; z <= z1; z++) {
         for (let y = y0; y <= y1; y++) {
           for (let x = x0; x <= x1; x++) {

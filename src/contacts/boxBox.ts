@@ -1,4 +1,4 @@
-import { closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from '../query/closestPoints';
+import { closestSegments, CLOSEST_SEGMENTS_STRIDE } from '../query/closestPoints';
 import { OBB_AXES, OBB_HALF, type Floats, type ReadonlyFloats } from '../layout';
 import { SAT_FALSE_OVERLAP_BAND, EDGE_AXIS_MIN_SINE, CONTACT_SLACK } from '../tolerances';
 import {
@@ -30,7 +30,7 @@ const polyB = new Float64Array(24);
 const pointDepth = new Float64Array(8);
 const chosen = new Int32Array(4);
 const segments = new Float64Array(12);
-const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
+const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE + 1);
 // What contactObbObb hands to the face and edge contacts: the offset between the centres at 0-2,
 // the normal at 3-5, the depth at 6 and the pair's size at 7. Through an array: doubles passed to a
 // call V8 does not inline are boxed, over 100 bytes of garbage per contact.
@@ -297,7 +297,7 @@ function boxEdgeContact(out: Floats, oo: number, a: ReadonlyFloats, ao: number, 
   const featureA = supportEdge(a, ao, i, 1, 0);
   const featureB = supportEdge(b, bo, j, -1, 6);
   const depth = pair[6];
-  closestPtSegmentSegment(closest, 0, segments, 0, segments, 6);
+  closestSegments(closest, 0, segments, 0, segments, 6);
   writePoint(
     out, oo, 0,
     a[ao] + 0.5 * (closest[0] + closest[3]),

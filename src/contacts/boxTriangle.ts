@@ -1,4 +1,4 @@
-import { CLOSEST_SEGMENTS_STRIDE, closestPtSegmentSegment } from '../query/closestPoints';
+import { CLOSEST_SEGMENTS_STRIDE, closestSegments } from '../query/closestPoints';
 import { CONTACT_SLACK, EDGE_AXIS_MIN_SINE, SAT_FALSE_OVERLAP_BAND, BOX_TRIANGLE_ROUNDING } from '../tolerances';
 import {
   FEATURE_BOX_FACE,
@@ -28,7 +28,7 @@ import {
  * filter's rules in triangles.ts.
  */
 
-const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
+const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE + 1);
 const best = new Float64Array(6);
 // Triangle in the box frame (relative to the box centre), and the polygons being clipped.
 const local = new Float64Array(9);
@@ -283,7 +283,7 @@ function boxTriangleEdgeContact(
     edgeSeg[i] = local[p + i];
     edgeSeg[3 + i] = local[q + i];
   }
-  closestPtSegmentSegment(closest, 0, best, 0, edgeSeg, 0);
+  closestSegments(closest, 0, best, 0, edgeSeg, 0);
   writeBoxLocalPoint(
     out, oo, 0, b, bo,
     0.5 * (closest[0] + closest[3]), 0.5 * (closest[1] + closest[4]), 0.5 * (closest[2] + closest[5]), depth,

@@ -1,4 +1,4 @@
-import { closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from '../query/closestPoints';
+import { closestSegments, SEGMENTS_DISTANCE, CLOSEST_SEGMENTS_STRIDE } from '../query/closestPoints';
 import { OBB_AXES, OBB_HALF, type Floats, type ReadonlyFloats } from '../layout';
 import { raycastObbArrays, RAY_HIT_STRIDE, RAY_INPUT_STRIDE } from '../query/raycast';
 import {
@@ -22,7 +22,7 @@ import { roundContact } from './round';
  * against an edge, or a segment through the box. Conventions in manifold.ts.
  */
 
-const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
+const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE + 1);
 const rayHit = new Float64Array(RAY_HIT_STRIDE);
 const segmentRay = new Float64Array(RAY_INPUT_STRIDE);
 const localSegment = new Float64Array(6);
@@ -132,7 +132,8 @@ export function contactCapsuleObb(out: Floats, oo: number, c: ReadonlyFloats, co
     for (let k = 0; k < 3; k++) {
       for (let corner = 0; corner < 4; corner++) {
         setBoxEdgeLocal(b, bo, k, (corner & 1) !== 0, (corner & 2) !== 0);
-        const d2 = closestPtSegmentSegment(closest, 0, localSegment, 0, boxEdge, 0);
+        closestSegments(closest, 0, localSegment, 0, boxEdge, 0);
+        const d2 = closest[SEGMENTS_DISTANCE];
         if (d2 < best2) {
           best2 = d2;
           bestT = closest[6];
@@ -225,7 +226,7 @@ function capsuleObbPenetration(out: Floats, oo: number, b: ReadonlyFloats, bo: n
   if (clearlySmaller(edge, face, size)) {
     // The box edge along u_k that is deepest toward the capsule (support in −n).
     setBoxEdgeLocal(b, bo, edgeAxis, -(edgeAxis === 0 ? wy : edgeAxis === 1 ? wz : wx) >= 0, -(edgeAxis === 0 ? wz : edgeAxis === 1 ? wx : wy) >= 0);
-    closestPtSegmentSegment(closest, 0, localSegment, 0, boxEdge, 0);
+    closestSegments(closest, 0, localSegment, 0, boxEdge, 0);
     writeBoxLocalPoint(
       out, oo, 0, b, bo,
       0.5 * (closest[0] + r * wx + closest[3]),

@@ -1,4 +1,4 @@
-import { closestPtPointSegment, closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from '../query/closestPoints';
+import { closestPtPointSegment, closestSegments, CLOSEST_SEGMENTS_STRIDE } from '../query/closestPoints';
 import { type Floats, type ReadonlyFloats } from '../layout';
 import {
   FEATURE_CAPSULE_SIDE,
@@ -21,7 +21,7 @@ import { PARALLEL_SEGMENT_SINE } from '../tolerances';
  */
 
 const segments = new Float64Array(12);
-const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
+const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE + 1);
 const bestPoints = new Float64Array(6);
 
 /**
@@ -137,7 +137,7 @@ export function contactCapsuleSphere(out: Floats, oo: number, c: ReadonlyFloats,
  */
 export function contactCapsuleCapsule(out: Floats, oo: number, a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number): number {
   const ra = a[ao + 6], rb = b[bo + 6];
-  closestPtSegmentSegment(closest, 0, a, ao, b, bo);
+  closestSegments(closest, 0, a, ao, b, bo);
   const px = closest[0], py = closest[1], pz = closest[2];
   const dx = closest[3] - px, dy = closest[4] - py, dz = closest[5] - pz;
   const s = closest[6], t = closest[7];

@@ -2,7 +2,8 @@ import {
   CLOSEST_ON_TRIANGLE_STRIDE,
   CLOSEST_SEGMENTS_STRIDE,
   closestPtPointTriangle,
-  closestPtSegmentSegment,
+  closestSegments,
+  SEGMENTS_DISTANCE,
 } from '../query/closestPoints';
 import { EDGE_AXIS_MIN_SINE, PARALLEL_SEGMENT_SINE } from '../tolerances';
 import {
@@ -38,7 +39,7 @@ import {
  */
 
 const onTriangle = new Float64Array(CLOSEST_ON_TRIANGLE_STRIDE);
-const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
+const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE + 1);
 const best = new Float64Array(6);
 const rayHit = new Float64Array(RAY_HIT_STRIDE);
 // Triangle in the box frame (relative to the box centre), and the polygons being clipped.
@@ -154,7 +155,8 @@ export function contactCapsuleTriangle(
     }
     for (let e = 0; e < 3; e++) {
       setEdge(tri, to, e);
-      const d2 = closestPtSegmentSegment(closest, 0, c, co, edgeSeg, 0);
+      closestSegments(closest, 0, c, co, edgeSeg, 0);
+      const d2 = closest[SEGMENTS_DISTANCE];
       if (d2 < best2) {
         best2 = d2;
         bestT = closest[6];
@@ -247,7 +249,7 @@ function capsuleTrianglePenetration(
   // The side of an edge is the side of the plane the segment is pushed out to (the sign of the plane axis).
   if (clearlySmaller(edge, face, size) && (!flat || featureActive(active, FEATURE_TRIANGLE_EDGE + edgeIndex, fx * triangleNormal[0] + fy * triangleNormal[1] + fz * triangleNormal[2]))) {
     setEdge(tri, to, edgeIndex);
-    closestPtSegmentSegment(closest, 0, c, co, edgeSeg, 0);
+    closestSegments(closest, 0, c, co, edgeSeg, 0);
     writePoint(
       out, oo, 0,
       0.5 * (closest[0] + r * wx + closest[3]), 0.5 * (closest[1] + r * wy + closest[4]), 0.5 * (closest[2] + r * wz + closest[5]),

@@ -210,6 +210,15 @@ export function closestPtPointObb(
 }
 
 /**
+ * closestPtPointObb with p read at point[po..po + 2], the squared distance written at out[o + 3]
+ * (V8 boxes a double passed to or returned from a call it does not inline).
+ * @internal
+ */
+export function closestPtPointObbArrays(out: Float64Array, o: number, point: ReadonlyFloats, po: number, box: ReadonlyFloats, bo: number): void {
+  out[o + 3] = closestPtPointBoxLike(out, o, point[po], point[po + 1], point[po + 2], box, bo + OBB_CENTER, bo + OBB_AXES, bo + OBB_HALF, 3);
+}
+
+/**
  * Closest point to p on the solid rectangle at `rect[ro..]` (RECT_* layout). Writes the point
  * (3) and returns the squared distance.
  */
@@ -256,6 +265,29 @@ export function closestPtSegmentSegment(
   s1: ReadonlyFloats, o1: number,
   s2: ReadonlyFloats, o2: number,
 ): number {
+  closestSegments(segments, 0, s1, o1, s2, o2);
+  for (let k = 0; k < CLOSEST_SEGMENTS_STRIDE; k++) out[o + k] = segments[k];
+  return segments[SEGMENTS_DISTANCE];
+}
+const segments = new Float64Array(CLOSEST_SEGMENTS_STRIDE + 1);
+
+/**
+ * Offset of closestSegments' squared distance, after the CLOSEST_SEGMENTS_STRIDE numbers of
+ * closestPtSegmentSegment.
+ * @internal
+ */
+export const SEGMENTS_DISTANCE = CLOSEST_SEGMENTS_STRIDE;
+
+/**
+ * closestPtSegmentSegment with the squared distance written at out[o + SEGMENTS_DISTANCE] instead
+ * of returned: V8 boxes a double returned from a call it does not inline.
+ * @internal
+ */
+export function closestSegments(
+  out: Float64Array, o: number,
+  s1: ReadonlyFloats, o1: number,
+  s2: ReadonlyFloats, o2: number,
+): void {
   const p1x = s1[o1], p1y = s1[o1 + 1], p1z = s1[o1 + 2];
   const d1x = s1[o1 + 3] - p1x, d1y = s1[o1 + 4] - p1y, d1z = s1[o1 + 5] - p1z;
   const p2x = s2[o2], p2y = s2[o2 + 1], p2z = s2[o2 + 2];
@@ -298,5 +330,5 @@ export function closestPtSegmentSegment(
   out[o + 5] = z2;
   out[o + 6] = s;
   out[o + 7] = t;
-  return writePoint(out, o, x1, y1, z1, x2, y2, z2);
+  out[o + SEGMENTS_DISTANCE] = writePoint(out, o, x1, y1, z1, x2, y2, z2);
 }

@@ -48,8 +48,13 @@ export function writeRay(out: Float64Array, ox: number, oy: number, oz: number, 
   return out;
 }
 
-/** Writes the "origin inside" hit: t = 0, normal = −d/|d| (zero for a zero direction). */
-function writeInsideHit(out: Floats, dx: number, dy: number, dz: number): void {
+/**
+ * Writes the "origin inside" hit: t = 0, normal = −d/|d| (zero for a zero direction), d at
+ * v[vo..vo + 2]. The helpers read their numbers from arrays: V8 boxes a double passed to a call it
+ * does not inline.
+ */
+function writeInsideHit(out: Floats, v: ReadonlyFloats, vo: number): void {
+  const dx = v[vo], dy = v[vo + 1], dz = v[vo + 2];
   const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
   const s = len > 0 ? -1 / len : 0;
   out[0] = 0;
@@ -58,11 +63,15 @@ function writeInsideHit(out: Floats, dx: number, dy: number, dz: number): void {
   out[3] = dz * s;
 }
 
+/** writeHit's t and normal. */
+const staged = new Float64Array(RAY_HIT_STRIDE);
+
 /**
- * Writes t and the normal (x, y, z) normalised; a zero vector (the hit point is the centre of a
- * zero-radius round shape) falls back to −d/|d|.
+ * Writes t and the normal (staged[0..3]) normalised; a zero vector (the hit point is the centre of
+ * a zero-radius round shape) falls back to −d/|d|, d the direction of the ray at ray[ro].
  */
-function writeHit(out: Floats, t: number, nx: number, ny: number, nz: number, dx: number, dy: number, dz: number): void {
+function writeHit(out: Floats, ray: ReadonlyFloats, ro: number): void {
+  const t = staged[0], nx = staged[1], ny = staged[2], nz = staged[3];
   const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
   if (len > 0) {
     out[0] = t;
@@ -70,7 +79,7 @@ function writeHit(out: Floats, t: number, nx: number, ny: number, nz: number, dx
     out[2] = ny / len;
     out[3] = nz / len;
   } else {
-    writeInsideHit(out, dx, dy, dz);
+    writeInsideHit(out, ray, ro + 3);
     out[0] = t;
   }
 }
@@ -84,21 +93,31 @@ function writeHit(out: Floats, t: number, nx: number, ny: number, nz: number, dx
  * intersection"): the discriminant comes from the closest approach f = m − (m·v/v·v)·v, which
  * does not cancel when the ray starts far away, and the near root is taken as c/q so that a start
  * close to the surface does not cancel either.
+ *
+ * Reads m, v and r from ball[0..6] and writes t at ball[BALL_ENTRY] (V8 boxes a double passed to
+ * or returned from a call it does not inline).
  * @internal
  */
-export function ballEntry(mx: number, my: number, mz: number, vx: number, vy: number, vz: number, r: number): number {
+export function ballEntry(ball: Float64Array): void {
+  const mx = ball[0], my = ball[1], mz = ball[2], vx = ball[3], vy = ball[4], vz = ball[5], r = ball[6];
   const vv = vx * vx + vy * vy + vz * vz;
   const b = mx * vx + my * vy + mz * vz;
-  if (vv === 0 || b >= 0) return Infinity;
+  ball[BALL_ENTRY] = Infinity;
+  if (vv === 0 || b >= 0) return;
   const k = b / vv;
   const fx = mx - k * vx, fy = my - k * vy, fz = mz - k * vz;
   const f = Math.sqrt(fx * fx + fy * fy + fz * fz);
   const disc = (r - f) * (r + f);
-  if (disc < 0) return Infinity;
+  if (disc < 0) return;
   const q = -b + Math.sqrt(vv * disc);
   const m = Math.sqrt(mx * mx + my * my + mz * mz);
-  return ((m - r) * (m + r)) / q;
+  ball[BALL_ENTRY] = ((m - r) * (m + r)) / q;
 }
+/** @internal Where ballEntry writes its answer; its input before (BALL_ENTRY numbers). */
+export const BALL_ENTRY = 7;
+
+/** ballEntry's numbers for the ray kernels. */
+const ball = new Float64Array(BALL_ENTRY + 1);
 
 // Running state of a slab clip (AABB, OBB, k-DOP): the ray's parameter interval inside every slab
 // seen so far, which slab bounds its start (index and outward sign), and whether the origin lies in
@@ -155,14 +174,16 @@ export function clipSlab(index: number, po: number, pd: number, lo: number, hi: 
 }
 
 /**
- * Ends a slab clip: writes t (and the inside normal when the origin is inside) and reports a hit.
- * The caller writes the entering slab's normal (slab ENTER_INDEX, ENTER_SIGN) when the origin was outside.
+ * Ends a slab clip of the direction at v[vo..vo + 2] up to v[limit]: writes t (and the inside
+ * normal when the origin is inside) and reports a hit. The caller writes the entering slab's
+ * normal (slab ENTER_INDEX, ENTER_SIGN) when the origin was outside.
  * @internal
  */
-export function finishSlabs(out: Floats, dx: number, dy: number, dz: number, maxT: number): boolean {
+export function finishSlabs(out: Floats, v: ReadonlyFloats, vo: number, limit: number): boolean {
+  const maxT = v[limit];
   if (maxT < 0) return false;
   if (slab[ORIGIN_INSIDE] === 1) {
-    writeInsideHit(out, dx, dy, dz);
+    writeInsideHit(out, v, vo);
     return true;
   }
   const t = slab[ENTER_T];
@@ -208,13 +229,23 @@ export function raycastSphereArrays(out: Floats, ray: ReadonlyFloats, ro: number
   const mx = ox - sphere[so], my = oy - sphere[so + 1], mz = oz - sphere[so + 2];
   const r = sphere[so + 3];
   if (mx * mx + my * my + mz * mz <= r * r) {
-    writeInsideHit(out, dx, dy, dz);
+    writeInsideHit(out, ray, ro + 3);
     return true;
   }
-  const t = ballEntry(mx, my, mz, dx, dy, dz, r);
+  for (let k = 0; k < 3; k++) {
+    ball[k] = ray[ro + k] - sphere[so + k];
+    ball[3 + k] = ray[ro + 3 + k];
+  }
+  ball[6] = r;
+  ballEntry(ball);
+  const t = ball[BALL_ENTRY];
   // A miss is Infinity, which an unlimited ray's maxT does not exceed.
   if (t === Infinity || t > maxT) return false;
-  writeHit(out, t, mx + t * dx, my + t * dy, mz + t * dz, dx, dy, dz);
+  staged[0] = t;
+  staged[1] = mx + t * dx;
+  staged[2] = my + t * dy;
+  staged[3] = mz + t * dz;
+  writeHit(out, ray, ro);
   return true;
 }
 
@@ -232,12 +263,12 @@ export function raycastAabb(
 
 /** @internal raycastAabb, the ray read from ray[ro..ro + RAY_INPUT_STRIDE) (see RAY_INPUT_STRIDE). */
 export function raycastAabbArrays(out: Floats, ray: ReadonlyFloats, ro: number, box: ReadonlyFloats, bo: number): boolean {
-  const ox = ray[ro], oy = ray[ro + 1], oz = ray[ro + 2], dx = ray[ro + 3], dy = ray[ro + 4], dz = ray[ro + 5], maxT = ray[ro + 6];
+  const ox = ray[ro], oy = ray[ro + 1], oz = ray[ro + 2], dx = ray[ro + 3], dy = ray[ro + 4], dz = ray[ro + 5];
   beginSlabs();
   if (!clipSlab(0, ox, dx, box[bo], box[bo + 3])) return false;
   if (!clipSlab(1, oy, dy, box[bo + 1], box[bo + 4])) return false;
   if (!clipSlab(2, oz, dz, box[bo + 2], box[bo + 5])) return false;
-  if (!finishSlabs(out, dx, dy, dz, maxT)) return false;
+  if (!finishSlabs(out, ray, ro + 3, ro + 6)) return false;
   if (slab[ORIGIN_INSIDE] === 0) {
     out[1] = 0;
     out[2] = 0;
@@ -297,7 +328,7 @@ export function raycastObbArrays(out: Floats, ray: ReadonlyFloats, ro: number, b
   }
   if (maxT < 0) return false;
   if (inside) {
-    writeInsideHit(out, dx, dy, dz);
+    writeInsideHit(out, ray, ro + 3);
     return true;
   }
   if (enter < 0 || enter > maxT || enter > exit) return false;
@@ -327,7 +358,7 @@ export function raycastKdop(
 
 /** @internal raycastKdop, the ray read from ray[ro..ro + RAY_INPUT_STRIDE) (see RAY_INPUT_STRIDE). */
 export function raycastKdopArrays(out: Floats, ray: ReadonlyFloats, ro: number, kdop: ReadonlyFloats, ko: number, k: KdopK): boolean {
-  const ox = ray[ro], oy = ray[ro + 1], oz = ray[ro + 2], dx = ray[ro + 3], dy = ray[ro + 4], dz = ray[ro + 5], maxT = ray[ro + 6];
+  const ox = ray[ro], oy = ray[ro + 1], oz = ray[ro + 2], dx = ray[ro + 3], dy = ray[ro + 4], dz = ray[ro + 5];
   const dirs = KDOP_DIRECTIONS[k];
   const half = k / 2;
   beginSlabs();
@@ -337,10 +368,12 @@ export function raycastKdopArrays(out: Floats, ray: ReadonlyFloats, ro: number, 
     const pd = dx * nx + dy * ny + dz * nz;
     if (!clipSlab(i, po, pd, kdop[ko + i], kdop[ko + half + i])) return false;
   }
-  if (!finishSlabs(out, dx, dy, dz, maxT)) return false;
+  if (!finishSlabs(out, ray, ro + 3, ro + 6)) return false;
   if (slab[ORIGIN_INSIDE] === 0) {
     const i = 3 * slab[ENTER_INDEX], sign = slab[ENTER_SIGN];
-    writeHit(out, slab[ENTER_T], sign * dirs[i], sign * dirs[i + 1], sign * dirs[i + 2], dx, dy, dz);
+    staged[0] = slab[ENTER_T];
+    for (let k = 0; k < 3; k++) staged[1 + k] = sign * dirs[i + k];
+    writeHit(out, ray, ro);
   }
   return true;
 }
@@ -373,16 +406,35 @@ export function raycastCapsuleArrays(out: Floats, ray: ReadonlyFloats, ro: numbe
   const s0 = aa > 0 ? Math.min(1, Math.max(0, ma / aa)) : 0;
   const qx = mx - s0 * ax, qy = my - s0 * ay, qz = mz - s0 * az;
   if (qx * qx + qy * qy + qz * qz <= r * r) {
-    writeInsideHit(out, dx, dy, dz);
+    writeInsideHit(out, ray, ro + 3);
     return true;
   }
-  let t = Math.min(ballEntry(mx, my, mz, dx, dy, dz, r), ballEntry(mx - ax, my - ay, mz - az, dx, dy, dz, r));
+  // The two end balls, then the cylinder (ballEntry reads its numbers from `ball`).
+  for (let k = 0; k < 3; k++) {
+    ball[k] = ray[ro + k] - capsule[co + k];
+    ball[3 + k] = ray[ro + 3 + k];
+  }
+  ball[6] = r;
+  ballEntry(ball);
+  const t0 = ball[BALL_ENTRY];
+  ball[0] = mx - ax;
+  ball[1] = my - ay;
+  ball[2] = mz - az;
+  ballEntry(ball);
+  let t = Math.min(t0, ball[BALL_ENTRY]);
   if (aa > 0) {
     // Cylinder: a circle problem in the plane across the axis; valid only between the end caps.
     const km = ma / aa, kd = (dx * ax + dy * ay + dz * az) / aa;
     const px = mx - km * ax, py = my - km * ay, pz = mz - km * az;
     if (px * px + py * py + pz * pz > r * r) {
-      const tc = ballEntry(px, py, pz, dx - kd * ax, dy - kd * ay, dz - kd * az, r);
+      ball[0] = px;
+      ball[1] = py;
+      ball[2] = pz;
+      ball[3] = dx - kd * ax;
+      ball[4] = dy - kd * ay;
+      ball[5] = dz - kd * az;
+      ballEntry(ball);
+      const tc = ball[BALL_ENTRY];
       const axial = km + tc * kd;
       if (tc < t && axial >= 0 && axial <= 1) t = tc;
     }
@@ -390,7 +442,11 @@ export function raycastCapsuleArrays(out: Floats, ray: ReadonlyFloats, ro: numbe
   if (t === Infinity || t > maxT) return false;
   const hx = mx + t * dx, hy = my + t * dy, hz = mz + t * dz;
   const s = aa > 0 ? Math.min(1, Math.max(0, (hx * ax + hy * ay + hz * az) / aa)) : 0;
-  writeHit(out, t, hx - s * ax, hy - s * ay, hz - s * az, dx, dy, dz);
+  staged[0] = t;
+  staged[1] = hx - s * ax;
+  staged[2] = hy - s * ay;
+  staged[3] = hz - s * az;
+  writeHit(out, ray, ro);
   return true;
 }
 
@@ -435,6 +491,10 @@ export function raycastTriangleArrays(out: Floats, ray: ReadonlyFloats, ro: numb
   if (t < 0 || t > maxT) return false;
   // det > 0 means d·n < 0: n already faces the ray.
   const side = det > 0 ? 1 : -1;
-  writeHit(out, t, side * nx, side * ny, side * nz, dx, dy, dz);
+  staged[0] = t;
+  staged[1] = side * nx;
+  staged[2] = side * ny;
+  staged[3] = side * nz;
+  writeHit(out, ray, ro);
   return true;
 }

@@ -3,8 +3,8 @@ import { CAPSULE_STRIDE, OBB_AXES, OBB_HALF, OBB_STRIDE, type Floats, type KdopK
 import { obbFromAabb } from '../volumes/obb';
 import { CLOSEST_ON_TRIANGLE_STRIDE, closestPtPointTriangle } from './closestPoints';
 import { DEGENERATE_TRIANGLE_SINE } from '../tolerances';
-import { ballEntry, RAY_HIT_STRIDE, RAY_INPUT_STRIDE, raycastCapsule, raycastCapsuleArrays, writeRay } from './raycast';
-import { writeShapeHit } from './shapeCastHit';
+import { BALL_ENTRY, ballEntry, RAY_HIT_STRIDE, RAY_INPUT_STRIDE, raycastCapsuleArrays, writeRay } from './raycast';
+import { HIT_INPUT_STRIDE, writeShapeHit } from './shapeCastHit';
 import { castSegmentKdop } from './shapeCastKdop';
 
 /**
@@ -92,11 +92,24 @@ const capsule = new Float64Array(CAPSULE_STRIDE);
 const rayHit = new Float64Array(RAY_HIT_STRIDE);
 /** The ray of a sphere's centre, for the ray kernels (RAY_INPUT_STRIDE). */
 const centreRay = new Float64Array(RAY_INPUT_STRIDE);
+
+/** The ray of the centre of the sphere at sphere[so] moved by the motion at motion[mo], in centreRay. */
+function centreRayOf(sphere: ReadonlyFloats, so: number, motion: ReadonlyFloats, mo: number): Float64Array {
+  for (let k = 0; k < 3; k++) {
+    centreRay[k] = sphere[so + k];
+    centreRay[3 + k] = motion[mo + k];
+  }
+  centreRay[6] = motion[mo + 3];
+  return centreRay;
+}
 /** castSphereBoxFrame's input: the centre and motion in the box frame (6), the half-extents (3), r, maxT. */
 const frame = new Float64Array(11);
 const boxScratch = new Float64Array(OBB_STRIDE);
 const closest = new Float64Array(CLOSEST_ON_TRIANGLE_STRIDE);
 const boxHit = new Float64Array(7); // t, normal (3), point (3), in the box frame
+/** A hit for writeShapeHit (HIT_INPUT_STRIDE; writeRoundHit's radius last). */
+const staged = new Float64Array(HIT_INPUT_STRIDE);
+const ball = new Float64Array(BALL_ENTRY + 1);
 
 /** Sphere against a sphere [x, y, z, r] at sphere[so]: a ray against the ball of radius r + r_s. */
 export function castSphereSphere(
@@ -122,11 +135,21 @@ export function castSphereSphereArrays(
   const m2 = mx * mx + my * my + mz * mz;
   let t = 0;
   if (m2 > reach * reach) {
-    t = ballEntry(mx, my, mz, dx, dy, dz, reach);
+    for (let k = 0; k < 3; k++) {
+      ball[k] = sphere[so + k] - target[to + k];
+      ball[3 + k] = motion[mo + k];
+    }
+    ball[6] = reach;
+    ballEntry(ball);
+    t = ball[BALL_ENTRY];
     if (!(t <= maxT)) return false;
   }
-  const hx = mx + t * dx, hy = my + t * dy, hz = mz + t * dz;
-  writeShapeHit(out, oo, t, hx, hy, hz, 0, 0, 0, dx, dy, dz);
+  staged[0] = t;
+  staged[1] = mx + t * dx;
+  staged[2] = my + t * dy;
+  staged[3] = mz + t * dz;
+  staged[4] = staged[5] = staged[6] = 0;
+  writeShapeHit(out, oo, staged, motion, mo);
   // The point on the target's surface (at start overlap, the closest point of the solid ball).
   const k = t > 0 ? rs : Math.min(rs, Math.sqrt(m2));
   out[oo + 4] = sx + k * out[oo + 1];
@@ -136,28 +159,30 @@ export function castSphereSphereArrays(
 }
 
 /**
- * Writes the hit of a sphere whose centre, at t, is h and whose contact normal is (from the ray
- * kernel's rounded shape) unit n: the point is h − r·n.
+ * Writes the hit of the sphere at sphere[so] moved by t·d (d at motion[mo]) whose contact normal
+ * is (from the ray kernel's rounded shape) the unit n at rayHit[1..3], t at rayHit[0]: the point
+ * is the centre at t less r·n.
  */
-function writeRoundHit(
-  out: Floats, oo: number, t: number, hx: number, hy: number, hz: number,
-  nx: number, ny: number, nz: number, r: number, dx: number, dy: number, dz: number,
-): void {
-  writeShapeHit(out, oo, t, nx, ny, nz, 0, 0, 0, dx, dy, dz);
-  out[oo + 4] = hx - r * out[oo + 1];
-  out[oo + 5] = hy - r * out[oo + 2];
-  out[oo + 6] = hz - r * out[oo + 3];
+function writeRoundHit(out: Floats, oo: number, sphere: ReadonlyFloats, so: number, motion: ReadonlyFloats, mo: number): void {
+  const t = rayHit[0];
+  for (let k = 0; k < 4; k++) staged[k] = rayHit[k];
+  writeShapeHit(out, oo, staged, motion, mo);
+  const r = sphere[so + 3];
+  for (let k = 0; k < 3; k++) out[oo + 4 + k] = sphere[so + k] + t * motion[mo + k] - r * out[oo + 1 + k];
 }
 
 /**
- * Start-overlap hit of a sphere centred at c against a target whose closest point to c is q
- * (c itself when c is inside): normal c − q (least penetration), point q.
+ * Start-overlap hit of the sphere at sphere[so] against a target whose closest point to its
+ * centre c is q at closest[0..2] (c itself when c is inside): normal c − q (least penetration),
+ * point q.
  */
-function writeStartHit(
-  out: Floats, oo: number, cx: number, cy: number, cz: number, qx: number, qy: number, qz: number,
-  dx: number, dy: number, dz: number,
-): void {
-  writeShapeHit(out, oo, 0, cx - qx, cy - qy, cz - qz, qx, qy, qz, dx, dy, dz);
+function writeStartHit(out: Floats, oo: number, sphere: ReadonlyFloats, so: number, motion: ReadonlyFloats, mo: number): void {
+  staged[0] = 0;
+  for (let k = 0; k < 3; k++) {
+    staged[1 + k] = sphere[so + k] - closest[k];
+    staged[4 + k] = closest[k];
+  }
+  writeShapeHit(out, oo, staged, motion, mo);
 }
 
 /** Sphere against a capsule [p0, p1, r_c] at cap[co]: a ray against the capsule of radius r + r_c. */
@@ -177,8 +202,7 @@ export function castSphereCapsuleArrays(
   cap: ReadonlyFloats, co: number,
 ): boolean {
   const cx = sphere[so], cy = sphere[so + 1], cz = sphere[so + 2], r = sphere[so + 3];
-  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
-  if (maxT < 0) return false;
+  if (motion[mo + 3] < 0) return false;
   for (let i = 0; i < 6; i++) capsule[i] = cap[co + i];
   const rc = cap[co + 6];
   capsule[6] = r + rc;
@@ -192,13 +216,18 @@ export function castSphereCapsuleArrays(
   if (e2 <= capsule[6] * capsule[6]) {
     // Closest point of the solid capsule to c: c itself when inside, else on its surface.
     const e = Math.sqrt(e2), k = e > rc ? rc / e : 1;
-    const qx = capsule[0] + s * ax, qy = capsule[1] + s * ay, qz = capsule[2] + s * az;
-    writeShapeHit(out, oo, 0, ex, ey, ez, qx + k * ex, qy + k * ey, qz + k * ez, dx, dy, dz);
+    staged[0] = 0;
+    staged[1] = ex;
+    staged[2] = ey;
+    staged[3] = ez;
+    staged[4] = capsule[0] + s * ax + k * ex;
+    staged[5] = capsule[1] + s * ay + k * ey;
+    staged[6] = capsule[2] + s * az + k * ez;
+    writeShapeHit(out, oo, staged, motion, mo);
     return true;
   }
-  if (!raycastCapsuleArrays(rayHit, writeRay(centreRay, cx, cy, cz, dx, dy, dz, maxT), 0, capsule, 0)) return false;
-  const t = rayHit[0];
-  writeRoundHit(out, oo, t, cx + t * dx, cy + t * dy, cz + t * dz, rayHit[1], rayHit[2], rayHit[3], r, dx, dy, dz);
+  if (!raycastCapsuleArrays(rayHit, centreRayOf(sphere, so, motion, mo), 0, capsule, 0)) return false;
+  writeRoundHit(out, oo, sphere, so, motion, mo);
   return true;
 }
 
@@ -346,12 +375,14 @@ export function castSphereObbArrays(
   frame[10] = maxT;
   if (!castSphereBoxFrame()) return false;
   const n0 = boxHit[1], n1 = boxHit[2], n2 = boxHit[3], p0 = boxHit[4], p1 = boxHit[5], p2 = boxHit[6];
-  writeShapeHit(
-    out, oo, boxHit[0],
-    n0 * u0x + n1 * u1x + n2 * u2x, n0 * u0y + n1 * u1y + n2 * u2y, n0 * u0z + n1 * u1z + n2 * u2z,
-    bx + p0 * u0x + p1 * u1x + p2 * u2x, by + p0 * u0y + p1 * u1y + p2 * u2y, bz + p0 * u0z + p1 * u1z + p2 * u2z,
-    dx, dy, dz,
-  );
+  staged[0] = boxHit[0];
+  staged[1] = n0 * u0x + n1 * u1x + n2 * u2x;
+  staged[2] = n0 * u0y + n1 * u1y + n2 * u2y;
+  staged[3] = n0 * u0z + n1 * u1z + n2 * u2z;
+  staged[4] = bx + p0 * u0x + p1 * u1x + p2 * u2x;
+  staged[5] = by + p0 * u0y + p1 * u1y + p2 * u2y;
+  staged[6] = bz + p0 * u0z + p1 * u1z + p2 * u2z;
+  writeShapeHit(out, oo, staged, motion, mo);
   return true;
 }
 
@@ -429,9 +460,14 @@ export function castSphereTriangleArrays(
     if (d2 === 0) {
       // Centre on the triangle: either face is a least penetration; take the one against the motion.
       const s = dx * nx + dy * ny + dz * nz > 0 ? -1 : 1;
-      writeShapeHit(out, oo, 0, s * nx, s * ny, s * nz, closest[0], closest[1], closest[2], dx, dy, dz);
+      staged[0] = 0;
+      staged[1] = s * nx;
+      staged[2] = s * ny;
+      staged[3] = s * nz;
+      for (let k = 0; k < 3; k++) staged[4 + k] = closest[k];
+      writeShapeHit(out, oo, staged, motion, mo);
     } else {
-      writeStartHit(out, oo, cx, cy, cz, closest[0], closest[1], closest[2], dx, dy, dz);
+      writeStartHit(out, oo, sphere, so, motion, mo);
     }
     return true;
   }
@@ -447,13 +483,15 @@ export function castSphereTriangleArrays(
     }
   }
   capsule[6] = r;
+  centreRayOf(sphere, so, motion, mo);
   for (let e = 0; e < 3; e++) {
     const p = to + 3 * e, q = to + 3 * ((e + 1) % 3);
     for (let i = 0; i < 3; i++) {
       capsule[i] = tri[p + i];
       capsule[3 + i] = tri[q + i];
     }
-    if (raycastCapsule(rayHit, cx, cy, cz, dx, dy, dz, Math.min(best, maxT), capsule, 0) && rayHit[0] < best) {
+    centreRay[6] = Math.min(best, maxT);
+    if (raycastCapsuleArrays(rayHit, centreRay, 0, capsule, 0) && rayHit[0] < best) {
       best = rayHit[0];
       bx = rayHit[1]; by = rayHit[2]; bz = rayHit[3];
     }
@@ -461,10 +499,14 @@ export function castSphereTriangleArrays(
   if (best === Infinity) return false;
   if (best === 0) {
     // Touching at the start by a capsule's rounding, not by the test above: the same answer as there.
-    writeStartHit(out, oo, cx, cy, cz, closest[0], closest[1], closest[2], dx, dy, dz);
+    writeStartHit(out, oo, sphere, so, motion, mo);
     return true;
   }
-  writeRoundHit(out, oo, best, cx + best * dx, cy + best * dy, cz + best * dz, bx, by, bz, r, dx, dy, dz);
+  rayHit[0] = best;
+  rayHit[1] = bx;
+  rayHit[2] = by;
+  rayHit[3] = bz;
+  writeRoundHit(out, oo, sphere, so, motion, mo);
   return true;
 }
 

@@ -6,7 +6,7 @@ import { closestPtPointObb, closestPtPointTriangle } from './closestPoints';
 import { beginSlabs, clipSlab, enteredSlab, enteredSlabSign, finishSlabs, RAY_HIT_STRIDE, slabOriginInside } from './raycast';
 import { castMotion, castSphereObbArrays, reversedMotion } from './shapeCast';
 import { castCapsuleObbArrays } from './shapeCastCapsule';
-import { swapShapeHit, writeShapeHit } from './shapeCastHit';
+import { HIT_INPUT_STRIDE, swapShapeHit, writeShapeHit } from './shapeCastHit';
 import { clipObbMotion, MOTION_AXIS_STRIDE, motionAxes } from './toi';
 
 /**
@@ -36,17 +36,22 @@ const closest = new Float64Array(6);
 const boxScratch = new Float64Array(OBB_STRIDE);
 // One axis of the box–triangle or box–k-DOP SAT: L (3), mover radius, target interval (2).
 const axis = new Float64Array(6);
+/** writeBoxHit's t and normal (staged[0..3]), for writeShapeHit (HIT_INPUT_STRIDE). */
+const staged = new Float64Array(HIT_INPUT_STRIDE);
 
 /**
- * Writes the hit at t with unit normal n: the point is the mover's support along −n at t, clamped
- * onto the target by `clamp` (OBB or triangle; none for a k-DOP).
+ * Writes the hit at t with normal n (staged[0..3]; the motion at motion[mo]): the point is the
+ * mover's support along −n at t, clamped onto the target by `clamp` (OBB or triangle; none for a
+ * k-DOP).
  */
 function writeBoxHit(
-  out: Floats, oo: number, box: ReadonlyFloats, bo: number, t: number, nx: number, ny: number, nz: number,
-  dx: number, dy: number, dz: number, target: ReadonlyFloats, to: number, clamp: number,
+  out: Floats, oo: number, box: ReadonlyFloats, bo: number, motion: ReadonlyFloats, mo: number,
+  target: ReadonlyFloats, to: number, clamp: number,
 ): void {
-  writeShapeHit(out, oo, t, nx, ny, nz, 0, 0, 0, dx, dy, dz);
-  nx = out[oo + 1]; ny = out[oo + 2]; nz = out[oo + 3];
+  const t = staged[0], dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2];
+  staged[4] = staged[5] = staged[6] = 0;
+  writeShapeHit(out, oo, staged, motion, mo);
+  const nx = out[oo + 1], ny = out[oo + 2], nz = out[oo + 3];
   let x = box[bo] + t * dx, y = box[bo + 1] + t * dy, z = box[bo + 2] + t * dz;
   for (let k = 0; k < 3; k++) {
     const u = bo + OBB_AXES + 3 * k, c = nx * box[u] + ny * box[u + 1] + nz * box[u + 2];
@@ -83,8 +88,8 @@ export function castObbObbArrays(
 ): boolean {
   const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
   if (maxT < 0) return false;
-  if (!clipObbMotion(box, bo, target, to, dx, dy, dz)) return false;
-  if (!finishSlabs(rayHit, dx, dy, dz, maxT)) return false;
+  if (!clipObbMotion(box, bo, target, to, motion, mo)) return false;
+  if (!finishSlabs(rayHit, motion, mo, mo + 3)) return false;
   let index = enteredSlab();
   if (slabOriginInside()) {
     // Least penetration, in true distance, over the axes (all were written: none rejected).
@@ -101,7 +106,11 @@ export function castObbObbArrays(
   const lx = motionAxes[m], ly = motionAxes[m + 1], lz = motionAxes[m + 2], s = motionAxes[m + 3];
   // s = (c_target − c_mover)·L at t = 0: the mover lies on the −sign(s) side (the entering side).
   const sign = s > 0 ? -1 : s < 0 ? 1 : dx * lx + dy * ly + dz * lz > 0 ? -1 : 1;
-  writeBoxHit(out, oo, box, bo, rayHit[0], sign * lx, sign * ly, sign * lz, dx, dy, dz, target, to, CLAMP_OBB);
+  staged[0] = rayHit[0];
+  staged[1] = sign * lx;
+  staged[2] = sign * ly;
+  staged[3] = sign * lz;
+  writeBoxHit(out, oo, box, bo, motion, mo, target, to, CLAMP_OBB);
   return true;
 }
 
@@ -137,9 +146,8 @@ export function castObbSphereArrays(
   out: Floats, oo: number, box: ReadonlyFloats, bo: number, motion: ReadonlyFloats, mo: number,
   sphere: ReadonlyFloats, so: number,
 ): boolean {
-  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2];
   if (!castSphereObbArrays(out, oo, sphere, so, reversedMotion(motion, mo), 0, box, bo)) return false;
-  swapShapeHit(out, oo, dx, dy, dz);
+  swapShapeHit(out, oo, motion, mo);
   return true;
 }
 
@@ -157,9 +165,8 @@ export function castObbCapsuleArrays(
   out: Floats, oo: number, box: ReadonlyFloats, bo: number, motion: ReadonlyFloats, mo: number,
   cap: ReadonlyFloats, co: number,
 ): boolean {
-  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2];
   if (!castCapsuleObbArrays(out, oo, cap, co, reversedMotion(motion, mo), 0, box, bo)) return false;
-  swapShapeHit(out, oo, dx, dy, dz);
+  swapShapeHit(out, oo, motion, mo);
   return true;
 }
 
@@ -245,10 +252,10 @@ const fillKdop = (i: number): boolean => kdopAxis(satBox, satBo, satTarget, satT
  * entered slab, or from the least penetration for a start overlap.
  */
 function finishBoxSat(
-  out: Floats, oo: number, box: ReadonlyFloats, bo: number, dx: number, dy: number, dz: number, maxT: number,
+  out: Floats, oo: number, box: ReadonlyFloats, bo: number, motion: ReadonlyFloats, mo: number,
   target: ReadonlyFloats, to: number, count: number, fill: (i: number) => boolean, clamp: number,
 ): boolean {
-  if (!finishSlabs(rayHit, dx, dy, dz, maxT)) return false;
+  if (!finishSlabs(rayHit, motion, mo, mo + 3)) return false;
   let index = enteredSlab(), sign = enteredSlabSign();
   if (slabOriginInside()) {
     const best = leastPenetration(count, fill);
@@ -257,7 +264,9 @@ function finishBoxSat(
   }
   fill(index);
   // Entering through `lo` (sign −1) the mover lies below the target along L: normal −L.
-  writeBoxHit(out, oo, box, bo, rayHit[0], sign * axis[0], sign * axis[1], sign * axis[2], dx, dy, dz, target, to, clamp);
+  staged[0] = rayHit[0];
+  for (let k = 0; k < 3; k++) staged[1 + k] = sign * axis[k];
+  writeBoxHit(out, oo, box, bo, motion, mo, target, to, clamp);
   return true;
 }
 
@@ -288,7 +297,7 @@ export function castObbTriangleArrays(
     if (!triangleAxis(box, bo, tri, to, i)) continue;
     if (!clipAxis(i, dx, dy, dz, margin)) return false;
   }
-  return finishBoxSat(out, oo, box, bo, dx, dy, dz, maxT, tri, to, 13, fillTriangle, CLAMP_TRIANGLE);
+  return finishBoxSat(out, oo, box, bo, motion, mo, tri, to, 13, fillTriangle, CLAMP_TRIANGLE);
 }
 
 /** k-DOP direction i as an axis of the box–k-DOP SAT into `axis`, projections relative to the box's centre. */
@@ -339,5 +348,5 @@ export function castObbKdopArrays(
     kdopAxis(box, bo, kdop, ko, k, i);
     if (!clipAxis(i, dx, dy, dz, margin)) return false;
   }
-  return finishBoxSat(out, oo, box, bo, dx, dy, dz, maxT, kdop, ko, half, fillKdop, CLAMP_NONE);
+  return finishBoxSat(out, oo, box, bo, motion, mo, kdop, ko, half, fillKdop, CLAMP_NONE);
 }

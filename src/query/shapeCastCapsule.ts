@@ -1,9 +1,9 @@
 import { OBB_AXES, OBB_HALF, type Floats, type KdopK, type ReadonlyFloats } from '../layout';
 import { SEGMENTS_PARALLEL_SINE_SQUARED } from '../tolerances';
-import { CLOSEST_SEGMENTS_STRIDE, closestPtPointObb, closestPtPointTriangle, closestPtSegmentSegment } from './closestPoints';
-import { RAY_HIT_STRIDE, raycastObb, raycastTriangle } from './raycast';
-import { castMotion, castSphereCapsule, castSphereCapsuleArrays, castSphereObb, castSphereTriangle, reversedMotion } from './shapeCast';
-import { SHAPE_CAST_HIT_STRIDE, swapShapeHit, writeShapeHit } from './shapeCastHit';
+import { CLOSEST_SEGMENTS_STRIDE, closestPtPointObb, closestPtPointTriangle, closestSegments, SEGMENTS_DISTANCE } from './closestPoints';
+import { RAY_HIT_STRIDE, RAY_INPUT_STRIDE, raycastObbArrays, raycastTriangleArrays } from './raycast';
+import { CAST_MOTION_STRIDE, castMotion, castSphereCapsuleArrays, castSphereObbArrays, castSphereTriangleArrays, reversedMotion } from './shapeCast';
+import { HIT_INPUT_STRIDE, SHAPE_CAST_HIT_STRIDE, swapShapeHit, writeShapeHit } from './shapeCastHit';
 import { castSegmentKdop } from './shapeCastKdop';
 
 /**
@@ -22,16 +22,38 @@ import { castSegmentKdop } from './shapeCastKdop';
 
 const hit = new Float64Array(SHAPE_CAST_HIT_STRIDE);
 const best = new Float64Array(SHAPE_CAST_HIT_STRIDE);
-const segs = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
+const segs = new Float64Array(CLOSEST_SEGMENTS_STRIDE + 1);
 const edge = new Float64Array(6);
 const closest = new Float64Array(6);
 const rayHit = new Float64Array(RAY_HIT_STRIDE);
 const corners = new Float64Array(24);
+// The feature casts read their numbers from arrays (V8 boxes a double passed to a call it does not
+// inline): the sphere cast (centre, radius), the motion up to the earliest hit so far, forwards
+// and backwards (CAST_MOTION_STRIDE), and edgeEntry's segments and radii (EDGE_* offsets).
+const ball = new Float64Array(4);
+const staged = new Float64Array(HIT_INPUT_STRIDE);
+const ahead = new Float64Array(CAST_MOTION_STRIDE);
+const back = new Float64Array(CAST_MOTION_STRIDE);
+const edgeInput = new Float64Array(14);
+const segment = new Float64Array(RAY_INPUT_STRIDE);
+const EDGE_B = 6;
+const EDGE_REACH = 12;
+const EDGE_RB = 13;
 
-/** Keeps `hit` in `best` when earlier; returns the best t so far. */
-function keep(found: boolean): number {
-  if (found && hit[0] < best[0]) best.set(hit);
-  return best[0];
+/** Starts a feature search: no hit yet, `ahead` and `back` the motion at motion[mo] and its reverse. */
+function beginFeatures(motion: ReadonlyFloats, mo: number): void {
+  best[0] = Infinity;
+  for (let k = 0; k < CAST_MOTION_STRIDE; k++) ahead[k] = motion[mo + k];
+  for (let k = 0; k < 3; k++) back[k] = -ahead[k];
+  back[3] = ahead[3];
+}
+
+/** Keeps `hit` in `best` when earlier, which then limits the later feature casts. */
+function keep(found: boolean): void {
+  if (found && hit[0] < best[0]) {
+    best.set(hit);
+    ahead[3] = back[3] = hit[0];
+  }
 }
 
 /** Copies `best` to out[oo] and reports whether anything was found. */
@@ -41,18 +63,65 @@ function emit(out: Floats, oo: number): boolean {
   return true;
 }
 
+/** The sphere at points[p..p + 2] of radius radii[ro], in `ball`. */
+function copyBall(points: ReadonlyFloats, p: number, radii: ReadonlyFloats, ro: number): void {
+  for (let k = 0; k < 3; k++) ball[k] = points[p + k];
+  ball[3] = radii[ro];
+}
+
+/** The capsule's second end as p0 + (p1 − p0), in `ball` (as the triangle and box casts take it). */
+function farEndBall(cap: ReadonlyFloats, co: number): void {
+  for (let k = 0; k < 3; k++) ball[k] = cap[co + k] + (cap[co + 3 + k] - cap[co + k]);
+  ball[3] = cap[co + 6];
+}
+
 /**
- * Interior contact of the moving segment a0 + s·ea (moved by t·d) with the static segment
- * b0 + u·eb: the first t at which the two lines are `reach` apart with both closest points inside
- * their segments (s, u in [0, 1]); the lines must be approaching through that distance. Writes
- * `hit` (normal along ea × eb, towards the mover; point on the target's surface, rb from its core).
- * Nearly parallel segments (SEGMENTS_PARALLEL_SINE_SQUARED) are left to the endpoint casts.
+ * The capsule's bounding sphere (about the segment's midpoint), in `ball`: the cheap rejection.
+ * The capsule lies inside it, so when it does not meet the target, neither does the capsule; most
+ * misses end there, before the dozen feature casts, and a sphere first touching after t = 0 rules
+ * out a start overlap.
  */
-function edgeEntry(
-  a0x: number, a0y: number, a0z: number, eax: number, eay: number, eaz: number,
-  b0x: number, b0y: number, b0z: number, ebx: number, eby: number, ebz: number,
-  dx: number, dy: number, dz: number, reach: number, rb: number, maxT: number,
-): boolean {
+function boundingBall(cap: ReadonlyFloats, co: number): void {
+  const x0 = cap[co], y0 = cap[co + 1], z0 = cap[co + 2];
+  const ax = cap[co + 3] - x0, ay = cap[co + 4] - y0, az = cap[co + 5] - z0;
+  const half = 0.5 * Math.sqrt(ax * ax + ay * ay + az * az);
+  ball[0] = x0 + 0.5 * ax;
+  ball[1] = y0 + 0.5 * ay;
+  ball[2] = z0 + 0.5 * az;
+  ball[3] = half + cap[co + 6];
+}
+
+/** The moving segment of edgeEntry: the capsule's core (start, direction), its reach r + rb and rb. */
+function edgeMover(cap: ReadonlyFloats, co: number, rb: number): void {
+  for (let k = 0; k < 3; k++) {
+    edgeInput[k] = cap[co + k];
+    edgeInput[3 + k] = cap[co + 3 + k] - cap[co + k];
+  }
+  edgeInput[EDGE_REACH] = cap[co + 6] + rb;
+  edgeInput[EDGE_RB] = rb;
+}
+
+/** The static segment of edgeEntry: from points[p] to points[q]. */
+function edgeTarget(points: ReadonlyFloats, p: number, q: number): void {
+  for (let k = 0; k < 3; k++) {
+    edgeInput[EDGE_B + k] = points[p + k];
+    edgeInput[EDGE_B + 3 + k] = points[q + k] - points[p + k];
+  }
+}
+
+/**
+ * Interior contact of the moving segment a0 + s·ea (moved by t·d, `ahead`) with the static segment
+ * b0 + u·eb (edgeInput): the first t at which the two lines are `reach` apart with both closest
+ * points inside their segments (s, u in [0, 1]); the lines must be approaching through that
+ * distance. Writes `hit` (normal along ea × eb, towards the mover; point on the target's surface,
+ * rb from its core). Nearly parallel segments (SEGMENTS_PARALLEL_SINE_SQUARED) are left to the
+ * endpoint casts.
+ */
+function edgeEntry(): boolean {
+  const a0x = edgeInput[0], a0y = edgeInput[1], a0z = edgeInput[2], eax = edgeInput[3], eay = edgeInput[4], eaz = edgeInput[5];
+  const b0x = edgeInput[6], b0y = edgeInput[7], b0z = edgeInput[8], ebx = edgeInput[9], eby = edgeInput[10], ebz = edgeInput[11];
+  const reach = edgeInput[EDGE_REACH], rb = edgeInput[EDGE_RB];
+  const dx = ahead[0], dy = ahead[1], dz = ahead[2], maxT = ahead[3];
   const nx = eay * ebz - eaz * eby, ny = eaz * ebx - eax * ebz, nz = eax * eby - eay * ebx;
   const a = eax * eax + eay * eay + eaz * eaz, b = eax * ebx + eay * eby + eaz * ebz, c = ebx * ebx + eby * eby + ebz * ebz;
   const nn = nx * nx + ny * ny + nz * nz;
@@ -69,32 +138,38 @@ function edgeEntry(
   const s = (b * e - c * d) / denom, u = (a * e - b * d) / denom;
   if (s < 0 || s > 1 || u < 0 || u > 1) return false;
   const sign = g0 > 0 ? 1 : -1;
-  writeShapeHit(hit, 0, t, sign * nx, sign * ny, sign * nz, 0, 0, 0, dx, dy, dz);
+  staged[0] = t;
+  staged[1] = sign * nx;
+  staged[2] = sign * ny;
+  staged[3] = sign * nz;
+  staged[4] = staged[5] = staged[6] = 0;
+  writeShapeHit(hit, 0, staged, ahead, 0);
   hit[4] = b0x + u * ebx + rb * hit[1];
   hit[5] = b0y + u * eby + rb * hit[2];
   hit[6] = b0z + u * ebz + rb * hit[3];
   return true;
 }
 
-/**
- * Cheap rejection: whether the capsule's bounding sphere (about the segment's midpoint) meets the
- * target by maxT (its hit left in `hit`). The capsule lies inside it, so when it does not, neither
- * does the capsule; most misses end here, before the dozen feature casts, and a sphere first
- * touching after t = 0 rules out a start overlap.
- */
-function boundingSphereReaches(
-  x0: number, y0: number, z0: number, ax: number, ay: number, az: number, r: number,
-  dx: number, dy: number, dz: number, maxT: number, target: ReadonlyFloats, to: number,
-  cast: typeof castSphereObb,
-): boolean {
-  const half = 0.5 * Math.sqrt(ax * ax + ay * ay + az * az);
-  return cast(hit, 0, x0 + 0.5 * ax, y0 + 0.5 * ay, z0 + 0.5 * az, half + r, dx, dy, dz, maxT, target, to);
+/** The capsule's core segment as a ray (RAY_INPUT_STRIDE: p0, p1 − p0, up to 1), in `segment`. */
+function segmentRay(cap: ReadonlyFloats, co: number): void {
+  for (let k = 0; k < 3; k++) {
+    segment[k] = cap[co + k];
+    segment[3 + k] = cap[co + 3 + k] - cap[co + k];
+  }
+  segment[6] = 1;
 }
 
-/** Point (x, y, z) cast by −d against the moving capsule, rewritten as the capsule's hit on it. */
-function vertexCast(cap: ReadonlyFloats, co: number, x: number, y: number, z: number, dx: number, dy: number, dz: number, maxT: number): boolean {
-  if (!castSphereCapsule(hit, 0, x, y, z, 0, -dx, -dy, -dz, maxT, cap, co)) return false;
-  swapShapeHit(hit, 0, dx, dy, dz);
+/** The point of the core segment (`segment`, as segmentRay wrote it) at the ray hit's t, into staged[4..6]. */
+function stageSegmentHitPoint(): void {
+  for (let k = 0; k < 3; k++) staged[4 + k] = segment[k] + rayHit[0] * segment[3 + k];
+}
+
+/** Point points[p..p + 2] cast by −d against the moving capsule, rewritten as the capsule's hit on it. */
+function vertexCast(cap: ReadonlyFloats, co: number, points: ReadonlyFloats, p: number): boolean {
+  for (let k = 0; k < 3; k++) ball[k] = points[p + k];
+  ball[3] = 0;
+  if (!castSphereCapsuleArrays(hit, 0, ball, 0, back, 0, cap, co)) return false;
+  swapShapeHit(hit, 0, ahead, 0);
   return true;
 }
 
@@ -112,9 +187,8 @@ export function castCapsuleSphereArrays(
   out: Floats, oo: number, cap: ReadonlyFloats, co: number, motion: ReadonlyFloats, mo: number,
   sphere: ReadonlyFloats, so: number,
 ): boolean {
-  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2];
   if (!castSphereCapsuleArrays(out, oo, sphere, so, reversedMotion(motion, mo), 0, cap, co)) return false;
-  swapShapeHit(out, oo, dx, dy, dz);
+  swapShapeHit(out, oo, motion, mo);
   return true;
 }
 
@@ -132,36 +206,39 @@ export function castCapsuleCapsuleArrays(
   out: Floats, oo: number, cap: ReadonlyFloats, co: number, motion: ReadonlyFloats, mo: number,
   tc: ReadonlyFloats, to: number,
 ): boolean {
-  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
-  if (maxT < 0) return false;
+  if (motion[mo + 3] < 0) return false;
   const r = cap[co + 6], rb = tc[to + 6], reach = r + rb;
-  const d2 = closestPtSegmentSegment(segs, 0, cap, co, tc, to);
+  closestSegments(segs, 0, cap, co, tc, to);
+  const d2 = segs[SEGMENTS_DISTANCE];
   if (d2 <= reach * reach) {
     // Start overlap: from the target's core point towards the mover's; the point is the target's
     // solid point nearest the mover's core.
-    const ex = segs[0] - segs[3], ey = segs[1] - segs[4], ez = segs[2] - segs[5];
-    writeShapeHit(out, oo, 0, ex, ey, ez, 0, 0, 0, dx, dy, dz);
+    staged[0] = 0;
+    for (let i = 0; i < 3; i++) {
+      staged[1 + i] = segs[i] - segs[3 + i];
+      staged[4 + i] = 0;
+    }
+    writeShapeHit(out, oo, staged, motion, mo);
     const k = Math.min(rb, Math.sqrt(d2));
     for (let i = 0; i < 3; i++) out[oo + 4 + i] = segs[3 + i] + k * out[oo + 1 + i];
     return true;
   }
-  best[0] = Infinity;
-  let limit = maxT;
-  limit = keep(castSphereCapsule(hit, 0, cap[co], cap[co + 1], cap[co + 2], r, dx, dy, dz, limit, tc, to));
-  limit = keep(castSphereCapsule(hit, 0, cap[co + 3], cap[co + 4], cap[co + 5], r, dx, dy, dz, Math.min(limit, maxT), tc, to));
+  beginFeatures(motion, mo);
+  for (let e = 0; e < 2; e++) {
+    copyBall(cap, co + 3 * e, cap, co + 6);
+    keep(castSphereCapsuleArrays(hit, 0, ball, 0, ahead, 0, tc, to));
+  }
   // The target's end balls, cast backwards against the moving capsule.
   for (let e = 0; e < 2; e++) {
-    const p = to + 3 * e;
-    if (castSphereCapsule(hit, 0, tc[p], tc[p + 1], tc[p + 2], rb, -dx, -dy, -dz, Math.min(limit, maxT), cap, co)) {
-      swapShapeHit(hit, 0, dx, dy, dz);
-      limit = keep(true);
+    copyBall(tc, to + 3 * e, tc, to + 6);
+    if (castSphereCapsuleArrays(hit, 0, ball, 0, back, 0, cap, co)) {
+      swapShapeHit(hit, 0, ahead, 0);
+      keep(true);
     }
   }
-  keep(edgeEntry(
-    cap[co], cap[co + 1], cap[co + 2], cap[co + 3] - cap[co], cap[co + 4] - cap[co + 1], cap[co + 5] - cap[co + 2],
-    tc[to], tc[to + 1], tc[to + 2], tc[to + 3] - tc[to], tc[to + 4] - tc[to + 1], tc[to + 5] - tc[to + 2],
-    dx, dy, dz, reach, rb, Math.min(limit, maxT),
-  ));
+  edgeMover(cap, co, rb);
+  edgeTarget(tc, to, to + 3);
+  keep(edgeEntry());
   return emit(out, oo);
 }
 
@@ -182,28 +259,21 @@ export function castCapsuleTriangleArrays(
   out: Floats, oo: number, cap: ReadonlyFloats, co: number, motion: ReadonlyFloats, mo: number,
   tri: ReadonlyFloats, to: number,
 ): boolean {
-  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
-  if (maxT < 0) return false;
-  const r = cap[co + 6];
-  const x0 = cap[co], y0 = cap[co + 1], z0 = cap[co + 2];
-  const ax = cap[co + 3] - x0, ay = cap[co + 4] - y0, az = cap[co + 5] - z0;
-  if (!boundingSphereReaches(x0, y0, z0, ax, ay, az, r, dx, dy, dz, maxT, tri, to, castSphereTriangle)) return false;
+  if (motion[mo + 3] < 0) return false;
+  beginFeatures(motion, mo);
+  boundingBall(cap, co);
+  if (!castSphereTriangleArrays(hit, 0, ball, 0, ahead, 0, tri, to)) return false;
   // Start overlap is only possible when the bounding sphere touches at the start.
-  if (hit[0] === 0 && startOverlapTriangle(out, oo, cap, co, x0, y0, z0, ax, ay, az, r, dx, dy, dz, tri, to)) return true;
-  best[0] = Infinity;
-  let limit = maxT;
-  limit = keep(castSphereTriangle(hit, 0, x0, y0, z0, r, dx, dy, dz, limit, tri, to));
-  limit = keep(castSphereTriangle(hit, 0, x0 + ax, y0 + ay, z0 + az, r, dx, dy, dz, Math.min(limit, maxT), tri, to));
-  for (let v = 0; v < 3; v++) {
-    const p = to + 3 * v;
-    limit = keep(vertexCast(cap, co, tri[p], tri[p + 1], tri[p + 2], dx, dy, dz, Math.min(limit, maxT)));
-  }
+  if (hit[0] === 0 && startOverlapTriangle(out, oo, cap, co, tri, to)) return true;
+  copyBall(cap, co, cap, co + 6);
+  keep(castSphereTriangleArrays(hit, 0, ball, 0, ahead, 0, tri, to));
+  farEndBall(cap, co);
+  keep(castSphereTriangleArrays(hit, 0, ball, 0, ahead, 0, tri, to));
+  for (let v = 0; v < 3; v++) keep(vertexCast(cap, co, tri, to + 3 * v));
+  edgeMover(cap, co, 0);
   for (let e = 0; e < 3; e++) {
-    const p = to + 3 * e, q = to + 3 * ((e + 1) % 3);
-    limit = keep(edgeEntry(
-      x0, y0, z0, ax, ay, az, tri[p], tri[p + 1], tri[p + 2], tri[q] - tri[p], tri[q + 1] - tri[p + 1], tri[q + 2] - tri[p + 2],
-      dx, dy, dz, r, 0, Math.min(limit, maxT),
-    ));
+    edgeTarget(tri, to + 3 * e, to + 3 * ((e + 1) % 3));
+    keep(edgeEntry());
   }
   return emit(out, oo);
 }
@@ -213,17 +283,20 @@ export function castCapsuleTriangleArrays(
  * against the motion; point: the crossing), or comes within r of it at an end or an edge (normal
  * from the triangle's closest point, which is the point).
  */
-function startOverlapTriangle(
-  out: Floats, oo: number, cap: ReadonlyFloats, co: number,
-  x0: number, y0: number, z0: number, ax: number, ay: number, az: number, r: number,
-  dx: number, dy: number, dz: number, tri: ReadonlyFloats, to: number,
-): boolean {
-  if (raycastTriangle(rayHit, x0, y0, z0, ax, ay, az, 1, tri, to)) {
-    const s = rayHit[0];
+function startOverlapTriangle(out: Floats, oo: number, cap: ReadonlyFloats, co: number, tri: ReadonlyFloats, to: number): boolean {
+  const x0 = cap[co], y0 = cap[co + 1], z0 = cap[co + 2], r = cap[co + 6];
+  const ax = cap[co + 3] - x0, ay = cap[co + 4] - y0, az = cap[co + 5] - z0;
+  const dx = ahead[0], dy = ahead[1], dz = ahead[2];
+  segmentRay(cap, co);
+  if (raycastTriangleArrays(rayHit, segment, 0, tri, to)) {
     const side = rayHit[1] * dx + rayHit[2] * dy + rayHit[3] * dz > 0 ? -1 : 1;
-    writeShapeHit(out, oo, 0, side * rayHit[1], side * rayHit[2], side * rayHit[3], x0 + s * ax, y0 + s * ay, z0 + s * az, dx, dy, dz);
+    staged[0] = 0;
+    for (let k = 0; k < 3; k++) staged[1 + k] = side * rayHit[1 + k];
+    stageSegmentHitPoint();
+    writeShapeHit(out, oo, staged, ahead, 0);
     return true;
   }
+  // The nearest pair so far (core point m, target point q) is kept as its hit: normal m − q, point q.
   let near = closestPtPointTriangle(closest, 0, x0, y0, z0, tri, to);
   let qx = closest[0], qy = closest[1], qz = closest[2], mx = x0, my = y0, mz = z0;
   const d1 = closestPtPointTriangle(closest, 0, x0 + ax, y0 + ay, z0 + az, tri, to);
@@ -231,11 +304,15 @@ function startOverlapTriangle(
   for (let e = 0; e < 3; e++) {
     const p = to + 3 * e, q = to + 3 * ((e + 1) % 3);
     for (let i = 0; i < 3; i++) { edge[i] = tri[p + i]; edge[3 + i] = tri[q + i]; }
-    const de = closestPtSegmentSegment(segs, 0, cap, co, edge, 0);
+    closestSegments(segs, 0, cap, co, edge, 0);
+    const de = segs[SEGMENTS_DISTANCE];
     if (de < near) { near = de; mx = segs[0]; my = segs[1]; mz = segs[2]; qx = segs[3]; qy = segs[4]; qz = segs[5]; }
   }
   if (near > r * r) return false;
-  writeShapeHit(out, oo, 0, mx - qx, my - qy, mz - qz, qx, qy, qz, dx, dy, dz);
+  staged[0] = 0;
+  staged[1] = mx - qx; staged[2] = my - qy; staged[3] = mz - qz;
+  staged[4] = qx; staged[5] = qy; staged[6] = qz;
+  writeShapeHit(out, oo, staged, ahead, 0);
   return true;
 }
 
@@ -267,33 +344,26 @@ export function castCapsuleObbArrays(
   out: Floats, oo: number, cap: ReadonlyFloats, co: number, motion: ReadonlyFloats, mo: number,
   box: ReadonlyFloats, bo: number,
 ): boolean {
-  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2], maxT = motion[mo + 3];
-  if (maxT < 0) return false;
-  const r = cap[co + 6];
-  const x0 = cap[co], y0 = cap[co + 1], z0 = cap[co + 2];
-  const ax = cap[co + 3] - x0, ay = cap[co + 4] - y0, az = cap[co + 5] - z0;
-  if (!boundingSphereReaches(x0, y0, z0, ax, ay, az, r, dx, dy, dz, maxT, box, bo, castSphereObb)) return false;
+  if (motion[mo + 3] < 0) return false;
+  beginFeatures(motion, mo);
+  boundingBall(cap, co);
+  if (!castSphereObbArrays(hit, 0, ball, 0, ahead, 0, box, bo)) return false;
   writeCorners(box, bo);
   // Start overlap is only possible when the bounding sphere touches at the start.
-  if (hit[0] === 0 && startOverlapObb(out, oo, cap, co, x0, y0, z0, ax, ay, az, r, dx, dy, dz, box, bo)) return true;
-  best[0] = Infinity;
-  let limit = maxT;
-  limit = keep(castSphereObb(hit, 0, x0, y0, z0, r, dx, dy, dz, limit, box, bo));
-  limit = keep(castSphereObb(hit, 0, x0 + ax, y0 + ay, z0 + az, r, dx, dy, dz, Math.min(limit, maxT), box, bo));
-  for (let i = 0; i < 8; i++) {
-    limit = keep(vertexCast(cap, co, corners[3 * i], corners[3 * i + 1], corners[3 * i + 2], dx, dy, dz, Math.min(limit, maxT)));
-  }
+  if (hit[0] === 0 && startOverlapObb(out, oo, cap, co, box, bo)) return true;
+  copyBall(cap, co, cap, co + 6);
+  keep(castSphereObbArrays(hit, 0, ball, 0, ahead, 0, box, bo));
+  farEndBall(cap, co);
+  keep(castSphereObbArrays(hit, 0, ball, 0, ahead, 0, box, bo));
+  for (let i = 0; i < 8; i++) keep(vertexCast(cap, co, corners, 3 * i));
   // Edges: from corner i along axis k to corner i | (1 << k), for the corners with bit k clear.
+  edgeMover(cap, co, 0);
   for (let k = 0; k < 3; k++) {
     const bit = 1 << k;
     for (let i = 0; i < 8; i++) {
       if (i & bit) continue;
-      const p = 3 * i, q = 3 * (i | bit);
-      limit = keep(edgeEntry(
-        x0, y0, z0, ax, ay, az, corners[p], corners[p + 1], corners[p + 2],
-        corners[q] - corners[p], corners[q + 1] - corners[p + 1], corners[q + 2] - corners[p + 2],
-        dx, dy, dz, r, 0, Math.min(limit, maxT),
-      ));
+      edgeTarget(corners, 3 * i, 3 * (i | bit));
+      keep(edgeEntry());
     }
   }
   return emit(out, oo);
@@ -304,13 +374,11 @@ export function castCapsuleObbArrays(
  * the box axis of least penetration of the capsule, point: where the segment is in the box), or
  * comes within r of it at an end or an edge (normal from the box's closest point, which is the point).
  */
-function startOverlapObb(
-  out: Floats, oo: number, cap: ReadonlyFloats, co: number,
-  x0: number, y0: number, z0: number, ax: number, ay: number, az: number, r: number,
-  dx: number, dy: number, dz: number, box: ReadonlyFloats, bo: number,
-): boolean {
-  if (raycastObb(rayHit, x0, y0, z0, ax, ay, az, 1, box, bo)) {
-    const s = rayHit[0];
+function startOverlapObb(out: Floats, oo: number, cap: ReadonlyFloats, co: number, box: ReadonlyFloats, bo: number): boolean {
+  const x0 = cap[co], y0 = cap[co + 1], z0 = cap[co + 2], r = cap[co + 6];
+  const ax = cap[co + 3] - x0, ay = cap[co + 4] - y0, az = cap[co + 5] - z0;
+  segmentRay(cap, co);
+  if (raycastObbArrays(rayHit, segment, 0, box, bo)) {
     let depth = Infinity, nk = 0, sign = 1;
     for (let k = 0; k < 3; k++) {
       const u = bo + OBB_AXES + 3 * k, h = box[bo + OBB_HALF + k];
@@ -321,7 +389,10 @@ function startOverlapObb(
       if (down < depth) { depth = down; nk = k; sign = -1; }
     }
     const u = bo + OBB_AXES + 3 * nk;
-    writeShapeHit(out, oo, 0, sign * box[u], sign * box[u + 1], sign * box[u + 2], x0 + s * ax, y0 + s * ay, z0 + s * az, dx, dy, dz);
+    staged[0] = 0;
+    for (let k = 0; k < 3; k++) staged[1 + k] = sign * box[u + k];
+    stageSegmentHitPoint();
+    writeShapeHit(out, oo, staged, ahead, 0);
     return true;
   }
   let near = closestPtPointObb(closest, 0, x0, y0, z0, box, bo);
@@ -333,12 +404,16 @@ function startOverlapObb(
     for (let i = 0; i < 8; i++) {
       if (i & bit) continue;
       for (let j = 0; j < 3; j++) { edge[j] = corners[3 * i + j]; edge[3 + j] = corners[3 * (i | bit) + j]; }
-      const de = closestPtSegmentSegment(segs, 0, cap, co, edge, 0);
+      closestSegments(segs, 0, cap, co, edge, 0);
+      const de = segs[SEGMENTS_DISTANCE];
       if (de < near) { near = de; mx = segs[0]; my = segs[1]; mz = segs[2]; qx = segs[3]; qy = segs[4]; qz = segs[5]; }
     }
   }
   if (near > r * r) return false;
-  writeShapeHit(out, oo, 0, mx - qx, my - qy, mz - qz, qx, qy, qz, dx, dy, dz);
+  staged[0] = 0;
+  staged[1] = mx - qx; staged[2] = my - qy; staged[3] = mz - qz;
+  staged[4] = qx; staged[5] = qy; staged[6] = qz;
+  writeShapeHit(out, oo, staged, ahead, 0);
   return true;
 }
 

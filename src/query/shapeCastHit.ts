@@ -1,4 +1,4 @@
-import type { Floats } from '../layout';
+import type { Floats, ReadonlyFloats } from '../layout';
 
 /**
  * Result layout of the shape casts (shapeCast.ts, shapeCastCapsule.ts, shapeCastBox.ts,
@@ -23,16 +23,21 @@ import type { Floats } from '../layout';
 export const SHAPE_CAST_HIT_STRIDE = 7;
 
 /**
- * Writes a hit at out[oo]: t, the normal (nx, ny, nz) normalised (a zero vector falls back to
- * −d/|d|, and to zero for a zero d), and the point.
+ * What writeShapeHit reads: t, the normal (any length), the point, and a number for the caller.
  * @internal
  */
-export function writeShapeHit(
-  out: Floats, oo: number, t: number,
-  nx: number, ny: number, nz: number,
-  px: number, py: number, pz: number,
-  dx: number, dy: number, dz: number,
-): void {
+export const HIT_INPUT_STRIDE = 8;
+
+/**
+ * Writes a hit at out[oo] from input[0..6] (HIT_INPUT_STRIDE): t, the normal normalised (a zero
+ * vector falls back to −d/|d| for the motion d at motion[mo], and to zero for a zero d), and the
+ * point. Numbers come in arrays: V8 boxes a double passed to a call it does not inline.
+ * @internal
+ */
+export function writeShapeHit(out: Floats, oo: number, input: ReadonlyFloats, motion: ReadonlyFloats, mo: number): void {
+  const t = input[0], px = input[4], py = input[5], pz = input[6];
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2];
+  let nx = input[1], ny = input[2], nz = input[3];
   let len = Math.sqrt(nx * nx + ny * ny + nz * nz);
   if (!(len > 0)) {
     nx = -dx;
@@ -53,11 +58,11 @@ export function writeShapeHit(
 /**
  * Rewrites a hit found with the roles swapped (the target moved by −d against the mover) as the
  * mover's hit: same t; the normal reversed (it was on the mover's surface, pointing at the target);
- * the point moved by t·d (found while the target was displaced by −t·d).
+ * the point moved by t·d (found while the target was displaced by −t·d); d at motion[mo].
  * @internal
  */
-export function swapShapeHit(out: Floats, oo: number, dx: number, dy: number, dz: number): void {
-  const t = out[oo];
+export function swapShapeHit(out: Floats, oo: number, motion: ReadonlyFloats, mo: number): void {
+  const t = out[oo], dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2];
   out[oo + 1] = -out[oo + 1];
   out[oo + 2] = -out[oo + 2];
   out[oo + 3] = -out[oo + 3];

@@ -1,7 +1,7 @@
 import { KDOP_DIRECTIONS } from '../volumes/kdop';
 import type { Floats, KdopK, ReadonlyFloats } from '../layout';
 import { ROUNDING_ALLOWANCE, TOI_SEPARATION_MARGIN } from '../tolerances';
-import { writeShapeHit } from './shapeCastHit';
+import { HIT_INPUT_STRIDE, writeShapeHit } from './shapeCastHit';
 
 /**
  * Shape casts against k-DOP targets (layout.ts: k/2 minima, then k/2 maxima of dot(p, d_i) over
@@ -28,6 +28,8 @@ const MAX_VERTICES = 64;
 let poly = new Float64Array(2 * MAX_VERTICES);
 let spare = new Float64Array(2 * MAX_VERTICES);
 let vertexCount = 0;
+const staged = new Float64Array(HIT_INPUT_STRIDE);
+const motionNumbers = new Float64Array(3);
 
 /** Clips the polygon `poly` (vertexCount vertices) by α·s + β·t <= γ. */
 function clipHalfPlane(alpha: number, beta: number, gamma: number): void {
@@ -111,8 +113,13 @@ export function castSegmentKdop(
     if (below < depth && (t === 0 || nd >= 0)) { depth = below; nBest = i; sign = -1; }
     if (above < depth && (t === 0 || nd <= 0)) { depth = above; nBest = i; sign = 1; }
   }
-  const nx = sign * dirs[3 * nBest], ny = sign * dirs[3 * nBest + 1], nz = sign * dirs[3 * nBest + 2];
-  writeShapeHit(out, oo, t, nx, ny, nz, 0, 0, 0, dx, dy, dz);
+  staged[0] = t;
+  for (let i = 0; i < 3; i++) staged[1 + i] = sign * dirs[3 * nBest + i];
+  staged[4] = staged[5] = staged[6] = 0;
+  motionNumbers[0] = dx;
+  motionNumbers[1] = dy;
+  motionNumbers[2] = dz;
+  writeShapeHit(out, oo, staged, motionNumbers, 0);
   out[oo + 4] = px + s * ax + t * dx - r * out[oo + 1];
   out[oo + 5] = py + s * ay + t * dy - r * out[oo + 2];
   out[oo + 6] = pz + s * az + t * dz - r * out[oo + 3];

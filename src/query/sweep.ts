@@ -1,7 +1,7 @@
 import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 import { obbQuaternion } from '../volumes/obb';
 import { quaternionToMat3 } from '../rotation';
-import { closestPtPointObb } from './closestPoints';
+import { closestPtPointObbArrays } from './closestPoints';
 import {
   SLERP_LINEAR_GAP,
   SWEEP_ANTIPARALLEL_GAP,
@@ -58,6 +58,29 @@ const boxes = new Float64Array(2 * OBB_STRIDE); // both shapes at the current ti
 const capsuleBoxes = new Float64Array(2 * OBB_STRIDE); // a capsule's segment as boxes, start and end
 const direction = new Float64Array(4); // the deciding axis n (A towards B)
 const closest = new Float64Array(6); // alternating projections: point on A (3), point on B (3)
+const onBox = new Float64Array(4); // a point's closest point on a box (3), their squared distance
+/**
+ * The sweep's times, for the callers stepping it (hitboxSweep.ts): the time of the step at hand
+ * (SWEEP_T), the answer of sweepStep and preparedStartTime (SWEEP_NEXT), and the latest time
+ * that counts (SWEEP_LIMIT). Numbers pass through arrays here: V8 boxes a double passed to or
+ * returned from a call it does not inline.
+ * @internal
+ */
+export const sweepClock = new Float64Array(3);
+/** @internal See sweepClock. */
+export const SWEEP_T = 0;
+/** @internal See sweepClock. */
+export const SWEEP_NEXT = 1;
+/** @internal See sweepClock. */
+export const SWEEP_LIMIT = 2;
+// The helpers' numbers: the shapes' radii at the posed time (A, B), satGap's `near` and its
+// answer, the closest points' distance, a segment parameter and the distance there, and the
+// closing rate.
+const scalars = new Float64Array(9);
+const RADIUS_A = 0, RADIUS_B = 1, NEAR = 2, GAP = 3, DISTANCE = 4, PARAMETER = 5, PARAMETER_DISTANCE = 6, RATE = 7;
+/** Time 0, for posing shape A at its start. */
+const startTime = new Float64Array(1);
+
 /** Whether the prepared shape A is a capsule's segment (a box with one non-zero half-extent). */
 let segmentA = false;
 
@@ -71,8 +94,15 @@ const NEAR_FRACTION = 0.25;
 const PROJECTIONS_PER_STEP = 3;
 const PROJECTIONS_FOR_POINT = 16;
 
-/** Writes the motion from box0 (at o0) to box1 (at o1), radius r0 to r1, at M[m..m + SWEEP_MOTION_STRIDE). */
-function prepareMotion(M: Float64Array, m: number, box0: ReadonlyFloats, o0: number, box1: ReadonlyFloats, o1: number, r0: number, r1: number): void {
+/**
+ * Writes the motion from box0 (at o0) to box1 (at o1), radius radii[ri0] to radii[ri1], at
+ * M[m..m + SWEEP_MOTION_STRIDE).
+ */
+function prepareMotion(
+  M: Float64Array, m: number, box0: ReadonlyFloats, o0: number, box1: ReadonlyFloats, o1: number,
+  radii: ReadonlyFloats, ri0: number, ri1: number,
+): void {
+  const r0 = radii[ri0], r1 = radii[ri1];
   let h0 = 0, h1 = 0, dh = 0;
   for (let k = 0; k < 3; k++) {
     const c = box0[o0 + OBB_CENTER + k], a = box0[o0 + OBB_HALF + k], b = box1[o1 + OBB_HALF + k];
@@ -119,9 +149,9 @@ function prepareMotion(M: Float64Array, m: number, box0: ReadonlyFloats, o0: num
   M[m + M_DR] = r1 - r0;
 }
 
-/** Writes shape `slot`'s box at time s into out[oo..oo+14] and returns its radius then. */
-function poseAt(slot: number, s: number, out: Floats, oo: number): number {
-  const m = slot * MOTION_STRIDE, M = motions;
+/** Writes shape `slot`'s box at time s = times[ti] into out[oo..oo+14], its radius then into scalars[RADIUS_A + slot]. */
+function poseAt(slot: number, times: Float64Array, ti: number, out: Floats, oo: number): void {
+  const m = slot * MOTION_STRIDE, M = motions, s = times[ti];
   const angle = M[m + M_PHI];
   let sa = 1 - s, sb = s;
   if (angle > 0) {
@@ -139,33 +169,34 @@ function poseAt(slot: number, s: number, out: Floats, oo: number): number {
   quaternionToMat3(out, oo + OBB_AXES, quaternion);
   out[oo + OBB_CENTER] = cx; out[oo + OBB_CENTER + 1] = cy; out[oo + OBB_CENTER + 2] = cz;
   out[oo + OBB_HALF] = h0; out[oo + OBB_HALF + 1] = h1; out[oo + OBB_HALF + 2] = h2;
-  return r;
+  scalars[RADIUS_A + slot] = r;
 }
 
-/** Projection radius of the box at boxes[o] along unit (nx, ny, nz). */
-function reach(o: number, nx: number, ny: number, nz: number): number {
-  const b = boxes;
-  return b[o + 12] * Math.abs(b[o + 3] * nx + b[o + 4] * ny + b[o + 5] * nz) +
-    b[o + 13] * Math.abs(b[o + 6] * nx + b[o + 7] * ny + b[o + 8] * nz) +
-    b[o + 14] * Math.abs(b[o + 9] * nx + b[o + 10] * ny + b[o + 11] * nz);
-}
-
-/** Gap of the current boxes' projections on unit n (A towards B): > 0 apart along n. */
-function gapAlong(nx: number, ny: number, nz: number): number {
-  const b = boxes;
-  const s = (b[15] - b[0]) * nx + (b[16] - b[1]) * ny + (b[17] - b[2]) * nz;
-  return s - reach(0, nx, ny, nz) - reach(15, nx, ny, nz);
+/**
+ * Gap of the current boxes' projections on the unit n at v[vo..vo + 2] (A towards B), less each
+ * box's projection radius: > 0 apart along n. Into scalars[GAP].
+ */
+function gapAlong(v: Float64Array, vo: number): void {
+  const b = boxes, nx = v[vo], ny = v[vo + 1], nz = v[vo + 2];
+  let gap = (b[15] - b[0]) * nx + (b[16] - b[1]) * ny + (b[17] - b[2]) * nz;
+  for (let o = 0; o <= 15; o += 15) {
+    gap -= b[o + 12] * Math.abs(b[o + 3] * nx + b[o + 4] * ny + b[o + 5] * nz) +
+      b[o + 13] * Math.abs(b[o + 6] * nx + b[o + 7] * ny + b[o + 8] * nz) +
+      b[o + 14] * Math.abs(b[o + 9] * nx + b[o + 10] * ny + b[o + 11] * nz);
+  }
+  scalars[GAP] = gap;
 }
 
 /**
  * Largest projection gap of the current boxes over the 15 separating axes (edge axes normalised,
  * near-parallel ones skipped, which only lowers the bound; all nine skipped once a face axis
- * shows a gap of `near`); its unit axis, oriented from A towards B, goes to `direction`.
+ * shows a gap of `near`, read at scalars[NEAR]), into scalars[GAP]; its unit axis, oriented from A
+ * towards B, goes to `direction`.
  * The axes are written out over locals, as `separatingAxis` (sat.ts) writes them: a loop over
  * index tables reading a scratch rotation measured about 10% slower per melee swing.
  */
-function satGap(near: number): number {
-  const b = boxes;
+function satGap(): void {
+  const b = boxes, near = scalars[NEAR];
   const dx = b[15] - b[0], dy = b[16] - b[1], dz = b[17] - b[2];
   const ha0 = b[12], ha1 = b[13], ha2 = b[14], hb0 = b[27], hb1 = b[28], hb2 = b[29];
   // r_ij = Ai·Bj, t_i = d·Ai: B and d in A's frame (both frames are rotations: they come from
@@ -265,77 +296,106 @@ function satGap(near: number): number {
   }
   const sign = dx * nx + dy * ny + dz * nz < 0 ? -1 : 1;
   direction[0] = sign * nx; direction[1] = sign * ny; direction[2] = sign * nz;
-  return best;
+  scalars[GAP] = best;
 }
 
 /**
  * Alternating projections between the current boxes, `rounds` times from A's centre: `closest`
  * gets a point of A and the point of B nearest it (converging to closest points, or to a common
- * point when the boxes meet). Returns their distance.
+ * point when the boxes meet). Their distance goes to scalars[DISTANCE].
  */
-function project(rounds: number): number {
+function project(rounds: number): void {
   const c = closest;
   c[0] = boxes[0]; c[1] = boxes[1]; c[2] = boxes[2];
   for (let r = 0; r < rounds; r++) {
     const x = c[0], y = c[1], z = c[2];
-    closestPtPointObb(c, 3, x, y, z, boxes, 15);
-    closestPtPointObb(c, 0, c[3], c[4], c[5], boxes, 0);
+    closestPtPointObbArrays(onBox, 0, c, 0, boxes, 15);
+    for (let k = 0; k < 3; k++) c[3 + k] = onBox[k];
+    closestPtPointObbArrays(onBox, 0, c, 3, boxes, 0);
+    for (let k = 0; k < 3; k++) c[k] = onBox[k];
     // Back where it was: a fixed point, every further round the same (often at once, the boxes overlapping).
     if (c[0] === x && c[1] === y && c[2] === z) break;
   }
-  const d2 = closestPtPointObb(c, 3, c[0], c[1], c[2], boxes, 15);
-  return Math.sqrt(d2);
+  pointOnB();
+  scalars[DISTANCE] = Math.sqrt(onBox[3]);
+}
+
+/** The point of box B closest to closest[0..2] into closest[3..5], their squared distance into onBox[3]. */
+function pointOnB(): void {
+  closestPtPointObbArrays(onBox, 0, closest, 0, boxes, 15);
+  for (let k = 0; k < 3; k++) closest[3 + k] = onBox[k];
 }
 
 /** Golden-section steps of `projectSegment`: the parameter to 0.618^40 ≈ 4e-9 of the segment. */
 const GOLDEN_STEPS = 40;
 const GOLDEN = (Math.sqrt(5) - 1) / 2;
 
-/** Distance from the point at parameter u of A's segment (its first axis) to box B; the points go to `closest`. */
-function segmentPointDistance(u: number): number {
-  const b = boxes;
+/**
+ * Distance from the point at parameter u = scalars[PARAMETER] of A's segment (its first axis) to
+ * box B, into scalars[PARAMETER_DISTANCE]; the points go to `closest`.
+ */
+function segmentPointDistance(): void {
+  const b = boxes, u = scalars[PARAMETER];
   const w = (2 * u - 1) * b[12];
   closest[0] = b[0] + w * b[3]; closest[1] = b[1] + w * b[4]; closest[2] = b[2] + w * b[5];
-  return Math.sqrt(closestPtPointObb(closest, 3, closest[0], closest[1], closest[2], boxes, 15));
+  pointOnB();
+  scalars[PARAMETER_DISTANCE] = Math.sqrt(onBox[3]);
 }
 
 /**
  * For a capsule's segment (A): its closest points to box B, by golden-section search of the
- * point-box distance along it (a convex function of the parameter), into `closest`. Returns
- * their distance. Alternating projections converge slowly for a segment nearly parallel to a
- * face, and a capsule needs the true distance: its radius is subtracted from it.
+ * point-box distance along it (a convex function of the parameter), into `closest`; their
+ * distance into scalars[DISTANCE]. Alternating projections converge slowly for a segment nearly
+ * parallel to a face, and a capsule needs the true distance: its radius is subtracted from it.
  */
-function projectSegment(): number {
+function projectSegment(): void {
+  const S = scalars;
   let lo = 0, hi = 1;
   let u1 = hi - GOLDEN * (hi - lo), u2 = lo + GOLDEN * (hi - lo);
-  let f1 = segmentPointDistance(u1), f2 = segmentPointDistance(u2);
+  S[PARAMETER] = u1;
+  segmentPointDistance();
+  let f1 = S[PARAMETER_DISTANCE];
+  S[PARAMETER] = u2;
+  segmentPointDistance();
+  let f2 = S[PARAMETER_DISTANCE];
   for (let i = 0; i < GOLDEN_STEPS; i++) {
     if (f1 <= f2) {
       hi = u2; u2 = u1; f2 = f1;
       u1 = hi - GOLDEN * (hi - lo);
-      f1 = segmentPointDistance(u1);
+      S[PARAMETER] = u1;
+      segmentPointDistance();
+      f1 = S[PARAMETER_DISTANCE];
     } else {
       lo = u1; u1 = u2; f1 = f2;
       u2 = lo + GOLDEN * (hi - lo);
-      f2 = segmentPointDistance(u2);
+      S[PARAMETER] = u2;
+      segmentPointDistance();
+      f2 = S[PARAMETER_DISTANCE];
     }
   }
   // The ends are where the minimum often is (a point-box distance along a segment is flat there).
-  let best = 0.5 * (lo + hi), f = segmentPointDistance(best);
+  let best = 0.5 * (lo + hi);
+  S[PARAMETER] = best;
+  segmentPointDistance();
+  let f = S[PARAMETER_DISTANCE];
   for (let u = 0; u <= 1; u++) {
-    const g = segmentPointDistance(u);
-    if (g < f) { f = g; best = u; }
+    S[PARAMETER] = u;
+    segmentPointDistance();
+    if (S[PARAMETER_DISTANCE] < f) { f = S[PARAMETER_DISTANCE]; best = u; }
   }
-  return segmentPointDistance(best);
+  S[PARAMETER] = best;
+  segmentPointDistance();
+  S[DISTANCE] = S[PARAMETER_DISTANCE];
 }
 
-/** Closest points of the current shapes into `closest` (`rounds` alternating projections for two boxes); their distance. */
-function closestPoints(rounds: number): number {
-  return segmentA ? projectSegment() : project(rounds);
+/** Closest points of the current shapes into `closest` (`rounds` alternating projections for two boxes); their distance into scalars[DISTANCE]. */
+function closestPoints(rounds: number): void {
+  if (segmentA) projectSegment();
+  else project(rounds);
 }
 
-/** Upper bound of how fast the gap along the fixed unit `direction` can shrink over the motion. */
-function closingRate(): number {
+/** Upper bound of how fast the gap along the fixed unit `direction` can shrink over the motion, into scalars[RATE]. */
+function closingRate(): void {
   const M = motions, B = MOTION_STRIDE;
   const nx = direction[0], ny = direction[1], nz = direction[2];
   let rate = (M[M_DC] - M[B + M_DC]) * nx + (M[M_DC + 1] - M[B + M_DC + 1]) * ny + (M[M_DC + 2] - M[B + M_DC + 2]) * nz;
@@ -343,7 +403,7 @@ function closingRate(): number {
     const w = M[m + M_AXIS] * nx + M[m + M_AXIS + 1] * ny + M[m + M_AXIS + 2] * nz;
     rate += M[m + M_THETA] * M[m + M_HMAX] * Math.sqrt(Math.max(0, 1 - w * w)) + M[m + M_DH_LENGTH] + M[m + M_DR];
   }
-  return rate;
+  scalars[RATE] = rate;
 }
 
 /** Largest half-diagonal plus largest radius of the shape whose motion is at M[m]: its bounding sphere's radius about its centre at any time. */
@@ -356,72 +416,79 @@ export const SWEEP_STEP_CONTACT = -2;
 
 /**
  * @internal One step of conservative advancement of the prepared motions (A at slot 0, B at slot
- * 1, sweepSelect) at time t, the `step`th of their sweep: SWEEP_STEP_CONTACT when they are within
- * the contact tolerance at t (or the step is the last allowed), the shapes left posed there for
- * sweepContact; −1 when the gap along the deciding axis never shrinks again; else the next time,
- * t + d / rate (past tMax, or NaN, ends the sweep: the caller checks). A sweep's times depend on
- * nothing but its two motions and its start, so sweeps stepped in any interleaving give the times
- * each gives alone.
+ * 1, sweepSelect) at time t = sweepClock[SWEEP_T], the `step`th of their sweep: SWEEP_STEP_CONTACT
+ * when they are within the contact tolerance at t (or the step is the last allowed), the shapes
+ * left posed there for sweepContact; −1 when the gap along the deciding axis never shrinks again;
+ * else 0, the next time, t + d / rate, at sweepClock[SWEEP_NEXT] (past tMax, or NaN, ends the
+ * sweep: the caller checks). A sweep's times depend on nothing but its two motions and its start,
+ * so sweeps stepped in any interleaving give the times each gives alone.
  */
-export function sweepStep(t: number, step: number): number {
-  const M = motions, B = MOTION_STRIDE;
+export function sweepStep(step: number): number {
+  const M = motions, B = MOTION_STRIDE, S = scalars;
   const scale = motionSize(M, 0) + motionSize(M, B);
   const tolerance = SWEEP_CONTACT_TOLERANCE * scale;
   const near = NEAR_FRACTION * scale;
-  const radii = poseAt(0, t, boxes, 0) + poseAt(1, t, boxes, 15);
-  let d = satGap(near + radii) - radii;
+  poseAt(0, sweepClock, SWEEP_T, boxes, 0);
+  poseAt(1, sweepClock, SWEEP_T, boxes, 15);
+  const radii = S[RADIUS_A] + S[RADIUS_B];
+  S[NEAR] = near + radii;
+  satGap();
+  let d = S[GAP] - radii;
   // Before reporting contact, the closest points' direction, which the 15 axes can understate
   // (corner against corner, by up to √6); for a capsule, whose radius comes on top of that, at
   // every step near contact. (For two boxes at every step near contact too, it saved no steps
   // in the melee benchmark and cost a third of the time.)
   if (d > -radii && d < (segmentA ? near : tolerance)) {
-    const gap = closestPoints(PROJECTIONS_PER_STEP);
+    closestPoints(PROJECTIONS_PER_STEP);
+    const gap = S[DISTANCE];
     if (gap === 0) {
       d = -radii;
     } else {
       const c = closest;
-      const nx = (c[3] - c[0]) / gap, ny = (c[4] - c[1]) / gap, nz = (c[5] - c[2]) / gap;
-      const g = gapAlong(nx, ny, nz) - radii;
+      for (let k = 0; k < 3; k++) candidateAxis[k] = (c[3 + k] - c[k]) / gap;
+      gapAlong(candidateAxis, 0);
+      const g = S[GAP] - radii;
       if (g > d) {
         d = g;
-        direction[0] = nx; direction[1] = ny; direction[2] = nz;
+        for (let k = 0; k < 3; k++) direction[k] = candidateAxis[k];
       }
     }
   }
   if (d <= tolerance || step === SWEEP_MAX_STEPS) return SWEEP_STEP_CONTACT;
-  const rate = closingRate();
+  closingRate();
+  const rate = S[RATE];
   if (!(rate > 0)) return -1;
-  return t + d / rate;
+  sweepClock[SWEEP_NEXT] = sweepClock[SWEEP_T] + d / rate;
+  return 0;
 }
+/** The direction between the closest points, tried against the SAT's axis. */
+const candidateAxis = new Float64Array(3);
 
 /**
- * The sweep of the two prepared motions (A at slot 0, B at slot 1) from tStart, when they are
- * known to be apart: first contact time in [tStart, tMax], or −1. On contact, out[0] = t,
- * out[1..3] the unit normal from B towards A, out[4..6] a point of B nearest A then (or common
- * to both).
+ * The sweep of the two prepared motions (A at slot 0, B at slot 1) from tStart (sweepClock[SWEEP_NEXT],
+ * preparedStartTime's answer; −1: the shapes stay apart) up to tMax (sweepClock[SWEEP_LIMIT]):
+ * first contact time in [tStart, tMax], or −1. On contact, out[0] = t, out[1..3] the unit normal
+ * from B towards A, out[4..6] a point of B nearest A then (or common to both).
  */
-function advance(out: Floats, oo: number, tStart: number, tMax: number): number {
-  let t = tStart;
+function sweepFrom(out: Floats, oo: number): number {
+  const clock = sweepClock;
+  if (clock[SWEEP_NEXT] < 0) return -1;
+  clock[SWEEP_T] = clock[SWEEP_NEXT];
   for (let step = 0; ; step++) {
-    const next = sweepStep(t, step);
+    const next = sweepStep(step);
     if (next === SWEEP_STEP_CONTACT) {
-      sweepContact(out, oo, t);
-      return t;
+      sweepContact(out, oo);
+      return clock[SWEEP_T];
     }
-    if (!(next >= 0 && next <= tMax)) return -1;
-    t = next;
+    if (next < 0 || !(clock[SWEEP_NEXT] >= 0 && clock[SWEEP_NEXT] <= clock[SWEEP_LIMIT])) return -1;
+    clock[SWEEP_T] = clock[SWEEP_NEXT];
   }
 }
 
-/** advance from tStart (preparedStartTime, −1: the shapes stay apart). */
-function sweepFrom(out: Floats, oo: number, tStart: number, tMax: number): number {
-  return tStart < 0 ? -1 : advance(out, oo, tStart, tMax);
-}
-
-/** @internal Fills the hit at time t, right after sweepStep gave contact there (the shapes are posed at t, `direction` is the deciding axis). */
-export function sweepContact(out: Floats, oo: number, t: number): void {
+/** @internal Fills the hit at time t = sweepClock[SWEEP_T], right after sweepStep gave contact there (the shapes are posed at t, `direction` is the deciding axis). */
+export function sweepContact(out: Floats, oo: number): void {
   closestPoints(PROJECTIONS_FOR_POINT);
-  out[oo] = t;
+  out[oo] = sweepClock[SWEEP_T];
   for (let k = 0; k < 3; k++) {
     out[oo + 1 + k] = -direction[k];
     out[oo + 4 + k] = closest[3 + k];
@@ -443,8 +510,10 @@ export function obbSweep(
   tMax = 1,
 ): number {
   prepareObbSweep(a0, ao0, a1, ao1);
-  prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, 0, 0);
-  return sweepFrom(out, oo, preparedStartTime(motions, MOTION_STRIDE, tMax), tMax);
+  prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, noRadius, 0, 0);
+  sweepClock[SWEEP_LIMIT] = tMax;
+  preparedStartTime(motions, MOTION_STRIDE);
+  return sweepFrom(out, oo);
 }
 
 /**
@@ -459,14 +528,16 @@ export function capsuleObbSweep(
   tMax = 1,
 ): number {
   prepareCapsuleSweep(c0, co0, c1, co1);
-  prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, 0, 0);
-  return sweepFrom(out, oo, preparedStartTime(motions, MOTION_STRIDE, tMax), tMax);
+  prepareMotion(motions, MOTION_STRIDE, b0, bo0, b1, bo1, noRadius, 0, 0);
+  sweepClock[SWEEP_LIMIT] = tMax;
+  preparedStartTime(motions, MOTION_STRIDE);
+  return sweepFrom(out, oo);
 }
 
 /** @internal Prepares the moving shape A of later `sweepPrepared` calls: a box from a0 to a1. */
 export function prepareObbSweep(a0: ReadonlyFloats, ao0: number, a1: ReadonlyFloats, ao1: number): void {
   segmentA = false;
-  prepareMotion(motions, 0, a0, ao0, a1, ao1, 0, 0);
+  prepareMotion(motions, 0, a0, ao0, a1, ao1, noRadius, 0, 0);
   prepareIntervals();
 }
 
@@ -477,8 +548,9 @@ export function prepareObbSweep(a0: ReadonlyFloats, ao0: number, a1: ReadonlyFlo
  */
 export function prepareCapsuleSweep(c0: ReadonlyFloats, co0: number, c1: ReadonlyFloats, co1: number): void {
   const s = capsuleBoxes;
-  const l0 = segmentBox(s, 0, c0, co0);
-  const l1 = segmentBox(s, OBB_STRIDE, c1, co1);
+  segmentBox(s, 0, c0, co0, 0);
+  segmentBox(s, OBB_STRIDE, c1, co1, 1);
+  const l0 = segmentLengths[0], l1 = segmentLengths[1];
   const ux = s[3], uy = s[4], uz = s[5];
   const dx = s[18], dy = s[19], dz = s[20];
   if (l0 === 0 || l1 === 0) {
@@ -510,16 +582,18 @@ export function prepareCapsuleSweep(c0: ReadonlyFloats, co0: number, c1: Readonl
     s[24] = dy * rz - dz * ry; s[25] = dz * rx - dx * rz; s[26] = dx * ry - dy * rx;
   }
   segmentA = true;
-  prepareMotion(motions, 0, s, 0, s, OBB_STRIDE, c0[co0 + 6], c1[co1 + 6]);
+  segmentLengths[0] = c0[co0 + 6];
+  segmentLengths[1] = c1[co1 + 6];
+  prepareMotion(motions, 0, s, 0, s, OBB_STRIDE, segmentLengths, 0, 1);
   prepareIntervals();
 }
 
 /**
  * The segment p0→p1 of the capsule at c[co] as a box at s[so]: centre the midpoint, first axis
  * along the segment (+x for a point), the other two completing a right-handed frame, half-extents
- * (half-length, 0, 0). Returns the length.
+ * (half-length, 0, 0). Writes the length into segmentLengths[slot].
  */
-function segmentBox(s: Float64Array, so: number, c: ReadonlyFloats, co: number): number {
+function segmentBox(s: Float64Array, so: number, c: ReadonlyFloats, co: number, slot: number): void {
   let ux = c[co + 3] - c[co], uy = c[co + 4] - c[co + 1], uz = c[co + 5] - c[co + 2];
   const length = Math.sqrt(ux * ux + uy * uy + uz * uz);
   for (let k = 0; k < 3; k++) s[so + k] = 0.5 * (c[co + k] + c[co + 3 + k]);
@@ -544,15 +618,19 @@ function segmentBox(s: Float64Array, so: number, c: ReadonlyFloats, co: number):
   s[so + 6] = vx; s[so + 7] = vy; s[so + 8] = vz;
   s[so + 9] = uy * vz - uz * vy; s[so + 10] = uz * vx - ux * vz; s[so + 11] = ux * vy - uy * vx;
   s[so + 12] = 0.5 * length; s[so + 13] = 0; s[so + 14] = 0;
-  return length;
+  segmentLengths[slot] = length;
 }
+/** segmentBox's lengths, then prepareCapsuleSweep's radii (start, end). */
+const segmentLengths = new Float64Array(2);
+/** No radius, for the boxes' motions. */
+const noRadius = new Float64Array(1);
 
 /**
  * @internal Writes the motion of a box from b0 (at bo0) to b1 (at bo1) at out[oo..oo +
  * SWEEP_MOTION_STRIDE), for `sweepPrepared`: a box swept by many weapons is prepared once.
  */
 export function prepareBoxMotion(out: Float64Array, oo: number, b0: ReadonlyFloats, bo0: number, b1: ReadonlyFloats, bo1: number): void {
-  prepareMotion(out, oo, b0, bo0, b1, bo1, 0, 0);
+  prepareMotion(out, oo, b0, bo0, b1, bo1, noRadius, 0, 0);
 }
 
 /**
@@ -588,7 +666,7 @@ function prepareIntervals(): void {
     const h = Math.max(M[M_H + j], M[M_H + j] + M[M_DH + j]);
     if (h > longest) { longest = h; k = j; }
   }
-  poseAt(0, 0, boxes, 0);
+  poseAt(0, startTime, 0, boxes, 0);
   const ux = boxes[3 + 3 * k], uy = boxes[4 + 3 * k], uz = boxes[5 + 3 * k];
   const wx = M[M_AXIS], wy = M[M_AXIS + 1], wz = M[M_AXIS + 2];
   // Rodrigues: u(α) = u cos α + (ω × u) sin α + ω (ω·u)(1 − cos α).
@@ -647,14 +725,16 @@ function extendIntervals(end: number): void {
 
 /**
  * @internal A time before which the prepared shape A and the box motion at prepared[po] stay
- * farther apart than the sweep's contact tolerance, or −1 if they do until tMax: where their
+ * farther apart than the sweep's contact tolerance, or −1 if they do until tMax
+ * (sweepClock[SWEEP_LIMIT]), into sweepClock[SWEEP_NEXT]; returns whether there is one: where their
  * bounding spheres (about their centres, radius their sizes: no turn moves them) first come that
  * close, exactly (their centres' distance is a quadratic in t), or later, the start of the first
  * sub-interval, before the spheres part again, where A's capsule meets B's sphere over it. Every
  * sweep starts there, and a weapon's candidates are taken in its order.
  */
-export function preparedStartTime(prepared: Float64Array, po: number, tMax: number): number {
-  const M = motions;
+export function preparedStartTime(prepared: Float64Array, po: number): boolean {
+  const M = motions, tMax = sweepClock[SWEEP_LIMIT];
+  sweepClock[SWEEP_NEXT] = -1;
   const sizeB = motionSize(prepared, po);
   const margin = SWEEP_CONTACT_TOLERANCE * (motionSize(M, 0) + sizeB);
   const reach = motionSize(M, 0) + sizeB + margin;
@@ -669,10 +749,10 @@ export function preparedStartTime(prepared: Float64Array, po: number, tMax: numb
   let t = 0, tEnd = tMax;
   if (c > 0) {
     // Apart and not closing, or closest approach still apart: no contact.
-    if (pv >= 0 || disc < 0) return -1;
+    if (pv >= 0 || disc < 0) return false;
     // The smaller root of vv t² + 2 pv t + c, in the form without cancellation (pv < 0).
     t = c / (Math.sqrt(disc) - pv);
-    if (!(t <= tMax)) return -1;
+    if (!(t <= tMax)) return false;
   }
   // After the larger root the spheres are apart for good: no sub-interval past it can meet.
   if (vv > 0) {
@@ -696,23 +776,26 @@ export function preparedStartTime(prepared: Float64Array, po: number, tMax: numb
     u = u < -1 ? -1 : u > 1 ? 1 : u;
     const dx = px - u * ex, dy = py - u * ey, dz = pz - u * ez;
     const r = radiusB + intervals[o + 6];
-    if (dx * dx + dy * dy + dz * dz <= r * r) return Math.max(t, i / INTERVALS);
+    if (dx * dx + dy * dy + dz * dz <= r * r) {
+      sweepClock[SWEEP_NEXT] = Math.max(t, i / INTERVALS);
+      return true;
+    }
   }
-  return -1;
+  return false;
 }
 
-/** Numbers `preparedSweptBounds` writes: an AABB (6), then a capsule (p0, p1, radius: 7). */
-export const SWEPT_BOUNDS_STRIDE = 13;
+/** Numbers `preparedSweptBounds` writes: an AABB (6), a capsule (p0, p1, radius: 7), then A's size. */
+export const SWEPT_BOUNDS_STRIDE = 14;
 
 /**
  * @internal Bounds of the prepared shape A over its whole motion, widened by `margin`, at
  * out[oo..oo + SWEPT_BOUNDS_STRIDE): a min-max AABB, the union of its start and end boxes' AABBs
  * widened by the chord bound of interpolateObb's motion (interpolationReach: |H|max (1 − cos(θ/2))
  * + |ΔH|/2, the first term only across the turn's axis) and its largest radius; then a capsule
- * (its centre's path, radius its largest half-diagonal plus radius). Returns A's size (largest
+ * (its centre's path, radius its largest half-diagonal plus radius); then A's size (largest
  * half-diagonal plus largest radius), for the caller's tolerance.
  */
-export function preparedSweptBounds(out: Floats, oo: number, margin: number): number {
+export function preparedSweptBounds(out: Floats, oo: number, margin: number): void {
   const M = motions;
   const r = Math.max(M[M_R], M[M_R] + M[M_DR]);
   // The turn moves points only across its axis ω: along world axis k the arc's stray from its
@@ -741,5 +824,5 @@ export function preparedSweptBounds(out: Floats, oo: number, margin: number): nu
     out[oo + 9 + k] = M[M_C + k] + M[M_DC + k];
   }
   out[oo + 12] = M[M_HMAX] + r + margin;
-  return M[M_HMAX] + r;
+  out[oo + 13] = M[M_HMAX] + r;
 }

@@ -1,5 +1,5 @@
 import { OBB_AXES, OBB_HALF, type ReadonlyFloats } from '../layout';
-import { ballEntry, beginSlabs, clipSlab, finishSlabs } from './raycast';
+import { BALL_ENTRY, ballEntry, beginSlabs, clipSlab, finishSlabs } from './raycast';
 import { TOI_PARALLEL_SINE, TOI_SEPARATION_MARGIN } from '../tolerances';
 
 /**
@@ -21,12 +21,22 @@ export function sphereSphereToi(
   const mx = ca[cao] - cb[cbo], my = ca[cao + 1] - cb[cbo + 1], mz = ca[cao + 2] - cb[cbo + 2];
   const r = ra + rb;
   if (mx * mx + my * my + mz * mz <= r * r) return 0;
-  const t = ballEntry(mx, my, mz, va[vao] - vb[vbo], va[vao + 1] - vb[vbo + 1], va[vao + 2] - vb[vbo + 2], r);
+  ball[0] = mx;
+  ball[1] = my;
+  ball[2] = mz;
+  for (let k = 0; k < 3; k++) ball[3 + k] = va[vao + k] - vb[vbo + k];
+  ball[6] = r;
+  ballEntry(ball);
+  const t = ball[BALL_ENTRY];
   return t <= 1 ? t : -1;
 }
 
-// Scratch for finishSlabs' output (t, unused normal).
+// Scratch for finishSlabs' output (t, unused normal), and obbToi's relative motion.
 const slabHit = new Float64Array(4);
+const relative = new Float64Array(3);
+const ball = new Float64Array(BALL_ENTRY + 1);
+/** No direction, up to t = 1 (finishSlabs' input for obbToi). */
+const wholeFrame = new Float64Array([0, 0, 0, 1]);
 
 /**
  * The axes of the last clipObbMotion, 5 numbers per axis index (0..14): L (3, unnormalised), the
@@ -44,10 +54,12 @@ export const motionAxes = new Float64Array(15 * MOTION_AXIS_STRIDE);
  * interval of t, so the contact times are a ray-through-slabs clip (raycast.ts's slab state, slab
  * index = axis index). Returns false once an axis rules contact out; otherwise finishSlabs reads
  * the first contact. Each axis is widened by TOI_SEPARATION_MARGIN × (scene scale); near-parallel
- * edge pairs (TOI_PARALLEL_SINE) are skipped. Shared by obbToi and the box shape casts.
+ * edge pairs (TOI_PARALLEL_SINE) are skipped. Shared by obbToi and the box shape casts. The motion
+ * d is read at motion[mo..mo + 2] (V8 boxes a double passed to a call it does not inline).
  * @internal
  */
-export function clipObbMotion(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, dx: number, dy: number, dz: number): boolean {
+export function clipObbMotion(a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, motion: ReadonlyFloats, mo: number): boolean {
+  const dx = motion[mo], dy = motion[mo + 1], dz = motion[mo + 2];
   const tx = b[bo] - a[ao], ty = b[bo + 1] - a[ao + 1], tz = b[bo + 2] - a[ao + 2];
   const ha0 = a[ao + OBB_HALF], ha1 = a[ao + OBB_HALF + 1], ha2 = a[ao + OBB_HALF + 2];
   const hb0 = b[bo + OBB_HALF], hb1 = b[bo + OBB_HALF + 1], hb2 = b[bo + OBB_HALF + 2];
@@ -114,8 +126,9 @@ export function obbToi(
   a: ReadonlyFloats, ao: number, va: ReadonlyFloats, vao: number,
   b: ReadonlyFloats, bo: number, vb: ReadonlyFloats, vbo: number,
 ): number {
-  if (!clipObbMotion(a, ao, b, bo, va[vao] - vb[vbo], va[vao + 1] - vb[vbo + 1], va[vao + 2] - vb[vbo + 2])) return -1;
-  return finishSlabs(slabHit, 0, 0, 0, 1) ? slabHit[0] : -1;
+  for (let k = 0; k < 3; k++) relative[k] = va[vao + k] - vb[vbo + k];
+  if (!clipObbMotion(a, ao, b, bo, relative, 0)) return -1;
+  return finishSlabs(slabHit, wholeFrame, 0, 3) ? slabHit[0] : -1;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ZERO_AREA_TRIANGLE_RATIO, TRI_TRI_TOUCH_TOLERANCE } from '../tolerances';
-import { closestPtSegmentSegment, CLOSEST_SEGMENTS_STRIDE } from './closestPoints';
+import { closestSegments, SEGMENTS_DISTANCE, CLOSEST_SEGMENTS_STRIDE } from './closestPoints';
 import type { Floats, ReadonlyFloats } from '../layout';
 
 /**
@@ -31,7 +31,7 @@ const cut = new Float64Array(6);
 const tri2 = new Float64Array(6);
 const edgeA = new Float64Array(6);
 const edgeB = new Float64Array(6);
-const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE);
+const closest = new Float64Array(CLOSEST_SEGMENTS_STRIDE + 1);
 const unusedSegment = new Float64Array(6);
 
 // Results of `measure` (unnormalised normal xyz, longest squared edge) and `clipSegment2D` (the
@@ -178,7 +178,8 @@ export function triTriIntersectionSegment(out: Floats, a: ReadonlyFloats, ao: nu
   if (flatA && flatB) {
     copyLongestEdge(edgeA, a, ao);
     copyLongestEdge(edgeB, b, bo);
-    if (closestPtSegmentSegment(closest, 0, edgeA, 0, edgeB, 0) > touch * touch) return TRI_TRI_DISJOINT;
+    closestSegments(closest, 0, edgeA, 0, edgeB, 0);
+    if (closest[SEGMENTS_DISTANCE] > touch * touch) return TRI_TRI_DISJOINT;
     for (let i = 0; i < 6; i++) out[i] = closest[i];
     return TRI_TRI_SEGMENT;
   }

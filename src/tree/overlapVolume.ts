@@ -4,7 +4,7 @@ import {
   CLOSEST_ON_TRIANGLE_STRIDE,
   CLOSEST_SEGMENTS_STRIDE,
   closestPtPointTriangle,
-  closestPtSegmentSegment,
+  closestSegments, SEGMENTS_DISTANCE,
 } from '../query/closestPoints';
 import {
   CAPSULE_STRIDE,
@@ -50,7 +50,7 @@ const QUERY_CAPSULE = 2;
 const queryBox = new Float64Array(OBB_STRIDE);
 const queryCapsule = new Float64Array(CAPSULE_STRIDE);
 const queryHalf = new Float64Array(3);
-const closest = new Float64Array(Math.max(CLOSEST_ON_TRIANGLE_STRIDE, CLOSEST_SEGMENTS_STRIDE));
+const closest = new Float64Array(Math.max(CLOSEST_ON_TRIANGLE_STRIDE, CLOSEST_SEGMENTS_STRIDE + 1));
 const rayScratch = new Float64Array(RAY_HIT_STRIDE);
 const edge = new Float64Array(6);
 
@@ -137,7 +137,8 @@ function capsuleTriangleOverlap(tri: ReadonlyFloats, to: number): boolean {
       edge[i] = tri[p + i];
       edge[3 + i] = tri[q + i];
     }
-    if (closestPtSegmentSegment(closest, 0, c, 0, edge, 0) <= r2) return true;
+    closestSegments(closest, 0, c, 0, edge, 0);
+    if (closest[SEGMENTS_DISTANCE] <= r2) return true;
   }
   return false;
 }

@@ -1,7 +1,7 @@
 import type { BoundingTree } from './build';
 import { grown } from '../broadphase/growable';
 import { OBB_AXES, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from '../layout';
-import { ballEntry, raycastTriangleArrays, RAY_HIT_STRIDE, RAY_INPUT_STRIDE } from '../query/raycast';
+import { BALL_ENTRY, ballEntry, raycastTriangleArrays, RAY_HIT_STRIDE, RAY_INPUT_STRIDE } from '../query/raycast';
 import { TREE_SLACK_RELATIVE } from '../tolerances';
 import { writeHypot } from '../hypot';
 import { directionToMeshFrame, toMeshFrame } from './pose';
@@ -18,6 +18,7 @@ const RAY_STATE = 6; // origin (3), direction (3), in the node frame
 let rayStack = new Float64Array(32 * (RAY_STATE + 1));
 let rayNodes = new Int32Array(32);
 const originDistance = new Float64Array(1);
+const ball = new Float64Array(BALL_ENTRY + 1);
 const meshRay = new Float64Array(RAY_INPUT_STRIDE); // the ray in the mesh frame, then a limit
 
 /**
@@ -48,7 +49,10 @@ export function rayEntry(tree: BoundingTree, n: number, st: Float64Array, s: num
   if (tree.kind === 'sphere') {
     const r = nodes[h] + slack;
     if (ox * ox + oy * oy + oz * oz <= r * r) return 0;
-    return ballEntry(ox, oy, oz, dx, dy, dz, r);
+    for (let k = 0; k < 6; k++) ball[k] = st[s + k];
+    ball[6] = r;
+    ballEntry(ball);
+    return ball[BALL_ENTRY];
   }
   let enter = 0, exit = Infinity;
   for (let i = 0; i < 3; i++) {

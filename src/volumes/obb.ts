@@ -1,4 +1,4 @@
-import { mat3ToQuaternion, quaternionToMat3, slerpQuaternion } from '../rotation';
+import { mat3ToQuaternion, quaternionToMat3, slerpQuaternionArrays } from '../rotation';
 import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 
 /**
@@ -185,9 +185,22 @@ export function obbQuaternion(out: Floats, oo: number, b: ReadonlyFloats, bo: nu
  * Allocation-free; out may alias a or b.
  */
 export function interpolateObb(out: Floats, oo: number, a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, s: number): Floats {
+  obbFraction[0] = s;
+  return interpolateObbArrays(out, oo, a, ao, b, bo, obbFraction, 0);
+}
+const obbFraction = new Float64Array(1);
+
+/**
+ * interpolateObb with s read at fraction[fo] (V8 boxes a double passed to a call it does not inline).
+ * @internal
+ */
+export function interpolateObbArrays(
+  out: Floats, oo: number, a: ReadonlyFloats, ao: number, b: ReadonlyFloats, bo: number, fraction: ReadonlyFloats, fo: number,
+): Floats {
+  const s = fraction[fo];
   obbQuaternion(turn, 0, a, ao);
   obbQuaternion(turn, 4, b, bo);
-  slerpQuaternion(turn, 0, turn, 0, turn, 4, s);
+  slerpQuaternionArrays(turn, 0, turn, 0, turn, 4, fraction, fo);
   for (let k = 0; k < 3; k++) {
     const ca = a[ao + OBB_CENTER + k], ha = a[ao + OBB_HALF + k];
     out[oo + OBB_CENTER + k] = ca + s * (b[bo + OBB_CENTER + k] - ca);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import '../support/fastCheckSeed';
-import { capsuleObbSweep, obbSweep, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedStartTime, SWEEP_HIT_STRIDE, SWEEP_MOTION_STRIDE } from '../../src/query/sweep';
+import { capsuleObbSweep, obbSweep, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedStartTime, SWEEP_HIT_STRIDE, SWEEP_LIMIT, SWEEP_MOTION_STRIDE, SWEEP_NEXT, sweepClock } from '../../src/query/sweep';
 import { interpolateObb } from '../../src/volumes/obb';
 import { SWEEP_CONTACT_TOLERANCE } from '../../src/tolerances';
 import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/random';
@@ -219,7 +219,9 @@ describe('preparedStartTime', () => {
         if (capsule) prepareCapsuleSweep(c0, 0, c1, 0);
         else prepareObbSweep(a0, 0, a1, 0);
         prepareBoxMotion(prepared, 0, b0, 0, b1, 0);
-        const start = preparedStartTime(prepared, 0, 1);
+        sweepClock[SWEEP_LIMIT] = 1;
+        preparedStartTime(prepared, 0);
+        const start = sweepClock[SWEEP_NEXT];
         const ref = referenceFirstContact((s) => (capsule ? capsuleGapAt(c0, c1, b0, b1, s) : boxGapAt(a0, a1, b0, b1, s)));
         runs++;
         if (start > 0.25) late++;
