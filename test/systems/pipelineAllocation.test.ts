@@ -63,8 +63,10 @@ describe('per-frame allocation', () => {
     run(2000);
     const manifolds = run(1);
     expect(manifolds).toBeGreaterThan(500);
-    // About 7 bytes per manifold on a quiet machine; before the box-box contacts read their
-    // numbers from arrays, about 48.
-    expect(leastBytesPerCall(run, 100, 6, 100 * 500)).toBeLessThan(24 * manifolds);
+    // 0.2 to 0.4 bytes per manifold on a quiet machine (7 before the query kernels' array forms,
+    // 48 before the box-box contacts read their numbers from arrays). In a loaded full test run
+    // one measurement saw 35, V8 running the frame unoptimised for a while: the least of more
+    // runs looks past such a stretch.
+    expect(leastBytesPerCall(run, 100, 12, 100 * 500)).toBeLessThan(24 * manifolds);
   });
 });
