@@ -26,6 +26,7 @@ import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/ran
 import { torusKnot } from '../../scenes/torusKnot';
 import { rayQueryOf } from '../support/rays';
 import { leastBytesPerCall } from '../support/allocation';
+import { primitiveScene } from '../support/primitiveScene';
 
 type Vec = [number, number, number];
 
@@ -257,21 +258,8 @@ describe('raycastColliders', () => {
 
   it('leaves little garbage per ray (no objects)', () => {
     // A sparse scene of the four primitive kinds; rays up to 17 units long, in any direction.
-    const world = createWorld();
-    const p = createCollisionPipeline(world);
     const rand = mulberry32(7);
-    const shapes = [
-      { shape: 'sphere', radius: 1 },
-      { shape: 'obb', halfExtents: [1, 0.6, 0.8] },
-      { shape: 'aabb', halfExtents: [0.7, 1, 0.5] },
-      { shape: 'capsule', radius: 0.4, p0: [0, -0.8, 0], p1: [0, 0.8, 0] },
-    ] as const;
-    for (let i = 0; i < 400; i++) {
-      const e = addEntity(world);
-      addCollider(world, e, shapes[i % 4] as never);
-      setTransform(world, e, [30 * rand(), 30 * rand(), 30 * rand()], randomQuaternion(rand));
-    }
-    p.step(world);
+    const { world } = primitiveScene(rand);
     const query = createRayQuery({ maxDistance: 17 });
     const hit = createColliderRayHit();
     const rays = new Float64Array(6 * 256).map((_, i) => (i % 6 < 3 ? 30 * rand() : rand() - 0.5));

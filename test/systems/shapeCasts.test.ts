@@ -35,6 +35,7 @@ import { mulberry32, quaternionToAxes, randomQuaternion } from '../../scenes/ran
 import { randomBody, type Body } from '../support/pipelineScene';
 import { refusal } from '../support/refusal';
 import { leastBytesPerCall } from '../support/allocation';
+import { primitiveScene } from '../support/primitiveScene';
 
 const humanoid = buildHumanoid();
 const definition = defineSkeleton(humanoid.skeleton);
@@ -450,21 +451,8 @@ describe('castShapeColliders', () => {
 
   describe('garbage per cast, by mover', () => {
     // A sparse scene of the four primitive kinds, where a cast makes about one exact cast.
-    const world = createWorld();
-    const p = createCollisionPipeline(world);
     const rand = mulberry32(3);
-    const shapes = [
-      { shape: 'sphere', radius: 1 },
-      { shape: 'obb', halfExtents: [1, 0.6, 0.8] },
-      { shape: 'aabb', halfExtents: [0.7, 1, 0.5] },
-      { shape: 'capsule', radius: 0.4, p0: [0, -0.8, 0], p1: [0, 0.8, 0] },
-    ] as const;
-    for (let i = 0; i < 400; i++) {
-      const e = addEntity(world);
-      addCollider(world, e, shapes[i % 4] as never);
-      setTransform(world, e, [30 * rand(), 30 * rand(), 30 * rand()], randomQuaternion(rand));
-    }
-    p.step(world);
+    const { world } = primitiveScene(rand);
     const hit = createColliderShapeHit();
     const box = new Float64Array([0, 0, 0, 0.8, 0.6, 0, -0.6, 0.8, 0, 0, 0, 1, 0.5, 0.7, 0.9]);
     const casts = new Float64Array(7 * 256).map((_, i) => (i % 7 === 3 ? 1 + rand() : i % 7 > 3 ? 12 * (rand() - 0.5) : 30 * rand()));
