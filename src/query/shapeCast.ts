@@ -47,18 +47,14 @@ export function assertShapeCast(what: string, dx: number, dy: number, dz: number
  */
 export const CAST_MOTION_STRIDE = 4;
 const sphereNumbers = new Float64Array(4);
-const motionNumbers = new Float64Array(CAST_MOTION_STRIDE);
 
-/** Writes a public kernel's sphere and motion into sphereNumbers and motionNumbers. */
-function sphereMotion(cx: number, cy: number, cz: number, r: number, dx: number, dy: number, dz: number, maxT: number): void {
+/** Writes a public kernel's sphere into a scratch array (its motion goes through castMotion); returns it. */
+function castSphere(cx: number, cy: number, cz: number, r: number): Float64Array {
   sphereNumbers[0] = cx;
   sphereNumbers[1] = cy;
   sphereNumbers[2] = cz;
   sphereNumbers[3] = r;
-  motionNumbers[0] = dx;
-  motionNumbers[1] = dy;
-  motionNumbers[2] = dz;
-  motionNumbers[3] = maxT;
+  return sphereNumbers;
 }
 
 /**
@@ -118,8 +114,7 @@ export function castSphereSphere(
   dx: number, dy: number, dz: number, maxT: number,
   target: ReadonlyFloats, to: number,
 ): boolean {
-  sphereMotion(cx, cy, cz, r, dx, dy, dz, maxT);
-  return castSphereSphereArrays(out, oo, sphereNumbers, 0, motionNumbers, 0, target, to);
+  return castSphereSphereArrays(out, oo, castSphere(cx, cy, cz, r), 0, castMotion(dx, dy, dz, maxT), 0, target, to);
 }
 
 /** @internal castSphereSphere, the sphere read from sphere[so..so + 3], the motion from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
@@ -192,8 +187,7 @@ export function castSphereCapsule(
   dx: number, dy: number, dz: number, maxT: number,
   cap: ReadonlyFloats, co: number,
 ): boolean {
-  sphereMotion(cx, cy, cz, r, dx, dy, dz, maxT);
-  return castSphereCapsuleArrays(out, oo, sphereNumbers, 0, motionNumbers, 0, cap, co);
+  return castSphereCapsuleArrays(out, oo, castSphere(cx, cy, cz, r), 0, castMotion(dx, dy, dz, maxT), 0, cap, co);
 }
 
 /** @internal castSphereCapsule, the sphere read from sphere[so..so + 3], the motion from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
@@ -345,8 +339,7 @@ export function castSphereObb(
   dx: number, dy: number, dz: number, maxT: number,
   box: ReadonlyFloats, bo: number,
 ): boolean {
-  sphereMotion(cx, cy, cz, r, dx, dy, dz, maxT);
-  return castSphereObbArrays(out, oo, sphereNumbers, 0, motionNumbers, 0, box, bo);
+  return castSphereObbArrays(out, oo, castSphere(cx, cy, cz, r), 0, castMotion(dx, dy, dz, maxT), 0, box, bo);
 }
 
 /** @internal castSphereObb, the sphere read from sphere[so..so + 3], the motion from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
@@ -393,8 +386,7 @@ export function castSphereAabb(
   dx: number, dy: number, dz: number, maxT: number,
   box: ReadonlyFloats, bo: number,
 ): boolean {
-  sphereMotion(cx, cy, cz, r, dx, dy, dz, maxT);
-  return castSphereAabbArrays(out, oo, sphereNumbers, 0, motionNumbers, 0, box, bo);
+  return castSphereAabbArrays(out, oo, castSphere(cx, cy, cz, r), 0, castMotion(dx, dy, dz, maxT), 0, box, bo);
 }
 
 /** @internal castSphereAabb, the sphere read from sphere[so..so + 3], the motion from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
@@ -434,8 +426,7 @@ export function castSphereTriangle(
   dx: number, dy: number, dz: number, maxT: number,
   tri: ReadonlyFloats, to: number,
 ): boolean {
-  sphereMotion(cx, cy, cz, r, dx, dy, dz, maxT);
-  return castSphereTriangleArrays(out, oo, sphereNumbers, 0, motionNumbers, 0, tri, to);
+  return castSphereTriangleArrays(out, oo, castSphere(cx, cy, cz, r), 0, castMotion(dx, dy, dz, maxT), 0, tri, to);
 }
 
 /** @internal castSphereTriangle, the sphere read from sphere[so..so + 3], the motion from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */
@@ -521,8 +512,7 @@ export function castSphereKdop(
   dx: number, dy: number, dz: number, maxT: number,
   kdop: ReadonlyFloats, ko: number, k: KdopK,
 ): boolean {
-  sphereMotion(cx, cy, cz, r, dx, dy, dz, maxT);
-  return castSphereKdopArrays(out, oo, sphereNumbers, 0, motionNumbers, 0, kdop, ko, k);
+  return castSphereKdopArrays(out, oo, castSphere(cx, cy, cz, r), 0, castMotion(dx, dy, dz, maxT), 0, kdop, ko, k);
 }
 
 /** @internal castSphereKdop, the sphere read from sphere[so..so + 3], the motion from motion[mo..mo + 3] (CAST_MOTION_STRIDE). */

@@ -6,7 +6,7 @@ import { closestPtPointObb, closestPtPointTriangle } from './closestPoints';
 import { beginSlabs, clipSlab, enteredSlab, enteredSlabSign, finishSlabs, RAY_HIT_STRIDE, slabOriginInside } from './raycast';
 import { castMotion, castSphereObbArrays, reversedMotion } from './shapeCast';
 import { castCapsuleObbArrays } from './shapeCastCapsule';
-import { HIT_INPUT_STRIDE, swapShapeHit, writeShapeHit } from './shapeCastHit';
+import { backwardsHit, HIT_INPUT_STRIDE, writeShapeHit } from './shapeCastHit';
 import { clipObbMotion, MOTION_AXIS_STRIDE, motionAxes } from './toi';
 
 /**
@@ -146,9 +146,7 @@ export function castObbSphereArrays(
   out: Floats, oo: number, box: ReadonlyFloats, bo: number, motion: ReadonlyFloats, mo: number,
   sphere: ReadonlyFloats, so: number,
 ): boolean {
-  if (!castSphereObbArrays(out, oo, sphere, so, reversedMotion(motion, mo), 0, box, bo)) return false;
-  swapShapeHit(out, oo, motion, mo);
-  return true;
+  return backwardsHit(castSphereObbArrays(out, oo, sphere, so, reversedMotion(motion, mo), 0, box, bo), out, oo, motion, mo);
 }
 
 /** Box against a capsule: the capsule cast backwards against the box. */
@@ -165,9 +163,7 @@ export function castObbCapsuleArrays(
   out: Floats, oo: number, box: ReadonlyFloats, bo: number, motion: ReadonlyFloats, mo: number,
   cap: ReadonlyFloats, co: number,
 ): boolean {
-  if (!castCapsuleObbArrays(out, oo, cap, co, reversedMotion(motion, mo), 0, box, bo)) return false;
-  swapShapeHit(out, oo, motion, mo);
-  return true;
+  return backwardsHit(castCapsuleObbArrays(out, oo, cap, co, reversedMotion(motion, mo), 0, box, bo), out, oo, motion, mo);
 }
 
 /**

@@ -3,7 +3,7 @@ import { SEGMENTS_PARALLEL_SINE_SQUARED } from '../tolerances';
 import { CLOSEST_SEGMENTS_STRIDE, closestPtPointObb, closestPtPointTriangle, closestSegments, SEGMENTS_DISTANCE } from './closestPoints';
 import { RAY_HIT_STRIDE, RAY_INPUT_STRIDE, raycastObbArrays, raycastTriangleArrays } from './raycast';
 import { CAST_MOTION_STRIDE, castMotion, castSphereCapsuleArrays, castSphereObbArrays, castSphereTriangleArrays, reversedMotion } from './shapeCast';
-import { HIT_INPUT_STRIDE, SHAPE_CAST_HIT_STRIDE, swapShapeHit, writeShapeHit } from './shapeCastHit';
+import { backwardsHit, HIT_INPUT_STRIDE, SHAPE_CAST_HIT_STRIDE, swapShapeHit, writeShapeHit } from './shapeCastHit';
 import { castSegmentKdop } from './shapeCastKdop';
 
 /**
@@ -187,9 +187,7 @@ export function castCapsuleSphereArrays(
   out: Floats, oo: number, cap: ReadonlyFloats, co: number, motion: ReadonlyFloats, mo: number,
   sphere: ReadonlyFloats, so: number,
 ): boolean {
-  if (!castSphereCapsuleArrays(out, oo, sphere, so, reversedMotion(motion, mo), 0, cap, co)) return false;
-  swapShapeHit(out, oo, motion, mo);
-  return true;
+  return backwardsHit(castSphereCapsuleArrays(out, oo, sphere, so, reversedMotion(motion, mo), 0, cap, co), out, oo, motion, mo);
 }
 
 /** Capsule against a capsule at tc[to]; exact (see the module comment). */

@@ -70,3 +70,13 @@ export function swapShapeHit(out: Floats, oo: number, motion: ReadonlyFloats, mo
   out[oo + 5] += t * dy;
   out[oo + 6] += t * dz;
 }
+
+/**
+ * The answer of a cast run backwards (the target moved by −d against the mover): `found`, its hit
+ * at out[oo] rewritten as the mover's (swapShapeHit) when there is one.
+ * @internal
+ */
+export function backwardsHit(found: boolean, out: Floats, oo: number, motion: ReadonlyFloats, mo: number): boolean {
+  if (found) swapShapeHit(out, oo, motion, mo);
+  return found;
+}

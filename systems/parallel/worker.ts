@@ -131,10 +131,12 @@ const queryTrees: BoundingTree[] = [];
  * mesh trees and the broad phase's grids of the calling thread's last step, the colliders' ray
  * bounds it made (so this thread never recomputes them), and the k-DOP tests.
  */
+/** The query view's characters, when the calling thread's pipeline has any. */
+const characterView = { hitboxes };
 const queryView = {
   collider,
   transform,
-  characters: undefined as { hitboxes: typeof hitboxes } | undefined,
+  characters: undefined as typeof characterView | undefined,
   broadPhase: { lastGrids: () => queryGrids } as unknown as BroadPhase,
   scratch: { rayBounds: new Float64Array(6), rayBoundsRun: 0, broadPhaseRuns: 0, hashQueries: undefined, queryCell: new Float64Array(1), queryCellRun: -1 } as
     Pick<PipelineScratch, 'rayBounds' | 'rayBoundsRun' | 'broadPhaseRuns' | 'hashQueries' | 'queryCell' | 'queryCellRun'>,
@@ -156,7 +158,7 @@ function readQueryParams(characters: boolean): void {
     grid.oversizeCount = params[o + 5];
   }
   queryView.collider = collider;
-  queryView.characters = characters ? { hitboxes } : undefined;
+  queryView.characters = characters ? characterView : undefined;
   // The grids may have changed since the last job: the walks ask them their finest cell again.
   queryView.scratch.queryCellRun = -1;
   const trees = params[QUERY_PARAM_TREES];
