@@ -1,7 +1,7 @@
 import type { BoundingTree } from './build';
 import { grown } from '../broadphase/growable';
 import { OBB_AXES, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from '../layout';
-import { BALL_ENTRY, ballEntry, raycastTriangleArrays, RAY_HIT_STRIDE, RAY_INPUT_STRIDE } from '../query/raycast';
+import { BALL_ENTRY, ballEntry, raycastTriangleArrays, RAY_HIT_STRIDE, RAY_INPUT_STRIDE, writeRay } from '../query/raycast';
 import { TREE_SLACK_RELATIVE } from '../tolerances';
 import { writeHypot } from '../hypot';
 import { directionToMeshFrame, toMeshFrame } from './pose';
@@ -81,14 +81,7 @@ export function raycastTree(
   result: TreeQueryResult, tree: BoundingTree, pose: ReadonlyFloats, po: number,
   ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, maxT: number,
 ): boolean {
-  treeRay[0] = ox;
-  treeRay[1] = oy;
-  treeRay[2] = oz;
-  treeRay[3] = dx;
-  treeRay[4] = dy;
-  treeRay[5] = dz;
-  treeRay[6] = maxT;
-  return raycastTreeArrays(result, tree, pose, po, treeRay, 0);
+  return raycastTreeArrays(result, tree, pose, po, writeRay(treeRay, ox, oy, oz, dx, dy, dz, maxT), 0);
 }
 
 const treeRay = new Float64Array(RAY_INPUT_STRIDE);
