@@ -7,14 +7,14 @@
  */
 import type { World } from 'bitecs';
 import { CollideInputError } from '../src/errors';
-import { assertBatchLength, createRayQuery, rayBatchLimits, type RayBatch } from '../src/query/rayQuery';
+import { assertBatchLength, rayBatchLimits, type RayBatch } from '../src/query/rayQuery';
 import { COLLIDER_HIT_ARRAYS, type ColliderHits, type OverlapHits } from '../src/query/colliderHits';
-import { assertShapeQuery, createShapeQuery, QUERY_CAPSULE } from '../src/query/shapeQuery';
+import { assertShapeQueryFields, createShapeQuery, QUERY_CAPSULE } from '../src/query/shapeQuery';
 import { SHAPE_QUERY_BATCH_ARRAYS, shapeQueryAt, type ShapeQueryBatch } from '../src/query/shapeQueryBatch';
 import { OBB_STRIDE } from '../src/layout';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
-import { createColliderRayHit, raycastColliders } from './raycastColliders';
-import { castShapeColliders } from './shapeCasts';
+import { createColliderRayHit, raycastCollidersAt } from './raycastColliders';
+import { castShapeQuery } from './shapeCasts';
 import { overlapColliders } from './shapeQueries';
 
 /**
@@ -53,14 +53,12 @@ function checkShapeQueries(queries: ShapeQueryBatch, cast: boolean, caller: stri
   for (const name of SHAPE_QUERY_BATCH_ARRAYS) {
     assertBatchLength(queries[name], (name === 'data' ? OBB_STRIDE : name === 'displacement' ? 3 : 1) * n, `${caller}: queries.${name}`);
   }
+  // A Uint32Array holds only valid masks, an Int32Array only integers.
+  const { kind, data, displacement, ignore } = queries;
   for (let i = 0; i < n; i++) {
-    if (queries.kind[i] > QUERY_CAPSULE) throw new CollideInputError(`${caller}: queries.kind[${i}] must be a ShapeQuery kind (0 to ${QUERY_CAPSULE}), got ${queries.kind[i]}`);
-    try {
-      assertShapeQuery(shapeQueryAt(shapeQuery, queries, i), caller, cast);
-    } catch (error) {
-      // The message names the query only when there is one to throw: no string per query.
-      throw error instanceof CollideInputError ? new CollideInputError(error.message.replace(`${caller}:`, `${caller} (query ${i}):`)) : error;
-    }
+    if (kind[i] > QUERY_CAPSULE) throw new CollideInputError(`${caller}: queries.kind[${i}] must be a ShapeQuery kind (0 to ${QUERY_CAPSULE}), got ${kind[i]}`);
+    assertShapeQueryFields(kind[i], data, OBB_STRIDE * i, displacement, 3 * i, caller, cast, i);
+    if (ignore[i] < -1) throw new CollideInputError(`${caller} (query ${i}): query.ignore must be an entity id or -1, got ${ignore[i]}`);
   }
   return n;
 }
@@ -70,7 +68,6 @@ function assertHitsLength(hits: ColliderHits, n: number, caller: string): void {
   for (const name of COLLIDER_HIT_ARRAYS) assertBatchLength(hits[name], (name === 'point' || name === 'normal' ? 3 : 1) * n, `${caller}: hits.${name}`);
 }
 
-const query = createRayQuery();
 const shapeQuery = createShapeQuery();
 const hit = createColliderRayHit();
 
@@ -99,18 +96,9 @@ function recordHit(hits: ColliderHits, i: number, found: boolean): void {
  * threads, each over its own view of the pipeline.
  */
 export function castColliderRayRange(p: CollisionPipeline, hits: ColliderHits, rays: RayBatch, from: number, to: number): number {
-  const { origin, direction, maxDistance, mask, ignore } = rays;
-  const o = query.origin, d = query.direction;
   let count = 0;
   for (let i = from; i < to; i++) {
-    for (let k = 0; k < 3; k++) {
-      o[k] = origin[3 * i + k];
-      d[k] = direction[3 * i + k];
-    }
-    query.maxDistance = maxDistance[i];
-    query.mask = mask[i];
-    query.ignore = ignore[i];
-    const found = raycastColliders(p, hit, query);
+    const found = raycastCollidersAt(p, hit, rays, i);
     recordHit(hits, i, found);
     if (found) count++;
   }
@@ -145,7 +133,7 @@ export function castShapeCollidersBatch(target: World | CollisionPipeline, hits:
 export function castShapeRange(p: CollisionPipeline, hits: ColliderHits, casts: ShapeQueryBatch, from: number, to: number): number {
   let count = 0;
   for (let i = from; i < to; i++) {
-    const found = castShapeColliders(p, hit, shapeQueryAt(shapeQuery, casts, i));
+    const found = castShapeQuery(p, hit, shapeQueryAt(shapeQuery, casts, i));
     recordHit(hits, i, found);
     if (found) count++;
   }

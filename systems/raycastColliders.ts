@@ -38,6 +38,7 @@ import { createHitboxStore } from '../src/character/hitboxStore';
 import { createCharacterRayGrid } from '../src/character/rayGrid';
 import { CollideInputError } from '../src/errors';
 import { WALK_SLACK_RELATIVE } from '../src/tolerances';
+import { writeHypot } from '../src/hypot';
 import type { RayBatch } from '../src/query/rayQuery';
 
 /**
@@ -80,6 +81,8 @@ const pose = new Float64Array(POSE_STRIDE);
 /** The ray being cast: origin, direction, and the limit of the test at hand (RAY_INPUT_STRIDE; what the walk's tests read). */
 const ray = new Float64Array(RAY_INPUT_STRIDE);
 const RAY_LIMIT = 6;
+/** The ray's direction alone (the walk's motion). */
+const rayDirection = new Float64Array(3);
 /** The ray's origin as a box (the walk's moving box: a point). */
 const rayStart = new Float64Array(6);
 /** The part of the ray the walk visits: where it enters and leaves the colliders' bounds; then the ray's limit and length (rayLimit). */
@@ -104,26 +107,40 @@ const SPAN_LENGTH = 3;
 export function raycastColliders(target: World | CollisionPipeline, hit: ColliderRayHit, query: RayQuery): boolean {
   const p = pipelineOf(target, 'raycastColliders');
   rayLimit(span, SPAN_LIMIT, query, 'raycastColliders');
-  const o = query.origin, d = query.direction;
+  return castRay(p, hit, query.origin, query.direction, 0, query.mask, query.ignore);
+}
+
+/**
+ * @internal Ray i of a batch that rayBatchLimits validated (its limit written), cast as
+ * raycastColliders casts the same ray, to the bit: a batch checks its rays once, up front.
+ */
+export function raycastCollidersAt(p: CollisionPipeline, hit: ColliderRayHit, rays: RayBatch, i: number): boolean {
+  span[SPAN_LIMIT] = rays.limit[i];
+  writeHypot(span, SPAN_LENGTH, rays.direction, 3 * i);
+  return castRay(p, hit, rays.origin, rays.direction, 3 * i, rays.mask[i], rays.ignore[i]);
+}
+
+/** The ray at origin[ro], direction[ro] (its limit and length in `span`) cast into `hit`. */
+function castRay(p: CollisionPipeline, hit: ColliderRayHit, origin: Float64Array, direction: Float64Array, ro: number, mask: number, ignore: number): boolean {
   hit.entity = -1;
   hit.hitbox = -1;
   hit.boneName = hit.groupName = '';
   hit.group = -1;
   hit.triangle = -1;
   for (let k = 0; k < 3; k++) {
-    ray[k] = rayStart[k] = rayStart[3 + k] = o[k];
-    ray[3 + k] = d[k];
+    ray[k] = rayStart[k] = rayStart[3 + k] = origin[ro + k];
+    ray[3 + k] = rayDirection[k] = direction[ro + k];
   }
   // The walk's legs need an end, and a ray may be unlimited: its part inside the colliders' bounds.
   const bounds = colliderBounds(p);
   if (!clipToBounds(bounds)) return false;
-  const length = Math.max(Math.abs(d[0]), Math.abs(d[1]), Math.abs(d[2]));
-  const magnitude = Math.max(Math.abs(o[0]), Math.abs(o[1]), Math.abs(o[2]), -bounds[0], -bounds[1], -bounds[2], bounds[3], bounds[4], bounds[5]);
+  const length = Math.max(Math.abs(ray[3]), Math.abs(ray[4]), Math.abs(ray[5]));
+  const magnitude = Math.max(Math.abs(ray[0]), Math.abs(ray[1]), Math.abs(ray[2]), -bounds[0], -bounds[1], -bounds[2], bounds[3], bounds[4], bounds[5]);
   walkTimes[WALK_FROM] = span[0];
   walkTimes[WALK_TO] = span[1];
   walkTimes[WALK_LIMIT] = span[SPAN_LIMIT];
   walkTimes[WALK_SLACK] = length > 0 ? WALK_SLACK_RELATIVE * (span[1] + (magnitude + 1) / length) : 0;
-  walkLegs(p, rayStart, d, query.mask | 0, query.ignore, rayEntry, rayExact, cast, bestCast, RAY_HIT_STRIDE);
+  walkLegs(p, rayStart, rayDirection, mask | 0, ignore, rayEntry, rayExact, cast, bestCast, RAY_HIT_STRIDE);
   const e = legWalk.entity;
   if (e < 0) return false;
   const c = p.collider, t = walkTimes[WALK_T];
@@ -134,7 +151,7 @@ export function raycastColliders(target: World | CollisionPipeline, hit: Collide
   hit.triangle = c.kind[e] === SHAPE_MESH ? legWalk.part : -1;
   nameHitbox(hit, p);
   hit.distance = t * span[SPAN_LENGTH];
-  for (let k = 0; k < 3; k++) hit.point[k] = o[k] + t * d[k];
+  for (let k = 0; k < 3; k++) hit.point[k] = ray[k] + t * ray[3 + k];
   return true;
 }
 

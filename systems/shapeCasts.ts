@@ -109,6 +109,14 @@ function boxEntry(box: Float64Array, d: Float64Array, b: ArrayLike<number>, bo: 
 export function castShapeColliders(target: World | CollisionPipeline, hit: ColliderShapeHit, query: ShapeQuery): boolean {
   const p = pipelineOf(target, 'castShapeColliders');
   assertShapeQuery(query, 'castShapeColliders', true);
+  return castShapeQuery(p, hit, query);
+}
+
+/**
+ * @internal castShapeColliders after its checks, for a query assertShapeQuery accepted: a batch
+ * checks its queries once, up front.
+ */
+export function castShapeQuery(p: CollisionPipeline, hit: ColliderShapeHit, query: ShapeQuery): boolean {
   if (query.kind === QUERY_OBB) moverBox.set(query.data);
   else if (query.kind === QUERY_AABB) obbFromAabb(moverBox, 0, query.data, 0);
   const c = p.collider, d = query.displacement, mask = query.mask, ignore = query.ignore;

@@ -167,22 +167,28 @@ export function setKind(q: ShapeQuery, kind: number): ShapeQuery {
   return q;
 }
 
-// The checks read the numbers from the query's arrays: numbers passed to a call that V8 does not
-// inline are boxed, and a query is validated on every call. Strings are made only to throw.
+// The checks read the numbers from arrays: numbers passed to a call that V8 does not inline are
+// boxed, and a query is validated on every call. Strings are made only to throw. `item` is a
+// batch's query index, named in messages (-1: a single query).
 
-/** Throws unless a[i] is a coordinate; the field is `field` or `field[index]` (index >= 0). */
-function checkCoordinate(a: Float64Array, i: number, caller: string, field: string, index: number): void {
-  if (!(Math.abs(a[i]) <= MAX_COORDINATE)) throw new CollideInputError(`${caller}: query.${field}${index < 0 ? '' : `[${index}]`} ${coordinateRefusal(a[i])}`);
+/** `caller: query.field[index]`, with the batch query's index when item >= 0. */
+function fieldName(caller: string, item: number, field: string, index: number): string {
+  return `${caller}${item < 0 ? '' : ` (query ${item})`}: query.${field}${index < 0 ? '' : `[${index}]`}`;
 }
 
-function checkPoint(d: Float64Array, o: number, caller: string, field: string): void {
-  for (let k = 0; k < 3; k++) checkCoordinate(d, o + k, caller, field, k);
+/** Throws unless a[i] is a coordinate; the field is `field` or `field[index]` (index >= 0). */
+function checkCoordinate(a: Float64Array, i: number, caller: string, item: number, field: string, index: number): void {
+  if (!(Math.abs(a[i]) <= MAX_COORDINATE)) throw new CollideInputError(`${fieldName(caller, item, field, index)} ${coordinateRefusal(a[i])}`);
+}
+
+function checkPoint(d: Float64Array, o: number, caller: string, item: number, field: string): void {
+  for (let k = 0; k < 3; k++) checkCoordinate(d, o + k, caller, item, field, k);
 }
 
 /** Throws unless a[i] is in [0, MAX_COORDINATE]. */
-function checkLength(a: Float64Array, i: number, caller: string, field: string, index: number): void {
+function checkLength(a: Float64Array, i: number, caller: string, item: number, field: string, index: number): void {
   if (!(a[i] >= 0 && a[i] <= MAX_COORDINATE)) {
-    throw new CollideInputError(`${caller}: query.${field}${index < 0 ? '' : `[${index}]`} must be in [0, ${MAX_COORDINATE.toExponential()}], got ${a[i]}`);
+    throw new CollideInputError(`${fieldName(caller, item, field, index)} must be in [0, ${MAX_COORDINATE.toExponential()}], got ${a[i]}`);
   }
 }
 
@@ -196,42 +202,50 @@ export function assertShapeQuery(q: ShapeQuery, caller: string, cast: boolean): 
   if (!(d instanceof Float64Array) || d.length !== OBB_STRIDE || !(m instanceof Float64Array) || m.length !== 3 || SHAPE_NAMES[q.kind] !== q.shape) {
     throw new CollideInputError(`${caller}: the query must come from createShapeQuery`);
   }
-  switch (q.kind) {
+  assertShapeQueryFields(q.kind, d, 0, m, 0, caller, cast, -1);
+  if (!Number.isInteger(q.mask) || q.mask < 0 || q.mask > 0xffffffff) throw new CollideInputError(`${caller}: query.mask must be a uint32, got ${q.mask}`);
+  if (!Number.isInteger(q.ignore) || q.ignore < -1) throw new CollideInputError(`${caller}: query.ignore must be an entity id or -1, got ${q.ignore}`);
+}
+
+/**
+ * @internal assertShapeQuery's checks of the shape (kind `kind`, QUERY_*, at d[o]) and, for a
+ * cast, the displacement (at m[mo]): also a batch's query `item` in place, without a copy.
+ */
+export function assertShapeQueryFields(kind: number, d: Float64Array, o: number, m: Float64Array, mo: number, caller: string, cast: boolean, item: number): void {
+  switch (kind) {
     case QUERY_SPHERE:
-      checkPoint(d, 0, caller, 'center');
-      checkLength(d, 3, caller, 'radius', -1);
+      checkPoint(d, o, caller, item, 'center');
+      checkLength(d, o + 3, caller, item, 'radius', -1);
       break;
     case QUERY_CAPSULE:
-      checkPoint(d, 0, caller, 'p0');
-      checkPoint(d, 3, caller, 'p1');
-      checkLength(d, 6, caller, 'radius', -1);
+      checkPoint(d, o, caller, item, 'p0');
+      checkPoint(d, o + 3, caller, item, 'p1');
+      checkLength(d, o + 6, caller, item, 'radius', -1);
       break;
     case QUERY_OBB:
-      checkPoint(d, OBB_CENTER, caller, 'center');
-      for (let k = 0; k < 3; k++) checkLength(d, OBB_HALF + k, caller, 'halfExtents', k);
-      for (let k = 0; k < 9; k++) checkCoordinate(d, OBB_AXES + k, caller, 'axes', k);
+      checkPoint(d, o + OBB_CENTER, caller, item, 'center');
+      for (let k = 0; k < 3; k++) checkLength(d, o + OBB_HALF + k, caller, item, 'halfExtents', k);
+      for (let k = 0; k < 9; k++) checkCoordinate(d, o + OBB_AXES + k, caller, item, 'axes', k);
       for (let i = 0; i < 3; i++) {
         for (let j = i; j < 3; j++) {
-          const a = OBB_AXES + 3 * i, b = OBB_AXES + 3 * j;
+          const a = o + OBB_AXES + 3 * i, b = o + OBB_AXES + 3 * j;
           const dot = d[a] * d[b] + d[a + 1] * d[b + 1] + d[a + 2] * d[b + 2];
           if (!(Math.abs(dot - (i === j ? 1 : 0)) <= SAT_AXIS_SLACK)) {
-            throw new CollideInputError(`${caller}: query.axes must be orthonormal (u${i}·u${j} = ${dot})`);
+            throw new CollideInputError(`${fieldName(caller, item, 'axes', -1)} must be orthonormal (u${i}·u${j} = ${dot})`);
           }
         }
       }
       break;
     default:
-      checkPoint(d, 0, caller, 'min');
-      checkPoint(d, 3, caller, 'max');
+      checkPoint(d, o, caller, item, 'min');
+      checkPoint(d, o + 3, caller, item, 'max');
       for (let k = 0; k < 3; k++) {
-        if (!(d[k] <= d[3 + k])) throw new CollideInputError(`${caller}: query.min[${k}] = ${d[k]} exceeds query.max[${k}] = ${d[3 + k]}`);
+        if (!(d[o + k] <= d[o + 3 + k])) throw new CollideInputError(`${fieldName(caller, item, 'min', k)} = ${d[o + k]} exceeds query.max[${k}] = ${d[o + 3 + k]}`);
       }
   }
-  if (!Number.isInteger(q.mask) || q.mask < 0 || q.mask > 0xffffffff) throw new CollideInputError(`${caller}: query.mask must be a uint32, got ${q.mask}`);
-  if (!Number.isInteger(q.ignore) || q.ignore < -1) throw new CollideInputError(`${caller}: query.ignore must be an entity id or -1, got ${q.ignore}`);
   if (!cast) return;
-  checkPoint(m, 0, caller, 'displacement');
-  if (m[0] === 0 && m[1] === 0 && m[2] === 0) throw new CollideInputError(`${caller}: query.displacement must not be zero`);
+  checkPoint(m, mo, caller, item, 'displacement');
+  if (m[mo] === 0 && m[mo + 1] === 0 && m[mo + 2] === 0) throw new CollideInputError(`${fieldName(caller, item, 'displacement', -1)} must not be zero`);
 }
 
 /** World box (min-max) of the query's shape at out[o]; returns out. */

@@ -139,8 +139,8 @@ export const HISTORY_PARAM_SLOTS = 3;
 export const REWOUND_BATCH_ARRAYS = ['order', 'frameOf', 'times'] as const;
 /** Names of the collider store's arrays a world query reads besides COLLIDER_ARRAYS. */
 export const QUERY_COLLIDER_ARRAYS = ['layer', 'character'] as const;
-/** Names of a ray batch's arrays a collider ray job reads (a RayQuery per ray, as raycastColliders takes it). */
-export const COLLIDER_RAY_BATCH_ARRAYS = ['origin', 'direction', 'maxDistance', 'mask', 'ignore'] as const;
+/** Names of a ray batch's arrays a collider ray job reads (each ray's fields, and its limit as the calling thread's validation wrote it). */
+export const COLLIDER_RAY_BATCH_ARRAYS = ['origin', 'direction', 'mask', 'ignore', 'limit'] as const;
 /** Names of a column grid's arrays its box queries read, each bound as `queryGrid<slot>.name` (slot 0: static grid or query grid, 1: dynamic grid). */
 export const QUERY_GRID_ARRAYS = [
   'levelInv', 'levelBoxes', 'levelWidthX', 'bucketStart', 'entryId', 'entryColumn', 'entryLevel', 'entryFirst', 'entryLowerX', 'oversize', 'columnN', 'boxLevel',
