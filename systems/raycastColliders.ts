@@ -30,7 +30,7 @@ import {
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { NO_HIT, WALK_BEST, WALK_BOUND, WALK_ENTRY, WALK_FROM, WALK_LIMIT, WALK_SLACK, WALK_T, WALK_TO, legWalk, walkLegs, walkTimes } from './legWalk';
-import { rayLimit, type RayQuery } from '../src/query/rayQuery';
+import { assertRecord, rayLimit, type RayQuery } from '../src/query/rayQuery';
 import { entityPose } from './entityPose';
 import { HIT_GROUP_NAMES } from '../src/character/hitGroups';
 import { castHitboxRange, prepareHitboxRayBatch, type HitboxRayHits } from '../src/character/hitboxRaycast';
@@ -97,12 +97,13 @@ const SPAN_LENGTH = 3;
  * Candidates come from the broad phase's structure along the ray, as castShapeColliders finds
  * them, so it reads the colliders as of the last `step`: one added since is found from the next
  * step on. Throws CollideInputError for a query field that is not finite, lies outside
- * ±MAX_COORDINATE or is otherwise invalid (a zero direction, a negative maxDistance, a mask
- * outside uint32), naming it. Allocates no objects, and the ray kernels and their helpers pass
+ * ±MAX_COORDINATE or is otherwise invalid (a negative maxDistance, a mask outside uint32),
+ * naming it; a zero direction tests the origin point alone (t = 0, a zero normal). Allocates no objects, and the ray kernels and their helpers pass
  * their numbers in arrays, so a ray leaves next to no garbage (docs/design/shape-queries.md).
  */
 export function raycastColliders(target: World | CollisionPipeline, hit: ColliderRayHit, query: RayQuery): boolean {
   const p = pipelineOf(target, 'raycastColliders');
+  assertRecord(hit, 'raycastColliders', 'hit');
   rayLimit(span, SPAN_LIMIT, query, 'raycastColliders');
   const o = query.origin, d = query.direction;
   hit.entity = -1;

@@ -4,8 +4,7 @@ import { writeHypot } from '../hypot';
 import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { cellOf, type CharacterRayGrid } from './rayGrid';
 import { nameHitbox, type HitboxHit } from './hitboxHit';
-import { assertBatchLength, rayBatchLimits, rayLimit, type RayBatch, type RayQuery } from '../query/rayQuery';
-import { CollideInputError } from '../errors';
+import { allocateBatch, assertBatchArrays, assertBatchLength, assertRecord, hitWidth, rayBatchLimits, rayLimit, type RayBatch, type RayQuery } from '../query/rayQuery';
 import { allocate } from '../sharedMemory';
 import { grown } from '../broadphase/growable';
 import { interpolateObbArrays } from '../volumes/obb';
@@ -105,8 +104,7 @@ export const HIT_ARRAYS = ['hitbox', 'character', 'entity', 'bone', 'group', 't'
 
 /** Hit arrays for `capacity` rays, on SharedArrayBuffers when `shared` (worker threads then write them in place). */
 export function createHitboxRayHits(capacity: number, shared = false): HitboxRayHits {
-  if (!(Number.isInteger(capacity) && capacity >= 0)) throw new CollideInputError(`createHitboxRayHits: capacity must be a non-negative integer, got ${capacity}`);
-  return {
+  return allocateBatch(capacity, 'createHitboxRayHits', () => ({
     hitbox: allocate(Int32Array, capacity, shared),
     character: allocate(Int32Array, capacity, shared),
     entity: allocate(Int32Array, capacity, shared),
@@ -116,7 +114,7 @@ export function createHitboxRayHits(capacity: number, shared = false): HitboxRay
     distance: allocate(Float64Array, capacity, shared),
     point: allocate(Float64Array, 3 * capacity, shared),
     normal: allocate(Float64Array, 3 * capacity, shared),
-  };
+  }));
 }
 
 /**
@@ -153,6 +151,7 @@ function rayMeetsAabb(box: Float32Array, bo: number, ox: number, oy: number, oz:
  * or is otherwise invalid (rayLimit), naming it.
  */
 export function raycastHitboxes(hit: HitboxRayHit, store: HitboxStore, grid: CharacterRayGrid, query: RayQuery): boolean {
+  assertRecord(hit, 'raycastHitboxes', 'hit');
   rayLimit(queryLimit, 0, query, 'raycastHitboxes');
   setHitboxRay(query.origin, query.direction, 0, queryLimit, 0);
   return nearestHit(hit, store, query, castHitboxes(nearest, store, grid, ignoredCharacter(store, query.ignore), undefined));
@@ -178,6 +177,7 @@ export function raycastHitboxesAt(hit: HitboxRayHit, history: HitboxHistory, sto
 
 /** @internal raycastHitboxesAt, its errors naming `caller`. */
 export function castAt(hit: HitboxRayHit, history: HitboxHistory, store: HitboxStore, query: RayQuery, time: number, caller: string): boolean {
+  assertRecord(hit, caller, 'hit');
   rayLimit(queryLimit, 0, query, caller);
   locateTime(pastCursor, history, time, caller);
   setHitboxRay(query.origin, query.direction, 0, queryLimit, 0);
@@ -282,7 +282,7 @@ function orderByFrame(history: HitboxHistory, times: ArrayLike<number>, n: numbe
 export function prepareHitboxRayBatch(hits: HitboxRayHits, store: HitboxStore, rays: RayBatch, caller: string): void {
   rayBatchLimits(rays, caller);
   const n = rays.count;
-  for (const name of HIT_ARRAYS) assertBatchLength(hits[name], (name === 'point' || name === 'normal' ? 3 : 1) * n, `${caller}: hits.${name}`);
+  assertBatchArrays(hits, HIT_ARRAYS, n, hitWidth, caller, 'hits');
   const { ignore, ignoreCharacter } = rays;
   for (let i = 0; i < n; i++) ignoreCharacter[i] = ignoredCharacter(store, ignore[i]);
 }
