@@ -157,8 +157,11 @@ export function raycastHitboxes(hit: HitboxRayHit, store: HitboxStore, grid: Cha
   return nearestHit(hit, store, query, castHitboxes(nearest, store, grid, ignoredCharacter(store, query.ignore), undefined));
 }
 
-/** A query's limit (rayLimit). */
+/** A query's limit and its direction's length (rayLimit). */
 const queryLimit = new Float64Array(2);
+
+/** A batch ray's direction length, for its hit's distance. */
+const directionLength = new Float64Array(1);
 
 /** One cursor for the rewound casts of the calling thread. */
 const pastCursor = createHistoryCursor();
@@ -191,7 +194,8 @@ function nearestHit(hit: HitboxRayHit, store: HitboxStore, query: RayQuery, h: n
   nameHitbox(hit, store, h);
   const t = nearest[0];
   hit.t = t;
-  hit.distance = t * Math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  // |d| as rayLimit measured it (a sum of squares underflows for a tiny direction: distance 0).
+  hit.distance = t * queryLimit[1];
   for (let k = 0; k < 3; k++) {
     hit.point[k] = o[k] + t * d[k];
     hit.normal[k] = nearest[1 + k];
@@ -324,7 +328,8 @@ export function castHitboxRange(
     hits.bone[i] = bone[h];
     hits.group[i] = group[h];
     hits.t[i] = t;
-    hits.distance[i] = t * Math.sqrt(dx * dx + dy * dy + dz * dz);
+    writeHypot(directionLength, 0, direction, o);
+    hits.distance[i] = t * directionLength[0];
     hits.point[o] = ox + t * dx; hits.point[o + 1] = oy + t * dy; hits.point[o + 2] = oz + t * dz;
     hits.normal[o] = nearest[1]; hits.normal[o + 1] = nearest[2]; hits.normal[o + 2] = nearest[3];
   }

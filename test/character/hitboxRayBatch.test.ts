@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createHitboxStore } from '../../src/character/hitboxStore';
 import { buildCharacterRayGrid, createCharacterRayGrid } from '../../src/character/rayGrid';
-import { createHitboxRayHits, raycastHitboxes, raycastHitboxesAt, raycastHitboxesBatch, raycastHitboxesBatchAt, type HitboxRayHit, type HitboxRayHits } from '../../src/character/hitboxRaycast';
+import { createHitboxRayHit, createHitboxRayHits, raycastHitboxes, raycastHitboxesAt, raycastHitboxesBatch, raycastHitboxesBatchAt, type HitboxRayHit, type HitboxRayHits } from '../../src/character/hitboxRaycast';
 import { createHitboxHistory, recordHitboxHistory } from '../../src/character/hitboxHistory';
 import { createColliderHits } from '../../src/query/colliderHits';
 import { CollideInputError } from '../../src/errors';
@@ -77,6 +77,22 @@ describe('raycastHitboxesBatch', () => {
     expect(refusal(rays, { ...createHitboxRayHits(8), normal: new Float64Array(12) })).toMatch(/hits\.normal holds 12 numbers, 24 needed/);
     expect(() => createRayBatch(-1)).toThrow(/createRayBatch: capacity must be a non-negative integer, got -1/);
     expect(() => createHitboxRayHits(1.5)).toThrow(/createHitboxRayHits: capacity must be a non-negative integer, got 1.5/);
+  });
+
+  it('reports the distance of a hit along a tiny direction, whose squared length underflows, single and batched', () => {
+    const { store, grid } = crowdScene(3, 1, 1);
+    const w = store.world;
+    const unit = createHitboxRayHit(), tiny = createHitboxRayHit();
+    expect(raycastHitboxes(unit, store, grid, createRayQuery({ origin: [w[0] - 5, w[1], w[2]], direction: [1, 0, 0] }))).toBe(true);
+    expect(raycastHitboxes(tiny, store, grid, createRayQuery({ origin: [w[0] - 5, w[1], w[2]], direction: [1e-200, 0, 0] }))).toBe(true);
+    expect(tiny.distance).toBeCloseTo(unit.distance, 9);
+    const rays = createRayBatch(1), hits = createHitboxRayHits(1);
+    rays.count = 1;
+    rays.origin.set([w[0] - 5, w[1], w[2]]);
+    rays.direction.set([1e-200, 0, 0]);
+    expect(raycastHitboxesBatch(hits, store, grid, rays)).toBe(1);
+    expect(hits.distance[0]).toBe(tiny.distance);
+    expect(hits.t[0]).toBe(tiny.t);
   });
 
   it('refuses missing and foreign records, absent times and oversized batches with CollideInputError, naming them', () => {
