@@ -148,7 +148,7 @@ function isScale(scale: number): boolean {
 function scaleError(scale: number, what: string): CollideInputError {
   return new CollideInputError(Number.isFinite(scale) && scale > MAX_COORDINATE
     ? `${what} must be at most ${MAX_COORDINATE.toExponential()}, got ${scale}`
-    : `${what} must be a finite number > 0${scale > 0 ? ' (Float32 storage rounds it to 0)' : ''}, got ${scale}`);
+    : `${what} must be a finite number > 0${scale > 0 && Math.fround(scale) === 0 ? ' (Float32 storage rounds it to 0)' : ''}, got ${scale}`);
 }
 
 /** Validated, normalised quaternion in `unitQuaternion`. */

@@ -99,7 +99,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
   const aabbMargin = options.aabbMargin ?? 0;
   // Bounded like a coordinate: a box widened by more would leave Float32 range.
   if (typeof aabbMargin !== 'number' || !(aabbMargin >= 0 && aabbMargin <= MAX_COORDINATE)) {
-    throw new CollideInputError(`createCollisionPipeline: aabbMargin must be a number in [0, ${MAX_COORDINATE.toExponential()}], got ${aabbMargin}`);
+    throw new CollideInputError(`createCollisionPipeline: aabbMargin must be a finite number >= 0 and <= ${MAX_COORDINATE.toExponential()}, got ${aabbMargin}`);
   }
   const kdopK = options.kdopK ?? 14;
   if (!KDOP_KS.includes(kdopK)) throw new CollideInputError(`createCollisionPipeline: kdopK must be 6, 14, 18 or 26, got ${kdopK}`);
