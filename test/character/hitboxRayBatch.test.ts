@@ -6,6 +6,7 @@ import { createHitboxRayHit, createHitboxRayHits, raycastHitboxes, raycastHitbox
 import { createHitboxHistory, recordHitboxHistory } from '../../src/character/hitboxHistory';
 import { createColliderHits } from '../../src/query/colliderHits';
 import { CollideInputError } from '../../src/errors';
+import { refusal } from '../support/refusal';
 import { createRayBatch, createRayQuery, type RayBatch } from '../../src/query/rayQuery';
 import { crowdScene, expectSingleRayHits, sceneRays } from '../support/hitboxRays';
 
@@ -101,15 +102,6 @@ describe('raycastHitboxesBatch', () => {
     const hits = createHitboxRayHits(4);
     const history = createHitboxHistory(2);
     recordHitboxHistory(history, store, 1);
-    const refusal = (run: () => unknown): string => {
-      try {
-        run();
-      } catch (error) {
-        expect(error).toBeInstanceOf(CollideInputError);
-        return (error as Error).message;
-      }
-      return 'no error';
-    };
     expect(refusal(() => raycastHitboxesBatch(null as unknown as HitboxRayHits, store, grid, rays))).toMatch(/raycastHitboxesBatch: hits must be an object, got null/);
     expect(refusal(() => raycastHitboxesBatch(createColliderHits(4) as unknown as HitboxRayHits, store, grid, rays))).toMatch(/raycastHitboxesBatch: hits\.character is missing/);
     expect(refusal(() => raycastHitboxesBatch(hits, store, grid, undefined as unknown as RayBatch))).toMatch(/raycastHitboxesBatch: rays must be an object, got undefined/);

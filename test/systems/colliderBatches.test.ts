@@ -12,6 +12,7 @@ import { addEntity, createWorld, type World } from 'bitecs';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CollideInputError } from '../../src/errors';
+import { refusal } from '../support/refusal';
 import { createRayBatch, type RayBatch } from '../../src/query/rayQuery';
 import { createSweepAndPrune } from '../../src/broadphase/sweepAndPrune';
 import { buildBoundingTree } from '../../src/tree/build';
@@ -347,15 +348,6 @@ describe('batches of world queries', () => {
     const e = addEntity(world);
     addCollider(world, e, { shape: 'sphere', radius: 1 });
     p.step(world);
-    const refusal = (run: () => unknown): string => {
-      try {
-        run();
-      } catch (error) {
-        expect(error).toBeInstanceOf(CollideInputError);
-        return (error as Error).message;
-      }
-      return 'no error';
-    };
     // Past the platform's largest typed array: refused by name, not a bare RangeError.
     expect(refusal(() => createColliderHits(2 ** 40))).toMatch(/createColliderHits: capacity 1099511627776 is too large to allocate/);
     expect(refusal(() => createShapeQueryBatch(2 ** 40))).toMatch(/createShapeQueryBatch: capacity 1099511627776 is too large to allocate/);

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { quat } from 'gl-matrix';
 import { CollideInputError } from '../../src/errors';
+import { refusal } from '../support/refusal';
 import { createHitboxHit } from '../../src/character/hitboxHit';
 import { createHitboxRayHits, type HitboxRayHits } from '../../src/character/hitboxRaycast';
 import { createSweepQuery, setSweepCapsule, setSweepObb, type SweepQuery } from '../../src/character/hitboxSweep';
@@ -203,15 +204,6 @@ describe('sweepCharactersBatch', () => {
     const batch = createSweepBatch(2), hits = createHitboxRayHits(2);
     fillSweeps(batch, 2, k, rand);
     const kept = Array.from(batch.ignore);
-    const refusal = (run: () => unknown): string => {
-      try {
-        run();
-      } catch (error) {
-        expect(error).toBeInstanceOf(CollideInputError);
-        return (error as Error).message;
-      }
-      return 'no error';
-    };
     // Each would have been stored as another sweep: a box, no groups, entity 0 ignored, a wrapped id.
     const bad = createSweepQuery();
     (bad as { kind: string }).kind = 'sword';
