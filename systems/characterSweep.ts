@@ -14,7 +14,7 @@ import { checkSweepQuery, createSweepQuery, sweepAll, sweepFirst, type SweepQuer
 import { createHitboxHit } from '../src/character/hitboxHit';
 import { SWEEP_BATCH_ARRAYS, sweepAt, type SweepBatch } from '../src/character/sweepBatch';
 import { HIT_ARRAYS, type HitboxRayHits } from '../src/character/hitboxRaycast';
-import { assertBatchLength } from '../src/query/rayQuery';
+import { assertBatchArrays, batchCount, hitWidth } from '../src/query/rayQuery';
 import { OBB_STRIDE } from '../src/layout';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { characterOptionGiven } from './characterHistory';
@@ -85,6 +85,11 @@ export function sweepCharactersAll(target: World | CollisionPipeline, hits: Hitb
   return sweepAll(hits, store, motion, query, 'sweepCharactersAll');
 }
 
+/** Numbers per sweep of a SweepBatch's arrays. */
+function sweepWidth(name: string): number {
+  return name === 'start' || name === 'end' ? OBB_STRIDE : 1;
+}
+
 const batchQuery = createSweepQuery();
 const batchHit = createHitboxHit();
 
@@ -102,10 +107,9 @@ export function sweepCharactersBatch(target: World | CollisionPipeline, hits: Hi
   const caller = 'sweepCharactersBatch';
   const { store, motion } = motionOf(target, caller);
   const p = pipelineOf(target, caller);
-  const n = sweeps.count;
-  if (!Number.isInteger(n) || n < 0) throw new CollideInputError(`${caller}: sweeps.count must be a non-negative integer, got ${n}`);
-  for (const name of SWEEP_BATCH_ARRAYS) assertBatchLength(sweeps[name], (name === 'start' || name === 'end' ? OBB_STRIDE : 1) * n, `${caller}: sweeps.${name}`);
-  for (const name of HIT_ARRAYS) assertBatchLength(hits[name], (name === 'point' || name === 'normal' ? 3 : 1) * n, `${caller}: hits.${name}`);
+  const n = batchCount(sweeps, caller, 'sweeps');
+  assertBatchArrays(sweeps, SWEEP_BATCH_ARRAYS, n, sweepWidth, caller, 'sweeps');
+  assertBatchArrays(hits, HIT_ARRAYS, n, hitWidth, caller, 'hits');
   for (let i = 0; i < n; i++) {
     if (sweeps.kind[i] > 1) throw new CollideInputError(`${caller}: sweeps.kind[${i}] must be 0 (a box) or 1 (a capsule), got ${sweeps.kind[i]}`);
     const q = sweepAt(batchQuery, sweeps, i);

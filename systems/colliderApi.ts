@@ -139,16 +139,16 @@ function assertRadius(r: number, what: string): void {
   if (r > MAX_COORDINATE) throw new CollideInputError(`${what} must be at most ${MAX_COORDINATE.toExponential()}, got ${r}`);
 }
 
-/** Whether `scale` is a usable uniform scale: in (0, MAX_COORDINATE]. */
+/** Whether `scale` is a usable uniform scale: in (0, MAX_COORDINATE], and above 0 in the Float32 store. */
 function isScale(scale: number): boolean {
-  return scale > 0 && scale <= MAX_COORDINATE;
+  return Math.fround(scale) > 0 && scale <= MAX_COORDINATE;
 }
 
 /** The error for a scale that `isScale` refuses. */
 function scaleError(scale: number, what: string): CollideInputError {
   return new CollideInputError(Number.isFinite(scale) && scale > MAX_COORDINATE
     ? `${what} must be at most ${MAX_COORDINATE.toExponential()}, got ${scale}`
-    : `${what} must be a finite number > 0, got ${scale}`);
+    : `${what} must be a finite number > 0${scale > 0 && Math.fround(scale) === 0 ? ' (Float32 storage rounds it to 0)' : ''}, got ${scale}`);
 }
 
 /** Validated, normalised quaternion in `unitQuaternion`. */
@@ -272,7 +272,9 @@ export function checkColliderOptions(p: CollisionPipeline, eid: number, options:
   const what = `${caller}(entity ${eid})`;
   if (options === null || typeof options !== 'object') throw new CollideInputError(`${what}: the options must be an object`);
   assertKnownKeys(options, keys, what);
-  if (options.dynamic !== undefined && typeof options.dynamic !== 'boolean') throw new CollideInputError(`${what}.dynamic must be a boolean, got ${options.dynamic}`);
+  for (const key of ['sensor', 'isStatic', 'dynamic'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'boolean') throw new CollideInputError(`${what}.${key} must be a boolean, got ${options[key]}`);
+  }
   const layer = assertBits(options.layer, DEFAULT_LAYER, `${what}.layer`);
   const mask = assertBits(options.mask, DEFAULT_MASK, `${what}.mask`);
   prepareEntity(p, eid, caller);
@@ -474,9 +476,10 @@ export function setScale(target: World | CollisionPipeline, eid: number, scale: 
 /**
  * Queues `eid` for refitting after its Transform arrays were written directly (a unit quaternion
  * is then the caller's responsibility), or, with the pipeline's `transform` option, after its
- * pose changed in your components (needed only for colliders that are not dynamic). Throws CollideInputError when the written position or
- * scale is not finite, lies outside ±MAX_COORDINATE or (scale) is not positive, so a bad direct
- * write never reaches the world volumes.
+ * pose changed in your components (needed only for colliders that are not dynamic). Throws
+ * CollideInputError when the written position or scale is not finite, lies outside
+ * ±MAX_COORDINATE or (scale) is not positive, or a rotation component is not finite, so a bad
+ * direct write never reaches the world volumes.
  */
 export function markTransformChanged(target: World | CollisionPipeline, eid: number): void {
   const p = pipelineOf(target, 'markTransformChanged');
@@ -488,6 +491,10 @@ export function markTransformChanged(target: World | CollisionPipeline, eid: num
   for (let k = 0; k < 3; k++) {
     const v = t.position[3 * eid + k];
     if (!isCoordinate(v)) throw new CollideInputError(`markTransformChanged(entity ${eid}): position[${k}] ${coordinateRefusal(v)}`);
+  }
+  const r = t.rotation, o4 = 4 * eid;
+  if (!(quaternionNorm(r[o4], r[o4 + 1], r[o4 + 2], r[o4 + 3]) < Infinity)) {
+    throw new CollideInputError(`markTransformChanged(entity ${eid}): rotation (${r[o4]}, ${r[o4 + 1]}, ${r[o4 + 2]}, ${r[o4 + 3]}) is not finite`);
   }
   if (!isScale(t.scale[eid])) throw scaleError(t.scale[eid], `markTransformChanged(entity ${eid}).scale`);
   if (eid < p.collider.capacity && p.collider.kind[eid] === SHAPE_MESH) assertMeshScale(p.transform.scale[eid], `markTransformChanged(entity ${eid})`);

@@ -7,8 +7,8 @@
  */
 import type { World } from 'bitecs';
 import { CollideInputError } from '../src/errors';
-import { assertBatchLength, rayBatchLimits, type RayBatch } from '../src/query/rayQuery';
-import { COLLIDER_HIT_ARRAYS, type ColliderHits, type OverlapHits } from '../src/query/colliderHits';
+import { assertBatchArrays, assertBatchLength, assertRecord, batchCount, hitWidth, rayBatchLimits, type RayBatch } from '../src/query/rayQuery';
+import { assertPerQuery, COLLIDER_HIT_ARRAYS, type ColliderHits, type OverlapHits } from '../src/query/colliderHits';
 import { assertShapeQueryFields, createShapeQuery, QUERY_CAPSULE } from '../src/query/shapeQuery';
 import { SHAPE_QUERY_BATCH_ARRAYS, shapeQueryAt, type ShapeQueryBatch } from '../src/query/shapeQueryBatch';
 import { OBB_STRIDE } from '../src/layout';
@@ -48,11 +48,8 @@ export function raycastCollidersBatch(target: World | CollisionPipeline, hits: C
  * returns their count; CollideInputError naming the query and field.
  */
 function checkShapeQueries(queries: ShapeQueryBatch, cast: boolean, caller: string): number {
-  const n = queries.count;
-  if (!Number.isInteger(n) || n < 0) throw new CollideInputError(`${caller}: queries.count must be a non-negative integer, got ${n}`);
-  for (const name of SHAPE_QUERY_BATCH_ARRAYS) {
-    assertBatchLength(queries[name], (name === 'data' ? OBB_STRIDE : name === 'displacement' ? 3 : 1) * n, `${caller}: queries.${name}`);
-  }
+  const n = batchCount(queries, caller, 'queries');
+  assertBatchArrays(queries, SHAPE_QUERY_BATCH_ARRAYS, n, queryWidth, caller, 'queries');
   // A Uint32Array holds only valid masks, an Int32Array only integers.
   const { kind, data, displacement, ignore } = queries;
   for (let i = 0; i < n; i++) {
@@ -63,9 +60,14 @@ function checkShapeQueries(queries: ShapeQueryBatch, cast: boolean, caller: stri
   return n;
 }
 
+/** Numbers per query of a ShapeQueryBatch's arrays. */
+function queryWidth(name: string): number {
+  return name === 'data' ? OBB_STRIDE : name === 'displacement' ? 3 : 1;
+}
+
 /** Throws unless `hits` holds `n` queries' entries. */
 function assertHitsLength(hits: ColliderHits, n: number, caller: string): void {
-  for (const name of COLLIDER_HIT_ARRAYS) assertBatchLength(hits[name], (name === 'point' || name === 'normal' ? 3 : 1) * n, `${caller}: hits.${name}`);
+  assertBatchArrays(hits, COLLIDER_HIT_ARRAYS, n, hitWidth, caller, 'hits');
 }
 
 const shapeQuery = createShapeQuery();
@@ -153,6 +155,8 @@ export function castShapeRange(p: CollisionPipeline, hits: ColliderHits, casts: 
 export function overlapCollidersBatch(target: World | CollisionPipeline, hits: OverlapHits, queries: ShapeQueryBatch): number {
   const p = pipelineOf(target, 'overlapCollidersBatch');
   const n = checkShapeQueries(queries, false, 'overlapCollidersBatch');
+  assertRecord(hits, 'overlapCollidersBatch', 'hits');
+  assertPerQuery(hits.perQuery, 'overlapCollidersBatch', 'hits.perQuery');
   assertBatchLength(hits.count, n, 'overlapCollidersBatch: hits.count');
   assertBatchLength(hits.ids, n * hits.perQuery, 'overlapCollidersBatch: hits.ids');
   const parallel = p.parallel;

@@ -48,7 +48,7 @@ export interface CollisionPipelineOptions {
   /**
    * Fattening margin of broad-phase boxes, in world units (default 0). With a margin, a box is
    * rewritten only when the tight box leaves it, so slow movers keep the same broad-phase box
-   * for several frames; the narrow phase stays exact either way.
+   * for several frames; the narrow phase stays exact either way. At most MAX_COORDINATE (1e18).
    */
   aabbMargin?: number;
   /** k of the world's k-DOP colliders (default 14). */
@@ -395,15 +395,23 @@ export interface CollisionPipeline {
   parallel: ParallelState | undefined;
   /** @internal Per-frame scratch memory of the systems. */
   readonly scratch: PipelineScratch;
-  /** Unregisters the pipeline from its world (stops observing collider removal). */
+  /** @internal Set by destroy(). */
+  destroyed: boolean;
+  /**
+   * Unregisters the pipeline from its world (stops observing collider removal) and ends its worker
+   * threads; the calls that take the pipeline (or its world) then throw CollideInputError.
+   */
   destroy(): void;
 }
 
 /** The pipeline of `target` (a pipeline itself, or a world that has one); throws when there is none. */
 export function pipelineOf(target: World | CollisionPipeline, what: string): CollisionPipeline {
-  const p = (target as { [COLLISION_PIPELINE]?: CollisionPipeline })[COLLISION_PIPELINE];
+  const p = (target as { [COLLISION_PIPELINE]?: CollisionPipeline } | null)?.[COLLISION_PIPELINE];
   if (p !== undefined) return p;
-  if (isPipeline(target)) return target;
+  if (typeof target === 'object' && target !== null && isPipeline(target)) {
+    if (!target.destroyed) return target;
+    throw new CollideInputError(`${what}: this pipeline was destroyed`);
+  }
   throw new CollideInputError(`${what}: this world has no collision pipeline (call createCollisionPipeline(world) first)`);
 }
 

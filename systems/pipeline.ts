@@ -9,6 +9,7 @@
 import { observe, onRemove, type World } from 'bitecs';
 import { PairList } from '../src/broadphase/pairList';
 import { CollideInputError, assertKnownKeys } from '../src/errors';
+import { MAX_COORDINATE } from '../src/tolerances';
 import type { KdopK } from '../src/layout';
 import { SHAPE_CHARACTER, createColliderStore, deleteColliderId } from '../components/collider';
 import { createContactStore } from '../components/contactStore';
@@ -96,13 +97,16 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
   if (options === null || typeof options !== 'object') throw new CollideInputError('createCollisionPipeline: options must be an object');
   assertKnownKeys(options, PIPELINE_OPTIONS, 'createCollisionPipeline');
   const aabbMargin = options.aabbMargin ?? 0;
-  if (!Number.isFinite(aabbMargin) || aabbMargin < 0) {
-    throw new CollideInputError(`createCollisionPipeline: aabbMargin must be a finite number >= 0, got ${aabbMargin}`);
+  // Bounded like a coordinate: a box widened by more would leave Float32 range.
+  if (typeof aabbMargin !== 'number' || !(aabbMargin >= 0 && aabbMargin <= MAX_COORDINATE)) {
+    throw new CollideInputError(`createCollisionPipeline: aabbMargin must be a finite number >= 0 and <= ${MAX_COORDINATE.toExponential()}, got ${aabbMargin}`);
   }
   const kdopK = options.kdopK ?? 14;
   if (!KDOP_KS.includes(kdopK)) throw new CollideInputError(`createCollisionPipeline: kdopK must be 6, 14, 18 or 26, got ${kdopK}`);
   const measure = options.timings === true;
-  if (options.tags !== undefined && typeof options.tags !== 'boolean') throw new CollideInputError(`createCollisionPipeline: tags must be a boolean, got ${options.tags}`);
+  for (const key of ['timings', 'tags'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'boolean') throw new CollideInputError(`createCollisionPipeline: ${key} must be a boolean, got ${options[key]}`);
+  }
   const touchingTag = options.tags ? createTouchingTag() : undefined;
   const characters = resolveCharacters(options.characters);
   const poseSource = options.transform === undefined ? undefined : createPoseSource(options.transform, 'createCollisionPipeline: transform');
@@ -178,7 +182,9 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
       queryCellRun: -1,
       stepIds: new Int32Array(0),
     },
+    destroyed: false,
     destroy(): void {
+      pipeline.destroyed = true;
       unobserve();
       pipeline.parallel?.destroy();
       delete (world as { [COLLISION_PIPELINE]?: unknown })[COLLISION_PIPELINE];

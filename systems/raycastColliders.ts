@@ -30,7 +30,7 @@ import {
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { NO_HIT, WALK_BEST, WALK_BOUND, WALK_ENTRY, WALK_FROM, WALK_LIMIT, WALK_SLACK, WALK_T, WALK_TO, legWalk, walkLegs, walkTimes } from './legWalk';
-import { rayLimit, type RayQuery } from '../src/query/rayQuery';
+import { assertRecord, rayLimit, type RayQuery } from '../src/query/rayQuery';
 import { entityPose } from './entityPose';
 import { HIT_GROUP_NAMES } from '../src/character/hitGroups';
 import { castHitboxRange, prepareHitboxRayBatch, type HitboxRayHits } from '../src/character/hitboxRaycast';
@@ -100,14 +100,15 @@ const SPAN_LENGTH = 3;
  * Candidates come from the broad phase's structure along the ray, as castShapeColliders finds
  * them, so it reads the colliders as of the last `step`: one added since is found from the next
  * step on. Throws CollideInputError for a query field that is not finite, lies outside
- * ±MAX_COORDINATE or is otherwise invalid (a zero direction, a negative maxDistance, a mask
- * outside uint32), naming it. Allocates no objects, and the ray kernels and their helpers pass
+ * ±MAX_COORDINATE or is otherwise invalid (a negative maxDistance, a mask outside uint32),
+ * naming it; a zero direction tests the origin point alone (t = 0, a zero normal). Allocates no objects, and the ray kernels and their helpers pass
  * their numbers in arrays, so a ray leaves next to no garbage (docs/design/shape-queries.md).
  */
 export function raycastColliders(target: World | CollisionPipeline, hit: ColliderRayHit, query: RayQuery): boolean {
   const p = pipelineOf(target, 'raycastColliders');
+  assertRecord(hit, 'raycastColliders', 'hit');
   rayLimit(span, SPAN_LIMIT, query, 'raycastColliders');
-  return castRay(p, hit, query.origin, query.direction, 0, query.mask, query.ignore);
+  return castRay(p, hit, query.origin, query.direction, 0, query.mask | 0, query.ignore);
 }
 
 /**
@@ -117,10 +118,10 @@ export function raycastColliders(target: World | CollisionPipeline, hit: Collide
 export function raycastCollidersAt(p: CollisionPipeline, hit: ColliderRayHit, rays: RayBatch, i: number): boolean {
   span[SPAN_LIMIT] = rays.limit[i];
   writeHypot(span, SPAN_LENGTH, rays.direction, 3 * i);
-  return castRay(p, hit, rays.origin, rays.direction, 3 * i, rays.mask[i], rays.ignore[i]);
+  return castRay(p, hit, rays.origin, rays.direction, 3 * i, rays.mask[i] | 0, rays.ignore[i]);
 }
 
-/** The ray at origin[ro], direction[ro] (its limit and length in `span`) cast into `hit`. */
+/** The ray at origin[ro], direction[ro] (its limit and length in `span`; its layer mask as an int32) cast into `hit`. */
 function castRay(p: CollisionPipeline, hit: ColliderRayHit, origin: Float64Array, direction: Float64Array, ro: number, mask: number, ignore: number): boolean {
   hit.entity = -1;
   hit.hitbox = -1;
@@ -140,7 +141,7 @@ function castRay(p: CollisionPipeline, hit: ColliderRayHit, origin: Float64Array
   walkTimes[WALK_TO] = span[1];
   walkTimes[WALK_LIMIT] = span[SPAN_LIMIT];
   walkTimes[WALK_SLACK] = length > 0 ? WALK_SLACK_RELATIVE * (span[1] + (magnitude + 1) / length) : 0;
-  walkLegs(p, rayStart, rayDirection, mask | 0, ignore, rayEntry, rayExact, cast, bestCast, RAY_HIT_STRIDE);
+  walkLegs(p, rayStart, rayDirection, mask, ignore, rayEntry, rayExact, cast, bestCast, RAY_HIT_STRIDE);
   const e = legWalk.entity;
   if (e < 0) return false;
   const c = p.collider, t = walkTimes[WALK_T];

@@ -17,6 +17,7 @@ import { POSE_STRIDE } from '../src/tree/pose';
 import { TreeQueryResult } from '../src/tree/queryResult';
 import { obbFromAabb } from '../src/volumes/obb';
 import { QUERY_AABB, QUERY_CAPSULE, QUERY_OBB, QUERY_SPHERE, assertShapeQuery, shapeQueryBounds, type ShapeQuery } from '../src/query/shapeQuery';
+import { assertRecord } from '../src/query/rayQuery';
 import {
   SHAPE_AABB,
   SHAPE_CAPSULE,
@@ -108,6 +109,7 @@ function boxEntry(box: Float64Array, d: Float64Array, b: ArrayLike<number>, bo: 
  */
 export function castShapeColliders(target: World | CollisionPipeline, hit: ColliderShapeHit, query: ShapeQuery): boolean {
   const p = pipelineOf(target, 'castShapeColliders');
+  assertRecord(hit, 'castShapeColliders', 'hit');
   assertShapeQuery(query, 'castShapeColliders', true);
   return castShapeQuery(p, hit, query);
 }

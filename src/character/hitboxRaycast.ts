@@ -4,8 +4,7 @@ import { writeHypot } from '../hypot';
 import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { cellOf, type CharacterRayGrid } from './rayGrid';
 import { nameHitbox, type HitboxHit } from './hitboxHit';
-import { assertBatchLength, rayBatchLimits, rayLimit, type RayBatch, type RayQuery } from '../query/rayQuery';
-import { CollideInputError } from '../errors';
+import { allocateBatch, assertBatchArrays, assertBatchLength, assertRecord, hitWidth, rayBatchLimits, rayLimit, type RayBatch, type RayQuery } from '../query/rayQuery';
 import { allocate } from '../sharedMemory';
 import { grown } from '../broadphase/growable';
 import { interpolateObbArrays } from '../volumes/obb';
@@ -105,8 +104,7 @@ export const HIT_ARRAYS = ['hitbox', 'character', 'entity', 'bone', 'group', 't'
 
 /** Hit arrays for `capacity` rays, on SharedArrayBuffers when `shared` (worker threads then write them in place). */
 export function createHitboxRayHits(capacity: number, shared = false): HitboxRayHits {
-  if (!(Number.isInteger(capacity) && capacity >= 0)) throw new CollideInputError(`createHitboxRayHits: capacity must be a non-negative integer, got ${capacity}`);
-  return {
+  return allocateBatch(capacity, 'createHitboxRayHits', () => ({
     hitbox: allocate(Int32Array, capacity, shared),
     character: allocate(Int32Array, capacity, shared),
     entity: allocate(Int32Array, capacity, shared),
@@ -116,7 +114,7 @@ export function createHitboxRayHits(capacity: number, shared = false): HitboxRay
     distance: allocate(Float64Array, capacity, shared),
     point: allocate(Float64Array, 3 * capacity, shared),
     normal: allocate(Float64Array, 3 * capacity, shared),
-  };
+  }));
 }
 
 /**
@@ -153,13 +151,17 @@ function rayMeetsAabb(box: Float32Array, bo: number, ox: number, oy: number, oz:
  * or is otherwise invalid (rayLimit), naming it.
  */
 export function raycastHitboxes(hit: HitboxRayHit, store: HitboxStore, grid: CharacterRayGrid, query: RayQuery): boolean {
+  assertRecord(hit, 'raycastHitboxes', 'hit');
   rayLimit(queryLimit, 0, query, 'raycastHitboxes');
   setHitboxRay(query.origin, query.direction, 0, queryLimit, 0);
   return nearestHit(hit, store, query, castHitboxes(nearest, store, grid, ignoredCharacter(store, query.ignore), undefined));
 }
 
-/** A query's limit (rayLimit). */
+/** A query's limit and its direction's length (rayLimit). */
 const queryLimit = new Float64Array(2);
+
+/** A batch ray's direction length, for its hit's distance. */
+const directionLength = new Float64Array(1);
 
 /** One cursor for the rewound casts of the calling thread. */
 const pastCursor = createHistoryCursor();
@@ -178,6 +180,7 @@ export function raycastHitboxesAt(hit: HitboxRayHit, history: HitboxHistory, sto
 
 /** @internal raycastHitboxesAt, its errors naming `caller`. */
 export function castAt(hit: HitboxRayHit, history: HitboxHistory, store: HitboxStore, query: RayQuery, time: number, caller: string): boolean {
+  assertRecord(hit, caller, 'hit');
   rayLimit(queryLimit, 0, query, caller);
   locateTime(pastCursor, history, time, caller);
   setHitboxRay(query.origin, query.direction, 0, queryLimit, 0);
@@ -191,7 +194,8 @@ function nearestHit(hit: HitboxRayHit, store: HitboxStore, query: RayQuery, h: n
   nameHitbox(hit, store, h);
   const t = nearest[0];
   hit.t = t;
-  hit.distance = t * Math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  // |d| as rayLimit measured it (a sum of squares underflows for a tiny direction: distance 0).
+  hit.distance = t * queryLimit[1];
   for (let k = 0; k < 3; k++) {
     hit.point[k] = o[k] + t * d[k];
     hit.normal[k] = nearest[1 + k];
@@ -282,7 +286,7 @@ function orderByFrame(history: HitboxHistory, times: ArrayLike<number>, n: numbe
 export function prepareHitboxRayBatch(hits: HitboxRayHits, store: HitboxStore, rays: RayBatch, caller: string): void {
   rayBatchLimits(rays, caller);
   const n = rays.count;
-  for (const name of HIT_ARRAYS) assertBatchLength(hits[name], (name === 'point' || name === 'normal' ? 3 : 1) * n, `${caller}: hits.${name}`);
+  assertBatchArrays(hits, HIT_ARRAYS, n, hitWidth, caller, 'hits');
   const { ignore, ignoreCharacter } = rays;
   for (let i = 0; i < n; i++) ignoreCharacter[i] = ignoredCharacter(store, ignore[i]);
 }
@@ -324,7 +328,8 @@ export function castHitboxRange(
     hits.bone[i] = bone[h];
     hits.group[i] = group[h];
     hits.t[i] = t;
-    hits.distance[i] = t * Math.sqrt(dx * dx + dy * dy + dz * dz);
+    writeHypot(directionLength, 0, direction, o);
+    hits.distance[i] = t * directionLength[0];
     hits.point[o] = ox + t * dx; hits.point[o + 1] = oy + t * dy; hits.point[o + 2] = oz + t * dz;
     hits.normal[o] = nearest[1]; hits.normal[o + 1] = nearest[2]; hits.normal[o + 2] = nearest[3];
   }

@@ -3,6 +3,7 @@ import { CAPSULE_STRIDE, OBB_STRIDE } from '../layout';
 import { SWEEP_AXES_ORTHONORMAL, SWEEP_CONTACT_TOLERANCE } from '../tolerances';
 import { SWEEP_HIT_STRIDE, SWEEP_LIMIT, SWEEP_MOTION_STRIDE, SWEEP_NEXT, SWEEP_T, SWEPT_BOUNDS_STRIDE, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedStartTime, preparedSweptBounds, sweepClock, sweepContact, sweepSelect, sweepStep, SWEEP_STEP_CONTACT } from '../query/sweep';
 import { grown } from '../broadphase/growable';
+import { assertRecord } from '../query/rayQuery';
 import { IdList, sortIds } from '../broadphase/boxQuery';
 import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { cellOf } from './rayGrid';
@@ -320,6 +321,7 @@ export function sweepHitboxes(hit: HitboxHit, store: HitboxStore, motion: Hitbox
  * when the caller resolved it (a worker thread's store has no entity map).
  */
 export function sweepFirst(hit: HitboxHit, store: HitboxStore, motion: HitboxMotion, query: SweepQuery, caller: string, ignored?: number): boolean {
+  assertRecord(hit, caller, 'hit');
   const own = prepareSweep(store, motion, query, caller);
   const characters = charactersMet(motion, ignored ?? own);
   let count = 0;

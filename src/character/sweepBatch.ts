@@ -3,10 +3,10 @@
  * sweep query stored at index i (its weapon kind, start and end poses, hit groups and ignored
  * entity), as `setSweepAt` copies it from a SweepQuery.
  */
-import { CollideInputError } from '../errors';
 import { OBB_STRIDE } from '../layout';
 import { allocate } from '../sharedMemory';
-import type { SweepQuery } from './hitboxSweep';
+import { checkSweepQuery, type SweepQuery } from './hitboxSweep';
+import { allocateBatch, assertBatchIndex, assertInt32Ignore } from '../query/rayQuery';
 
 /** A batch of melee sweeps (sweepCharactersBatch); fill it with setSweepAt and set `count`. */
 export interface SweepBatch {
@@ -35,8 +35,7 @@ export const SWEEP_BATCH_ARRAYS = ['kind', 'start', 'end', 'groups', 'ignore', '
  * integer.
  */
 export function createSweepBatch(capacity: number, shared = false): SweepBatch {
-  if (!(Number.isInteger(capacity) && capacity >= 0)) throw new CollideInputError(`createSweepBatch: capacity must be a non-negative integer, got ${capacity}`);
-  return {
+  return allocateBatch(capacity, 'createSweepBatch', () => ({
     count: 0,
     kind: allocate(Uint8Array, capacity, shared),
     start: allocate(Float64Array, OBB_STRIDE * capacity, shared),
@@ -44,17 +43,19 @@ export function createSweepBatch(capacity: number, shared = false): SweepBatch {
     groups: allocate(Uint32Array, capacity, shared),
     ignore: allocate(Int32Array, capacity, shared),
     ignoreCharacter: allocate(Int32Array, capacity, shared),
-  };
+  }));
 }
 
 /**
- * Copies sweep query `query` into entry `index` of the batch, allocation-free; the values are
- * checked when the batch is swept. Throws CollideInputError for an index outside the capacity.
+ * Copies sweep query `query` into entry `index` of the batch, allocation-free. Throws
+ * CollideInputError for an index outside the capacity, or a query sweepCharacters would refuse
+ * (its kind, groups and ignore would not survive the batch's integer arrays); the batch checks
+ * its entries again when it is swept, as they may be written directly.
  */
 export function setSweepAt(batch: SweepBatch, index: number, query: SweepQuery): void {
-  if (!(Number.isInteger(index) && index >= 0 && index < batch.kind.length)) {
-    throw new CollideInputError(`setSweepAt: index must be an integer in [0, ${batch.kind.length}), got ${index}`);
-  }
+  assertBatchIndex(batch, index, 'setSweepAt');
+  checkSweepQuery(query, 'setSweepAt');
+  assertInt32Ignore(query.ignore, 'setSweepAt');
   batch.kind[index] = query.kind === 'capsule' ? 1 : 0;
   for (let k = 0; k < OBB_STRIDE; k++) {
     batch.start[OBB_STRIDE * index + k] = query.start[k];

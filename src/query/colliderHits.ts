@@ -4,6 +4,7 @@
  */
 import { CollideInputError } from '../errors';
 import { allocate } from '../sharedMemory';
+import { allocateBatch, valueName } from './rayQuery';
 
 /**
  * The first hits of a batch of rays or shape casts against the colliders, struct of arrays: entry
@@ -35,8 +36,7 @@ export const COLLIDER_HIT_ARRAYS = ['entity', 't', 'distance', 'point', 'normal'
 
 /** Hit arrays for `capacity` queries, on SharedArrayBuffers when `shared` (worker threads then write them in place). */
 export function createColliderHits(capacity: number, shared = false): ColliderHits {
-  if (!(Number.isInteger(capacity) && capacity >= 0)) throw new CollideInputError(`createColliderHits: capacity must be a non-negative integer, got ${capacity}`);
-  return {
+  return allocateBatch(capacity, 'createColliderHits', () => ({
     entity: allocate(Int32Array, capacity, shared),
     t: allocate(Float64Array, capacity, shared),
     distance: allocate(Float64Array, capacity, shared),
@@ -45,7 +45,7 @@ export function createColliderHits(capacity: number, shared = false): ColliderHi
     hitbox: allocate(Int32Array, capacity, shared),
     group: allocate(Int32Array, capacity, shared),
     triangle: allocate(Int32Array, capacity, shared),
-  };
+  }));
 }
 
 /**
@@ -71,7 +71,11 @@ export const OVERLAP_HIT_ARRAYS = ['count', 'ids'] as const;
  * (perQuery at least 1).
  */
 export function createOverlapHits(capacity: number, perQuery: number, shared = false): OverlapHits {
-  if (!(Number.isInteger(capacity) && capacity >= 0)) throw new CollideInputError(`createOverlapHits: capacity must be a non-negative integer, got ${capacity}`);
-  if (!(Number.isInteger(perQuery) && perQuery >= 1)) throw new CollideInputError(`createOverlapHits: perQuery must be a positive integer, got ${perQuery}`);
-  return { perQuery, count: allocate(Int32Array, capacity, shared), ids: allocate(Int32Array, capacity * perQuery, shared) };
+  assertPerQuery(perQuery, 'createOverlapHits', 'perQuery');
+  return allocateBatch(capacity, 'createOverlapHits', () => ({ perQuery, count: allocate(Int32Array, capacity, shared), ids: allocate(Int32Array, capacity * perQuery, shared) }), `capacity ${capacity} × perQuery ${perQuery}`);
+}
+
+/** Throws CollideInputError unless `perQuery` (named `what`) is a positive integer. */
+export function assertPerQuery(perQuery: number, caller: string, what: string): void {
+  if (!(Number.isInteger(perQuery) && perQuery >= 1)) throw new CollideInputError(`${caller}: ${what} must be a positive integer, got ${valueName(perQuery)}`);
 }

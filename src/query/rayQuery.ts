@@ -69,7 +69,7 @@ export function setRay(q: RayQuery, ox: number, oy: number, oz: number, dx: numb
  * a double returned from a call V8 does not inline is boxed (16 bytes of garbage per ray).
  */
 export function rayLimit(out: Float64Array, oo: number, q: RayQuery, caller: string): void {
-  const o = q.origin, d = q.direction;
+  const o = q?.origin, d = q?.direction;
   if (!(o instanceof Float64Array) || o.length !== 3 || !(d instanceof Float64Array) || d.length !== 3) {
     throw new CollideInputError(`${caller}: the query must come from createRayQuery`);
   }
@@ -155,8 +155,7 @@ export interface RayBatch {
  * CollideInputError unless capacity is a non-negative integer.
  */
 export function createRayBatch(capacity: number, shared = false): RayBatch {
-  if (!(Number.isInteger(capacity) && capacity >= 0)) throw new CollideInputError(`createRayBatch: capacity must be a non-negative integer, got ${capacity}`);
-  return {
+  return allocateBatch(capacity, 'createRayBatch', () => ({
     count: 0,
     origin: allocate(Float64Array, 3 * capacity, shared),
     direction: allocate(Float64Array, 3 * capacity, shared),
@@ -165,12 +164,76 @@ export function createRayBatch(capacity: number, shared = false): RayBatch {
     ignore: allocate(Int32Array, capacity, shared).fill(-1),
     limit: allocate(Float64Array, capacity, shared),
     ignoreCharacter: allocate(Int32Array, capacity, shared),
-  };
+  }));
+}
+
+/**
+ * The record `make` allocates for a batch of `capacity` entries: CollideInputError naming `caller`
+ * unless capacity is a non-negative integer, or when `size` (default the capacity) is more than
+ * the platform can allocate (its typed arrays have a largest length, and memory an end).
+ */
+export function allocateBatch<T>(capacity: number, caller: string, make: () => T, size = `capacity ${capacity}`): T {
+  if (!(Number.isInteger(capacity) && capacity >= 0)) throw new CollideInputError(`${caller}: capacity must be a non-negative integer, got ${valueName(capacity)}`);
+  try {
+    return make();
+  } catch (error) {
+    if (error instanceof RangeError) throw new CollideInputError(`${caller}: ${size} is too large to allocate (${error.message})`);
+    throw error;
+  }
+}
+
+/** A value in a message: strings quoted, so a '3' is not mistaken for a 3. */
+export function valueName(v: unknown): string {
+  return typeof v === 'string' ? `'${v}'` : String(v);
 }
 
 /** Throws CollideInputError unless `array` holds at least `needed` numbers; `what` names it. */
-export function assertBatchLength(array: ArrayLike<number>, needed: number, what: string): void {
+export function assertBatchLength(array: ArrayLike<number> | undefined, needed: number, what: string): void {
+  if (array === null || typeof array !== 'object') throw new CollideInputError(`${what} is missing (${valueName(array)}), ${needed} numbers needed`);
   if (!(array.length >= needed)) throw new CollideInputError(`${what} holds ${array.length} numbers, ${needed} needed`);
+}
+
+/** Throws CollideInputError unless `record` (named `what`, e.g. 'hits', 'hit') is an object. */
+export function assertRecord(record: unknown, caller: string, what: string): void {
+  if (record === null || typeof record !== 'object') throw new CollideInputError(`${caller}: ${what} must be an object, got ${valueName(record)}`);
+}
+
+/**
+ * The `count` of batch `batch` (named `what`: 'rays', 'queries', 'sweeps'): CollideInputError
+ * unless the batch is an object and its count a non-negative integer.
+ */
+export function batchCount(batch: { count: number }, caller: string, what: string): number {
+  assertRecord(batch, caller, what);
+  const n = batch.count;
+  if (!Number.isInteger(n) || n < 0) throw new CollideInputError(`${caller}: ${what}.count must be a non-negative integer, got ${valueName(n)}`);
+  return n;
+}
+
+/**
+ * Throws CollideInputError unless `record` (named `what`: 'hits', 'queries') is an object whose
+ * arrays `names` hold `n` entries, `width(name)` numbers each, naming the first that does not.
+ */
+export function assertBatchArrays(record: object, names: readonly string[], n: number, width: (name: string) => number, caller: string, what: string): void {
+  assertRecord(record, caller, what);
+  for (const name of names) assertBatchLength((record as Record<string, ArrayLike<number> | undefined>)[name], width(name) * n, `${caller}: ${what}.${name}`);
+}
+
+/** Throws CollideInputError unless `index` is an integer entry of `batch` (as many as its `kind` array holds). */
+export function assertBatchIndex(batch: { readonly kind: ArrayLike<number> }, index: number, caller: string): void {
+  assertRecord(batch, caller, 'batch');
+  assertBatchLength(batch.kind, 0, `${caller}: batch.kind`);
+  const capacity = batch.kind.length;
+  if (!(Number.isInteger(index) && index >= 0 && index < capacity)) throw new CollideInputError(`${caller}: index must be an integer in [0, ${capacity}), got ${valueName(index)}`);
+}
+
+/** Throws CollideInputError for a query's ignore (valid otherwise) beyond what a batch's Int32Array holds. */
+export function assertInt32Ignore(ignore: number, caller: string): void {
+  if (ignore > 0x7fffffff) throw new CollideInputError(`${caller}: query.ignore must be an entity id or -1 within int32 (a batch's Int32Array), got ${ignore}`);
+}
+
+/** Numbers per entry of a hit record's arrays: 3 for points and normals, else 1. */
+export function hitWidth(name: string): number {
+  return name === 'point' || name === 'normal' ? 3 : 1;
 }
 
 /**
@@ -178,8 +241,7 @@ export function assertBatchLength(array: ArrayLike<number>, needed: number, what
  * writes each ray's largest ray parameter into `rays.limit` (see rayLimit).
  */
 export function rayBatchLimits(rays: RayBatch, caller: string): void {
-  const n = rays.count;
-  if (!Number.isInteger(n) || n < 0) throw new CollideInputError(`${caller}: rays.count must be a non-negative integer, got ${n}`);
+  const n = batchCount(rays, caller, 'rays');
   assertBatchLength(rays.origin, 3 * n, `${caller}: rays.origin`);
   assertBatchLength(rays.direction, 3 * n, `${caller}: rays.direction`);
   assertBatchLength(rays.maxDistance, n, `${caller}: rays.maxDistance`);

@@ -198,6 +198,7 @@ function checkLength(a: Float64Array, i: number, caller: string, item: number, f
  * be orthonormal to SAT_AXIS_SLACK, as the stores' boxes are.
  */
 export function assertShapeQuery(q: ShapeQuery, caller: string, cast: boolean): void {
+  if (q === null || typeof q !== 'object') throw new CollideInputError(`${caller}: the query must come from createShapeQuery, got ${String(q)}`);
   const d = q.data, m = q.displacement;
   if (!(d instanceof Float64Array) || d.length !== OBB_STRIDE || !(m instanceof Float64Array) || m.length !== 3 || SHAPE_NAMES[q.kind] !== q.shape) {
     throw new CollideInputError(`${caller}: the query must come from createShapeQuery`);

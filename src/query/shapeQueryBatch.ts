@@ -3,10 +3,10 @@
  * refilled each frame: query i is the shape query stored at index i (its kind, its numbers, its
  * displacement, mask and ignore), as `setShapeQueryAt` copies it from a ShapeQuery.
  */
-import { CollideInputError } from '../errors';
 import { OBB_STRIDE } from '../layout';
 import { allocate } from '../sharedMemory';
-import { setKind, type ShapeQuery } from './shapeQuery';
+import { assertShapeQuery, setKind, type ShapeQuery } from './shapeQuery';
+import { allocateBatch, assertBatchIndex, assertInt32Ignore } from './rayQuery';
 
 /** A batch of shape queries (overlapCollidersBatch, castShapeCollidersBatch); fill it with setShapeQueryAt and set `count`. */
 export interface ShapeQueryBatch {
@@ -33,26 +33,27 @@ export const SHAPE_QUERY_BATCH_ARRAYS = ['kind', 'data', 'displacement', 'mask',
  * non-negative integer.
  */
 export function createShapeQueryBatch(capacity: number, shared = false): ShapeQueryBatch {
-  if (!(Number.isInteger(capacity) && capacity >= 0)) throw new CollideInputError(`createShapeQueryBatch: capacity must be a non-negative integer, got ${capacity}`);
-  return {
+  return allocateBatch(capacity, 'createShapeQueryBatch', () => ({
     count: 0,
     kind: allocate(Uint8Array, capacity, shared),
     data: allocate(Float64Array, OBB_STRIDE * capacity, shared),
     displacement: allocate(Float64Array, 3 * capacity, shared),
     mask: allocate(Uint32Array, capacity, shared),
     ignore: allocate(Int32Array, capacity, shared),
-  };
+  }));
 }
 
 /**
  * Copies shape query `query` (its shape, displacement, mask and ignore) into entry `index` of the
- * batch, allocation-free; the values are checked when the batch runs. Throws CollideInputError
- * for an index outside the batch's capacity.
+ * batch, allocation-free. Throws CollideInputError for an index outside the batch's capacity, or
+ * a query an overlap query would refuse (its mask and ignore would not survive the batch's
+ * integer arrays); the batch checks its entries again when it runs, as they may be written
+ * directly, and a cast's displacement then.
  */
 export function setShapeQueryAt(batch: ShapeQueryBatch, index: number, query: ShapeQuery): void {
-  if (!(Number.isInteger(index) && index >= 0 && index < batch.kind.length)) {
-    throw new CollideInputError(`setShapeQueryAt: index must be an integer in [0, ${batch.kind.length}), got ${index}`);
-  }
+  assertBatchIndex(batch, index, 'setShapeQueryAt');
+  assertShapeQuery(query, 'setShapeQueryAt', false);
+  assertInt32Ignore(query.ignore, 'setShapeQueryAt');
   batch.kind[index] = query.kind;
   for (let k = 0; k < OBB_STRIDE; k++) batch.data[OBB_STRIDE * index + k] = query.data[k];
   for (let k = 0; k < 3; k++) batch.displacement[3 * index + k] = query.displacement[k];

@@ -2,9 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createHitboxStore } from '../../src/character/hitboxStore';
 import { buildCharacterRayGrid, createCharacterRayGrid } from '../../src/character/rayGrid';
-import { createHitboxRayHits, raycastHitboxesBatch, type HitboxRayHits } from '../../src/character/hitboxRaycast';
+import { createHitboxRayHit, createHitboxRayHits, raycastHitboxes, raycastHitboxesAt, raycastHitboxesBatch, raycastHitboxesBatchAt, type HitboxRayHit, type HitboxRayHits } from '../../src/character/hitboxRaycast';
+import { createHitboxHistory, recordHitboxHistory } from '../../src/character/hitboxHistory';
+import { createColliderHits } from '../../src/query/colliderHits';
 import { CollideInputError } from '../../src/errors';
-import { createRayBatch, type RayBatch } from '../../src/query/rayQuery';
+import { refusal } from '../support/refusal';
+import { createRayBatch, createRayQuery, type RayBatch } from '../../src/query/rayQuery';
 import { crowdScene, expectSingleRayHits, sceneRays } from '../support/hitboxRays';
 
 describe('raycastHitboxesBatch', () => {
@@ -75,5 +78,38 @@ describe('raycastHitboxesBatch', () => {
     expect(refusal(rays, { ...createHitboxRayHits(8), normal: new Float64Array(12) })).toMatch(/hits\.normal holds 12 numbers, 24 needed/);
     expect(() => createRayBatch(-1)).toThrow(/createRayBatch: capacity must be a non-negative integer, got -1/);
     expect(() => createHitboxRayHits(1.5)).toThrow(/createHitboxRayHits: capacity must be a non-negative integer, got 1.5/);
+  });
+
+  it('reports the distance of a hit along a tiny direction, whose squared length underflows, single and batched', () => {
+    const { store, grid } = crowdScene(3, 1, 1);
+    const w = store.world;
+    const unit = createHitboxRayHit(), tiny = createHitboxRayHit();
+    expect(raycastHitboxes(unit, store, grid, createRayQuery({ origin: [w[0] - 5, w[1], w[2]], direction: [1, 0, 0] }))).toBe(true);
+    expect(raycastHitboxes(tiny, store, grid, createRayQuery({ origin: [w[0] - 5, w[1], w[2]], direction: [1e-200, 0, 0] }))).toBe(true);
+    expect(tiny.distance).toBeCloseTo(unit.distance, 9);
+    const rays = createRayBatch(1), hits = createHitboxRayHits(1);
+    rays.count = 1;
+    rays.origin.set([w[0] - 5, w[1], w[2]]);
+    rays.direction.set([1e-200, 0, 0]);
+    expect(raycastHitboxesBatch(hits, store, grid, rays)).toBe(1);
+    expect(hits.distance[0]).toBe(tiny.distance);
+    expect(hits.t[0]).toBe(tiny.t);
+  });
+
+  it('refuses missing and foreign records, absent times and oversized batches with CollideInputError, naming them', () => {
+    const { store, grid, rand } = crowdScene(4, 3, 6);
+    const rays = sceneRays(store, rand, 4, 6);
+    const hits = createHitboxRayHits(4);
+    const history = createHitboxHistory(2);
+    recordHitboxHistory(history, store, 1);
+    expect(refusal(() => raycastHitboxesBatch(null as unknown as HitboxRayHits, store, grid, rays))).toMatch(/raycastHitboxesBatch: hits must be an object, got null/);
+    expect(refusal(() => raycastHitboxesBatch(createColliderHits(4) as unknown as HitboxRayHits, store, grid, rays))).toMatch(/raycastHitboxesBatch: hits\.character is missing/);
+    expect(refusal(() => raycastHitboxesBatch(hits, store, grid, undefined as unknown as RayBatch))).toMatch(/raycastHitboxesBatch: rays must be an object, got undefined/);
+    expect(refusal(() => raycastHitboxesBatchAt(hits, history, store, rays, null as unknown as number[]))).toMatch(/raycastHitboxesBatchAt: times is missing \(null\), 4 numbers needed/);
+    // A miss leaves the hit alone, so without the check a null hit threw only on a hit.
+    expect(refusal(() => raycastHitboxes(null as unknown as HitboxRayHit, store, grid, createRayQuery({ origin: [-100, 0, 0] })))).toMatch(/raycastHitboxes: hit must be an object, got null/);
+    expect(refusal(() => raycastHitboxesAt(null as unknown as HitboxRayHit, history, store, createRayQuery({ origin: [-100, 0, 0] }), 1))).toMatch(/raycastHitboxesAt: hit must be an object, got null/);
+    expect(refusal(() => createRayBatch(2 ** 40))).toMatch(/createRayBatch: capacity 1099511627776 is too large to allocate/);
+    expect(refusal(() => createHitboxRayHits(2 ** 40))).toMatch(/createHitboxRayHits: capacity 1099511627776 is too large to allocate/);
   });
 });

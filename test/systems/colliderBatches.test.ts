@@ -12,6 +12,7 @@ import { addEntity, createWorld, type World } from 'bitecs';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CollideInputError } from '../../src/errors';
+import { refusal } from '../support/refusal';
 import { createRayBatch, type RayBatch } from '../../src/query/rayQuery';
 import { createSweepAndPrune } from '../../src/broadphase/sweepAndPrune';
 import { buildBoundingTree } from '../../src/tree/build';
@@ -23,12 +24,13 @@ import type { CollisionPipeline } from '../../systems/collisionState';
 import { createCollisionPipeline } from '../../systems/pipeline';
 import { createWorkerPool } from '../../systems/parallel/workerPool';
 import { createColliderRayHit, raycastColliders } from '../../systems/raycastColliders';
-import { castShapeColliders } from '../../systems/shapeCasts';
+import { castShapeColliders, createColliderShapeHit } from '../../systems/shapeCasts';
+import { createHitboxRayHits } from '../../src/character/hitboxRaycast';
 import { castShapeCollidersBatch, overlapCollidersBatch, raycastCollidersBatch } from '../../systems/colliderBatches';
 import { createColliderHits, createOverlapHits, type ColliderHits, type OverlapHits } from '../../src/query/colliderHits';
 import { overlapColliders } from '../../systems/shapeQueries';
 import { createRayQuery } from '../../src/query/rayQuery';
-import { createShapeQuery, setAabbQuery, setCapsuleQuery, setObbQuery, setShapeCast, setSphereQuery } from '../../src/query/shapeQuery';
+import { createShapeQuery, type ShapeQuery, setAabbQuery, setCapsuleQuery, setObbQuery, setShapeCast, setSphereQuery } from '../../src/query/shapeQuery';
 import { createShapeQueryBatch, setShapeQueryAt, shapeQueryAt, type ShapeQueryBatch } from '../../src/query/shapeQueryBatch';
 import { triangulatedFloor } from '../../scenes/floors';
 import { mulberry32 } from '../../scenes/random';
@@ -340,5 +342,65 @@ describe('batches of world queries', () => {
     expect(Array.from(overlaps.count)).toEqual([7, 7, 7, 7]);
     expect(overlapCollidersBatch(p, overlaps, casts)).toBe(0);
     expect(Array.from(overlaps.count)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('refuses missing, foreign and oversized records, a tampered perQuery and a destroyed pipeline with CollideInputError, naming them', () => {
+    const world = createWorld();
+    const p = createCollisionPipeline(world);
+    running.push(p);
+    const e = addEntity(world);
+    addCollider(world, e, { shape: 'sphere', radius: 1 });
+    p.step(world);
+    // Past the platform's largest typed array: refused by name, not a bare RangeError.
+    expect(refusal(() => createColliderHits(2 ** 40))).toMatch(/createColliderHits: capacity 1099511627776 is too large to allocate/);
+    expect(refusal(() => createShapeQueryBatch(2 ** 40))).toMatch(/createShapeQueryBatch: capacity 1099511627776 is too large to allocate/);
+    expect(refusal(() => createOverlapHits(2, 2 ** 40))).toMatch(/createOverlapHits: capacity 2 × perQuery 1099511627776 is too large to allocate/);
+    expect(refusal(() => createColliderHits('3' as unknown as number))).toMatch(/capacity must be a non-negative integer, got '3'/);
+
+    const rays = createRayBatch(2), hits = createColliderHits(2);
+    rays.count = 2;
+    rays.origin.set([-5, 0, 0, -5, 0, 0]);
+    rays.direction.set([1, 0, 0, 1, 0, 0]);
+    expect(refusal(() => raycastCollidersBatch(p, null as unknown as ColliderHits, rays))).toMatch(/raycastCollidersBatch: hits must be an object, got null/);
+    expect(refusal(() => raycastCollidersBatch(p, hits, null as unknown as RayBatch))).toMatch(/raycastCollidersBatch: rays must be an object, got null/);
+    expect(refusal(() => raycastCollidersBatch(p, createHitboxRayHits(2) as unknown as ColliderHits, rays))).toMatch(/raycastCollidersBatch: hits\.triangle is missing/);
+    expect(refusal(() => raycastCollidersBatch(p, hits, createShapeQueryBatch(2) as unknown as RayBatch))).toMatch(/raycastCollidersBatch: rays\.origin is missing/);
+    expect(refusal(() => raycastCollidersBatch(null as unknown as World, hits, rays))).toMatch(/raycastCollidersBatch: this world has no collision pipeline/);
+    expect(refusal(() => raycastColliders(p, null as unknown as ReturnType<typeof createColliderRayHit>, createRayQuery()))).toMatch(/raycastColliders: hit must be an object, got null/);
+
+    const casts = createShapeQueryBatch(2), q = createShapeQuery();
+    for (let i = 0; i < 2; i++) setShapeQueryAt(casts, i, setShapeCast(setSphereQuery(q, -5, 0, 0, 0.5), 10, 0, 0));
+    casts.count = 2;
+    expect(refusal(() => castShapeCollidersBatch(p, hits, null as unknown as ShapeQueryBatch))).toMatch(/castShapeCollidersBatch: queries must be an object, got null/);
+    expect(refusal(() => castShapeCollidersBatch(p, hits, rays as unknown as ShapeQueryBatch))).toMatch(/castShapeCollidersBatch: queries\.kind is missing/);
+    expect(refusal(() => castShapeColliders(p, createColliderShapeHit(), null as unknown as ShapeQuery))).toMatch(/castShapeColliders: the query must come from createShapeQuery, got null/);
+    expect(refusal(() => overlapCollidersBatch(p, null as unknown as OverlapHits, casts))).toMatch(/overlapCollidersBatch: hits must be an object, got null/);
+    // perQuery is read-only in the type; a record with another one would write beside its slices.
+    for (const perQuery of [-1, 0, 1.5, NaN]) {
+      expect(refusal(() => overlapCollidersBatch(p, { ...createOverlapHits(2, 2), perQuery }, casts))).toMatch(new RegExp(`overlapCollidersBatch: hits\\.perQuery must be a positive integer, got ${perQuery}`));
+    }
+
+    // Fields the batch's integer arrays would silently change (NaN ignore would become entity 0).
+    const bad = createShapeQuery();
+    bad.ignore = NaN;
+    expect(refusal(() => setShapeQueryAt(casts, 0, bad))).toMatch(/setShapeQueryAt: query\.ignore must be an entity id or -1, got NaN/);
+    bad.ignore = 2 ** 31;
+    expect(refusal(() => setShapeQueryAt(casts, 0, bad))).toMatch(/setShapeQueryAt: query\.ignore must be an entity id or -1 within int32.*got 2147483648/);
+    bad.ignore = -1;
+    bad.mask = 1.5;
+    expect(refusal(() => setShapeQueryAt(casts, 0, bad))).toMatch(/setShapeQueryAt: query\.mask must be a uint32, got 1\.5/);
+    expect(refusal(() => setShapeQueryAt(casts, 0, null as unknown as ShapeQuery))).toMatch(/setShapeQueryAt: the query must come from createShapeQuery/);
+    expect(refusal(() => setShapeQueryAt(null as unknown as ShapeQueryBatch, 0, q))).toMatch(/setShapeQueryAt: batch must be an object, got null/);
+    expect(casts.ignore[0]).toBe(-1);
+    expect(castShapeCollidersBatch(p, hits, casts)).toBe(2);
+    expect(Array.from(hits.entity)).toEqual([e, e]);
+
+    // A destroyed pipeline no longer sees removals: its queries refuse rather than answer stale.
+    p.destroy();
+    expect(refusal(() => raycastCollidersBatch(p, hits, rays))).toMatch(/raycastCollidersBatch: this pipeline was destroyed/);
+    expect(refusal(() => castShapeCollidersBatch(p, hits, casts))).toMatch(/castShapeCollidersBatch: this pipeline was destroyed/);
+    expect(refusal(() => overlapCollidersBatch(p, createOverlapHits(2, 1), casts))).toMatch(/overlapCollidersBatch: this pipeline was destroyed/);
+    expect(refusal(() => raycastColliders(p, createColliderRayHit(), createRayQuery()))).toMatch(/raycastColliders: this pipeline was destroyed/);
+    expect(refusal(() => raycastCollidersBatch(world, hits, rays))).toMatch(/raycastCollidersBatch: this world has no collision pipeline/);
   });
 });

@@ -10,9 +10,13 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { quat } from 'gl-matrix';
 import { CollideInputError } from '../../src/errors';
+import { refusal } from '../support/refusal';
 import { createHitboxHit } from '../../src/character/hitboxHit';
 import { createHitboxRayHits, type HitboxRayHits } from '../../src/character/hitboxRaycast';
-import { createSweepQuery, setSweepCapsule, setSweepObb } from '../../src/character/hitboxSweep';
+import { createSweepQuery, setSweepCapsule, setSweepObb, type SweepQuery } from '../../src/character/hitboxSweep';
+import type { HitboxHit } from '../../src/character/hitboxHit';
+import { createColliderHits } from '../../src/query/colliderHits';
+import { createShapeQueryBatch } from '../../src/query/shapeQueryBatch';
 import { createSweepBatch, setSweepAt, sweepAt, type SweepBatch } from '../../src/character/sweepBatch';
 import { HIT_GROUP_HEAD, HIT_GROUP_TORSO } from '../../src/character/hitGroups';
 import { setTransform } from '../../systems/colliderApi';
@@ -191,5 +195,36 @@ describe('sweepCharactersBatch', () => {
     const plain = createWorld();
     running.push(createCollisionPipeline(plain));
     expect(() => sweepCharactersBatch(plain, hits, batch)).toThrow(/sweepCharactersBatch: the pipeline keeps no hitboxes from before its last step/);
+  });
+
+  it('refuses a sweep setSweepAt cannot store as it is, missing or foreign records and oversized batches, naming them', () => {
+    const rand = mulberry32(6);
+    const k = crowd(6, 0, false);
+    stepCrowd(k, 0, rand);
+    const batch = createSweepBatch(2), hits = createHitboxRayHits(2);
+    fillSweeps(batch, 2, k, rand);
+    const kept = Array.from(batch.ignore);
+    // Each would have been stored as another sweep: a box, no groups, entity 0 ignored, a wrapped id.
+    const bad = createSweepQuery();
+    (bad as { kind: string }).kind = 'sword';
+    expect(refusal(() => setSweepAt(batch, 0, bad))).toMatch(/setSweepAt: query\.kind must be 'obb' or 'capsule', got sword/);
+    bad.kind = 'obb';
+    bad.groups = NaN;
+    expect(refusal(() => setSweepAt(batch, 0, bad))).toMatch(/setSweepAt: query\.groups must be a uint32, got NaN/);
+    bad.groups = 1;
+    bad.ignore = NaN;
+    expect(refusal(() => setSweepAt(batch, 0, bad))).toMatch(/setSweepAt: query\.ignore must be an entity id or -1, got NaN/);
+    bad.ignore = 2 ** 31;
+    expect(refusal(() => setSweepAt(batch, 0, bad))).toMatch(/setSweepAt: query\.ignore must be an entity id or -1 within int32.*got 2147483648/);
+    expect(refusal(() => setSweepAt(batch, 0, null as unknown as SweepQuery))).toMatch(/setSweepAt: the query must come from createSweepQuery/);
+    expect(Array.from(batch.ignore)).toEqual(kept);
+
+    expect(refusal(() => sweepCharactersBatch(k.world, null as unknown as HitboxRayHits, batch))).toMatch(/sweepCharactersBatch: hits must be an object, got null/);
+    expect(refusal(() => sweepCharactersBatch(k.world, createColliderHits(2) as unknown as HitboxRayHits, batch))).toMatch(/sweepCharactersBatch: hits\.character is missing/);
+    expect(refusal(() => sweepCharactersBatch(k.world, hits, null as unknown as SweepBatch))).toMatch(/sweepCharactersBatch: sweeps must be an object, got null/);
+    expect(refusal(() => sweepCharactersBatch(k.world, hits, createShapeQueryBatch(2) as unknown as SweepBatch))).toMatch(/sweepCharactersBatch: sweeps\.start is missing/);
+    expect(refusal(() => sweepCharacters(k.world, null as unknown as HitboxHit, createSweepQuery()))).toMatch(/sweepCharacters: hit must be an object, got null/);
+    expect(refusal(() => createSweepBatch(2 ** 40))).toMatch(/createSweepBatch: capacity 1099511627776 is too large to allocate/);
+    expect(sweepCharactersBatch(k.world, hits, batch)).toBeGreaterThanOrEqual(0);
   });
 });

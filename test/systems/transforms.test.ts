@@ -280,6 +280,9 @@ describe('scalar setters', () => {
       [() => setRotation(w, e, 0, 0, 0, 0), /setRotation\(entity \d+\): \(0, 0, 0, 0\) is not a finite non-zero quaternion/],
       [() => setRotation(w, e, Infinity, 0, 0, 1), /setRotation.*is not a finite non-zero quaternion/],
       [() => setScale(w, e, 0), /setScale\(entity \d+\) must be a finite number > 0, got 0/],
+      // Positive, but 0 in the Float32 store.
+      [() => setScale(w, e, 1e-50), /setScale\(entity \d+\) must be a finite number > 0 \(Float32 storage rounds it to 0\), got 1e-50/],
+      [() => setTransform(w, e, [1, 2, 3], [0, 0, 0, 1], 1e-46), /setTransform\(entity \d+\)\.scale must be a finite number > 0 \(Float32 storage rounds it to 0\), got 1e-46/],
       [() => setPosition(w, 99, 0, 0, 0), /setPosition: entity 99 does not exist/],
     ];
     for (const [call, message] of bad) expect(call).toThrow(message);
@@ -312,6 +315,22 @@ describe('dynamic colliders with direct writes', () => {
     addCollider(w, a, { shape: 'sphere', radius: 1 }); // re-described without the flag
     expect(p.collider.dynamicCount).toBe(0);
   });
+
+  it('markTransformChanged refuses a direct rotation write that is not finite, so no NaN reaches the volumes', () => {
+    const w = createWorld();
+    const p = createCollisionPipeline(w);
+    const e = addEntity(w);
+    addCollider(w, e, { shape: 'obb', halfExtents: [1, 1, 1] });
+    p.step(w);
+    const box = Array.from(p.collider.aabb.subarray(6 * e, 6 * e + 6));
+    for (const v of [NaN, Infinity]) {
+      p.transform.rotation[4 * e + 1] = v;
+      expect(() => markTransformChanged(w, e)).toThrow(CollideInputError);
+      expect(() => markTransformChanged(w, e)).toThrow(new RegExp(`markTransformChanged\\(entity ${e}\\): rotation \\(0, ${v}, 0, 1\\) is not finite`));
+      p.step(w);
+      expect(Array.from(p.collider.aabb.subarray(6 * e, 6 * e + 6))).toEqual(box);
+    }
+  });
 });
 
 describe('unknown options', () => {
@@ -325,6 +344,12 @@ describe('unknown options', () => {
     expect(() => addCollider(w, e, { shape: 'sphere', radus: 1 } as never)).toThrow(/addCollider\(entity \d+\): unknown option 'radus'/);
     expect(() => addCollider(w, e, { shape: 'obb', halfExtents: [1, 1, 1], static: true } as never)).toThrow(/unknown option 'static'/);
     expect(() => addCollider(w, e, { shape: 'sphere', radius: 1, dynamic: 1 } as never)).toThrow(/dynamic must be a boolean/);
+    expect(() => addCollider(w, e, { shape: 'sphere', radius: 1, sensor: 'yes' } as never)).toThrow(/addCollider\(entity \d+\)\.sensor must be a boolean, got yes/);
+    expect(() => addCollider(w, e, { shape: 'sphere', radius: 1, isStatic: 1 } as never)).toThrow(/addCollider\(entity \d+\)\.isStatic must be a boolean, got 1/);
+    expect(() => createCollisionPipeline(createWorld(), { timings: 'yes' } as never)).toThrow(/createCollisionPipeline: timings must be a boolean, got yes/);
+    // A margin beyond the coordinate range would widen the broad-phase boxes to infinity.
+    expect(() => createCollisionPipeline(createWorld(), { aabbMargin: 1e300 })).toThrow(/createCollisionPipeline: aabbMargin must be a finite number >= 0 and <= 1e\+18, got 1e\+300/);
+    expect(() => createCollisionPipeline(createWorld(), { aabbMargin: '1' } as never)).toThrow(/aabbMargin must be a finite number >= 0/);
     expect(p.collider.count).toBe(0);
   });
 });
