@@ -10,6 +10,8 @@ export interface BenchCase {
   run: () => number;
   /** Operations performed by one call of `run`. */
   ops: number;
+  /** Untimed work before each sample (e.g. writing the next frame's input). */
+  setup?: () => void;
 }
 
 export interface BenchResult {
@@ -48,6 +50,7 @@ export function runInterleaved(cases: BenchCase[], options: BenchOptions = {}): 
     for (let k = 0; k < cases.length; k++) {
       // Rotate the starting case each round so no case always runs right after a GC-heavy one.
       const i = (k + round) % cases.length;
+      cases[i].setup?.();
       const t0 = performance.now();
       const sum = cases[i].run();
       const dt = performance.now() - t0;

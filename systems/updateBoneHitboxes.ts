@@ -23,11 +23,16 @@ export function updateBoneHitboxes(state: BoneHitboxState): void {
   updateBoneHitboxesOn(state, undefined);
 }
 
-/** @internal updateBoneHitboxes with the hitbox update split between the pool's threads when there are enough characters (and the stores are shared). */
+/**
+ * @internal updateBoneHitboxes with the world matrices and hitboxes split between the pool's
+ * threads by runs of characters when there are enough of them (and the stores are shared).
+ */
 export function updateBoneHitboxesOn(state: BoneHitboxState, parallel: { minHitboxCharacters: number; readonly hitboxes: HitboxJobs } | undefined): void {
-  computeWorldMatrices(state.skeletons);
   const { hitboxes, skeletons } = state;
   const split = parallel !== undefined && hitboxes.characterCount >= parallel.minHitboxCharacters && parallel.hitboxes.update(hitboxes, skeletons);
-  if (!split) updateHitboxes(hitboxes, skeletons);
+  if (!split) {
+    computeWorldMatrices(skeletons);
+    updateHitboxes(hitboxes, skeletons);
+  }
   if (state.rayGrid) buildCharacterRayGrid(state.rayGrid, hitboxes);
 }

@@ -3,7 +3,7 @@ import {
   HITBOX_ORTHOGONAL_AXES_RELATIVE,
   HITBOX_PARALLEL_AXES_RELATIVE,
 } from '../tolerances';
-import type { SkeletonStore } from './skeleton';
+import { computeWorldMatrices, type SkeletonStore } from './skeleton';
 import { MAX_INDEX, HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 
 /**
@@ -52,6 +52,16 @@ function obliqueWorldBox(world: Float32Array, wo: number): number {
   reach[1] = H0 * Math.abs(e0y) + H1 * Math.abs(e1y) + H2 * Math.abs(e2y);
   reach[2] = H0 * Math.abs(e0z) + H1 * Math.abs(e1z) + H2 * Math.abs(e2z);
   return Math.sqrt(H0 * H0 + H1 * H1 + H2 * H2);
+}
+
+/**
+ * The bone world matrices, then the hitboxes (updateHitboxes), of characters [from, to): a run of
+ * characters needs nothing of the others, so runs can go to different threads. Characters of the
+ * skeleton store beyond the hitbox store's get their matrices from the run that reaches the end.
+ */
+export function updateCharacterRun(store: HitboxStore, skeleton: SkeletonStore, from: number, to: number): void {
+  computeWorldMatrices(skeleton, from, (to < store.characterCount ? to : skeleton.characterCount) - from);
+  updateHitboxes(store, skeleton, from, to - from);
 }
 
 /**

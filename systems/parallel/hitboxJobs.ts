@@ -4,7 +4,7 @@
  * hitbox history. Every character and every ray writes only its own entries, so the threads'
  * results are those of one thread, to the bit.
  */
-import { updateHitboxes } from '../../src/character/hitboxUpdate';
+import { updateCharacterRun } from '../../src/character/hitboxUpdate';
 import type { HitboxStore } from '../../src/character/hitboxLayout';
 import type { SkeletonStore } from '../../src/character/skeleton';
 import type { CharacterRayGrid } from '../../src/character/rayGrid';
@@ -16,20 +16,20 @@ import { allocate, allShared, isShared } from '../../src/sharedMemory';
 import { shareAll, type WorkerPool } from './pool';
 import {
   HISTORY_FRAME_ARRAYS, HISTORY_PARAM_COUNT, HISTORY_PARAM_NEWEST, HISTORY_PARAM_SLOTS, HISTORY_PARAM_VERSION, HISTORY_PARAMS, HITBOX_ARRAYS, HITBOX_JOB_PARAMS,
-  JOB_HITBOX_RAYS_AT, JOB_HITBOXES, JOB_HITBOX_RAYS, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS, REWOUND_BATCH_ARRAYS,
+  JOB_HITBOX_RAYS_AT, JOB_HITBOXES, JOB_HITBOX_RAYS, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS, REWOUND_BATCH_ARRAYS, SKELETON_ARRAYS,
 } from './protocol';
 
 /**
  * Defaults of the hitbox jobs' thresholds (below them, the calling thread alone is faster). The
- * update split where the threads' parts end together measured 0.75x to 0.94x of one thread at 100
- * to 200 characters and 1.1x to 1.75x from 250 (docs/design/hitboxes.md).
+ * character stage on two threads (bone matrices and hitboxes per run of characters) measured
+ * 0.98x to 1.28x of one thread at 64 characters and 1.13x to 1.39x from 96 to 512 (docs/design/hitboxes.md).
  */
-export const PARALLEL_MIN_HITBOX_CHARACTERS = 256;
+export const PARALLEL_MIN_HITBOX_CHARACTERS = 128;
 export const PARALLEL_MIN_HITBOX_RAYS = 512;
 
 /** The hitbox jobs of one pool. */
 export interface HitboxJobs {
-  /** updateHitboxes of every character, split between the threads; false (nothing done) when the stores are not shared. */
+  /** The bone world matrices and hitboxes of every character (updateCharacterRun), split between the threads; false (nothing done) when the stores are not shared. */
   update(hitboxes: HitboxStore, skeletons: SkeletonStore): boolean;
   /** castHitboxRange over a prepared batch, split between the threads; -1 (nothing cast) when an array is not shared. */
   cast(hits: HitboxRayHits, store: HitboxStore, grid: CharacterRayGrid, rays: RayBatch): number;
@@ -128,10 +128,11 @@ export function createHitboxJobs(pool: WorkerPool): HitboxJobs {
   const rewound: RewoundBatch = { order: allocate(Int32Array, 0, true), frameOf: allocate(Int32Array, 0, true), times: allocate(Float64Array, 0, true) };
   return {
     update(hitboxes, skeletons) {
-      if (!allShared(hitboxes, HITBOX_ARRAYS) || !isShared(skeletons.world)) return false;
+      if (!allShared(hitboxes, HITBOX_ARRAYS) || !allShared(skeletons, SKELETON_ARRAYS)) return false;
       shareStore(hitboxes);
-      pool.share('skeletons.world', skeletons.world);
-      pool.runClaimed(JOB_HITBOXES, hitboxes.characterCount, 0, hitboxes.characterCount, 0, (from, to) => updateHitboxes(hitboxes, skeletons, from, to - from));
+      shareAll(pool, 'skeletons', skeletons, SKELETON_ARRAYS);
+      const n = hitboxes.characterCount;
+      pool.runClaimed(JOB_HITBOXES, n, 0, n, skeletons.characterCount, (from, to) => updateCharacterRun(hitboxes, skeletons, from, to));
       return true;
     },
     cast(hits, store, grid, rays) {

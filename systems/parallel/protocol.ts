@@ -41,7 +41,7 @@ export const JOB_BROAD = 3; // the spatial hash's scans over a run of the bucket
 export const JOB_BUCKET_COUNT = 4; // the bucket fill's counting pass over a run of the boxes
 export const JOB_BUCKET_FILL = 5; // the bucket fill's placing pass over the same run
 export const JOB_CLASSIFY = 6; // the boxes' hash levels over a run of the boxes
-export const JOB_HITBOXES = 7; // updateHitboxes over a range of characters
+export const JOB_HITBOXES = 7; // bone world matrices and hitboxes of a range of characters
 export const JOB_HITBOX_RAYS = 8; // a prepared ray batch's range of rays against the hitboxes
 export const JOB_SORT_COUNT = 9; // a radix pass's digit counts over a run of the boxes (the pass in CTRL_ARG)
 export const JOB_SORT_SCATTER = 10; // the same pass's moves of that run
@@ -121,6 +121,8 @@ export const NARROW_ARRAYS = ['a0', 'b0', 'axis0', 'a1', 'b1', 'axis1', 'flags',
 export const HITBOX_ARRAYS = [
   'bone', 'character', 'group', 'extent', 'world', 'sphere', 'firstHitbox', 'hitboxCount', 'characterEntity', 'characterAabb', 'firstCluster', 'clusterAabb',
 ] as const;
+/** Names of the skeleton store's arrays the hitbox update reads (and, for the world matrices, writes). */
+export const SKELETON_ARRAYS = ['parent', 'character', 'translation', 'rotation', 'scale', 'world', 'firstBone', 'characterBoneCount', 'characterMatrix'] as const;
 /** Names of the ray grid's arrays the ray job walks (cellSize travels in HITBOX_JOB_PARAMS). */
 export const RAY_GRID_ARRAYS = ['origin', 'dims', 'cellStart', 'cellItems'] as const;
 /** Names of a ray batch's arrays the ray job reads (after prepareHitboxRayBatch). */

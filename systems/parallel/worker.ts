@@ -16,7 +16,7 @@ import { refitRange } from '../refitVolumes';
 import { KDOP_KIND } from '../kdopCollider';
 import { createHitboxStore } from '../../src/character/hitboxStore';
 import { createSkeletonStore } from '../../src/character/skeleton';
-import { updateHitboxes } from '../../src/character/hitboxUpdate';
+import { updateCharacterRun } from '../../src/character/hitboxUpdate';
 import { createCharacterRayGrid } from '../../src/character/rayGrid';
 import { castHitboxRange, createHitboxRayHits, HIT_ARRAYS } from '../../src/character/hitboxRaycast';
 import { createRayBatch } from '../../src/query/rayQuery';
@@ -37,7 +37,7 @@ import type { BoundingTree } from '../../src/tree/build';
 import {
   CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_CHUNKS, forClaimedChunks, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
   COLLIDER_ARRAYS, JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_NARROW, JOB_REFIT, JOB_SORT_COUNT, JOB_SORT_SCATTER, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
-  HITBOX_ARRAYS, HITBOX_JOB_PARAMS, JOB_HITBOXES, JOB_HITBOX_RAYS, JOB_HITBOX_RAYS_AT, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS, JOB_TREE_GROW, JOB_TREE_PREPARE, TREE_ARRAYS,
+  HITBOX_ARRAYS, HITBOX_JOB_PARAMS, SKELETON_ARRAYS, JOB_HITBOXES, JOB_HITBOX_RAYS, JOB_HITBOX_RAYS_AT, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS, JOB_TREE_GROW, JOB_TREE_PREPARE, TREE_ARRAYS,
   HISTORY_PARAMS, REWOUND_BATCH_ARRAYS, JOB_COLLIDER_RAYS, JOB_COLLIDER_CASTS, JOB_COLLIDER_OVERLAPS, QUERY_COLLIDER_ARRAYS, COLLIDER_RAY_BATCH_ARRAYS, QUERY_GRID_ARRAYS, QUERY_GRID_PARAMS,
   QUERY_JOB_PARAMS, QUERY_PARAM_BOUNDS, QUERY_PARAM_GRIDS, QUERY_PARAM_MESH_LENGTH, QUERY_PARAM_TREES, QUERY_TREE_ARRAYS, QUERY_TREE_KINDS, QUERY_TREE_PARAMS,
   QUERY_TREE_PARAM_STRIDE, QUERY_MESH_OF, JOB_SWEEPS, SWEEP_JOB_PARAMS, SWEEP_PARAM_CELL, SWEEP_PARAM_CHARACTERS, SWEEP_PARAM_HITBOXES,
@@ -199,8 +199,7 @@ function bind(bindings: Bindings): void {
   bindNamed(rays, 'rays', RAY_BATCH_ARRAYS, bindings);
   bindNamed(hits, 'hits', HIT_ARRAYS, bindings);
   bindNamed(trees, 'tree', TREE_ARRAYS, bindings);
-  const world = bindings.arrays['skeletons.world'];
-  if (world !== undefined) skeletons.world = world as Float64Array;
+  bindNamed(skeletons, 'skeletons', SKELETON_ARRAYS, bindings);
   const params = bindings.arrays[HITBOX_JOB_PARAMS];
   if (params !== undefined) hitboxParams = params as Float64Array;
   history = bindHistory(history, bindings.arrays);
@@ -276,7 +275,7 @@ function bindingsOf(wanted: number): Promise<void> | undefined {
 function runItems(job: number, from: number, to: number): void {
   if (job === JOB_REFIT) refitRange(collider, transform, from, to, control.floats[CTRL_MARGIN], KDOP_KIND);
   else if (job === JOB_NARROW) narrowRange(collider, narrow, from, to, KDOP_KIND);
-  else if (job === JOB_HITBOXES) updateHitboxes(hitboxes, skeletons, from, to - from);
+  else if (job === JOB_HITBOXES) updateCharacterRun(hitboxes, skeletons, from, to);
   else if (job === JOB_HITBOX_RAYS) castHitboxRange(hits, hitboxes, rayGrid, rays, from, to);
   else if (job === JOB_COLLIDER_RAYS) castColliderRayRange(queryPipeline, colliderHits, colliderRays, from, to);
   else if (job === JOB_COLLIDER_CASTS) castShapeRange(queryPipeline, colliderHits, shapeQueries, from, to);
@@ -292,6 +291,9 @@ function runPart(job: number, ints: Int32Array): void {
     if (job === JOB_NARROW) {
       narrow.current = ints[CTRL_ARG];
       narrow.previousCount = ints[CTRL_ARG2];
+    } else if (job === JOB_HITBOXES) {
+      hitboxes.characterCount = ints[CTRL_ARG];
+      skeletons.characterCount = ints[CTRL_ARG2];
     } else if (job === JOB_HITBOX_RAYS) {
       const characters = ints[CTRL_ARG];
       hitboxes.characterCount = characters;

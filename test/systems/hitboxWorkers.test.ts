@@ -75,6 +75,18 @@ describe('characters on worker threads', () => {
       const h1 = one.characters!.hitboxes, hn = many.characters!.hitboxes;
       expect(isShared(hn.world) && isShared(many.characters!.skeletons.world)).toBe(true);
       for (const name of ['world', 'sphere', 'characterAabb', 'clusterAabb'] as const) sameBits(hn[name], h1[name], `hitboxes.${name}`);
+      sameBits(many.characters!.skeletons.world, one.characters!.skeletons.world, 'skeletons.world');
+      // A second pose: the threads compute the bone matrices of their characters again.
+      for (const p of [one, many]) {
+        const s = p.characters!.skeletons, animate = mulberry32(seed + 2);
+        for (let c = 0; c < crowd; c++) {
+          const first = s.firstBone[c];
+          humanoid.animate(animate() * humanoid.duration, s.translation.subarray(3 * first), s.rotation.subarray(4 * first), s.scale.subarray(3 * first));
+        }
+        p.step(p.world);
+      }
+      sameBits(many.characters!.skeletons.world, one.characters!.skeletons.world, 'skeletons.world, second pose');
+      for (const name of ['world', 'sphere', 'characterAabb', 'clusterAabb'] as const) sameBits(hn[name], h1[name], `hitboxes.${name}, second pose`);
       // Rays over the scene, on shared arrays so the workers take their part.
       const rays = sceneRays(hn, mulberry32(seed + 1), 300, side, true);
       const hits1 = createHitboxRayHits(300), hitsN = createHitboxRayHits(300, true);
