@@ -12,7 +12,7 @@ import { castAt, castHitboxRange, prepareHitboxRayBatchAt, preparedRayFrames, ty
 import { createHitboxStore } from '../src/character/hitboxStore';
 import type { HitboxStore } from '../src/character/hitboxLayout';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
-import { characterOf } from './characters';
+import { characterIndexOf } from './characters';
 
 // What a pipeline whose history holds no frame yet casts against (the time check refuses first).
 const noHitboxes = createHitboxStore();
@@ -82,5 +82,5 @@ export function raycastCharactersBatchAt(target: World | CollisionPipeline, hits
  */
 export function characterHitboxesAt(target: World | CollisionPipeline, out: Floats, time: number, entity = -1): number {
   const { history, store } = historyOf(target, 'characterHitboxesAt');
-  return boxesAt(out, history, store, time, entity === -1 ? -1 : characterOf(target, entity), 'characterHitboxesAt');
+  return boxesAt(out, history, store, time, entity === -1 ? -1 : characterIndexOf(target, entity, 'characterHitboxesAt'), 'characterHitboxesAt');
 }

@@ -159,10 +159,15 @@ function attachCharacter(p: CollisionPipeline, entity: number, character: number
  * entity has none.
  */
 export function characterOf(target: World | CollisionPipeline, entity: number): number {
-  const p = pipelineOf(target, 'characterOf');
+  return characterIndexOf(target, entity, 'characterOf');
+}
+
+/** @internal characterOf for `caller`, whose name the error carries. */
+export function characterIndexOf(target: World | CollisionPipeline, entity: number, caller: string): number {
+  const p = pipelineOf(target, caller);
   const c = p.collider;
   if (!(Number.isInteger(entity) && entity >= 0 && entity < c.capacity) || c.kind[entity] !== SHAPE_CHARACTER) {
-    throw new CollideInputError(`characterOf: entity ${entity} has no character collider`);
+    throw new CollideInputError(`${caller}: entity ${entity} has no character collider`);
   }
   return c.character[entity];
 }

@@ -139,6 +139,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     time: NaN,
     systems,
     step(w: World, time?: number): World {
+      if (pipeline.destroyed) throw new CollideInputError('step: this pipeline was destroyed (create a new one with createCollisionPipeline)');
       if (w !== world) throw new CollideInputError('step: this pipeline belongs to another world');
       pipeline.characterKind?.stepTime(pipeline, time);
       w = timed(pipeline, 'refitVolumes', refitVolumes, w, measure);

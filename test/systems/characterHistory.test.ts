@@ -137,6 +137,7 @@ describe('pipeline hitbox history', () => {
     createCollisionPipeline(plain);
     expect(refusal(() => raycastCharactersAt(plain, createHitboxRayHit(), shot, 0))).toMatch(/raycastCharactersAt: the pipeline keeps no hitbox history/);
     expect(refusal(() => characterHitboxesAt(plain, new Float64Array(15), 0))).toMatch(/characterHitboxesAt: the pipeline keeps no hitbox history/);
+    expect(refusal(() => characterHitboxesAt(world, new Float64Array(15), 100.1, 999))).toMatch(/^characterHitboxesAt: entity 999 has no character collider/);
     // The first character collider reads the history option (a program without characters does not bundle that code).
     const withCharacter = (characters: object) => () => {
       const w = createWorld();

@@ -397,6 +397,7 @@ describe('batches of world queries', () => {
 
     // A destroyed pipeline no longer sees removals: its queries refuse rather than answer stale.
     p.destroy();
+    expect(refusal(() => p.step(world))).toMatch(/step: this pipeline was destroyed/);
     expect(refusal(() => raycastCollidersBatch(p, hits, rays))).toMatch(/raycastCollidersBatch: this pipeline was destroyed/);
     expect(refusal(() => castShapeCollidersBatch(p, hits, casts))).toMatch(/castShapeCollidersBatch: this pipeline was destroyed/);
     expect(refusal(() => overlapCollidersBatch(p, createOverlapHits(2, 1), casts))).toMatch(/overlapCollidersBatch: this pipeline was destroyed/);
