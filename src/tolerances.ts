@@ -29,6 +29,17 @@ export const FLOAT32_RELATIVE_STEP = 2 ** -23;
  */
 export const MAX_COORDINATE = 1e18;
 
+/**
+ * Below this largest component, a motion's squared length (a ray direction's, a cast's
+ * displacement's) loses its digits to underflow: the ball entry (ray against a sphere or a
+ * capsule, sphere casts) then solves with the motion scaled up by powers of two, exactly, and
+ * scales its time back, so a tiny direction hits as a unit one does. 2^-500 squared is still
+ * far above the smallest normal double.
+ */
+export const TINY_MOTION = 2 ** -500;
+/** The power of two a tiny motion is scaled by, step by step, until it reaches TINY_MOTION. */
+export const TINY_MOTION_SCALE = 2 ** 100;
+
 // ---- Separating-axis tests ----
 
 /**

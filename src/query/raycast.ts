@@ -1,6 +1,6 @@
 import { KDOP_DIRECTIONS } from '../volumes/kdop';
 import { OBB_AXES, OBB_HALF, type Floats, type KdopK, type ReadonlyFloats } from '../layout';
-import { DEGENERATE_TRIANGLE_SINE } from '../tolerances';
+import { DEGENERATE_TRIANGLE_SINE, TINY_MOTION, TINY_MOTION_SCALE } from '../tolerances';
 
 /**
  * Ray and segment casts against single volumes.
@@ -54,8 +54,15 @@ export function writeRay(out: Float64Array, ox: number, oy: number, oz: number, 
  * does not inline.
  */
 function writeInsideHit(out: Floats, v: ReadonlyFloats, vo: number): void {
-  const dx = v[vo], dy = v[vo + 1], dz = v[vo + 2];
-  const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  let dx = v[vo], dy = v[vo + 1], dz = v[vo + 2], dd = dx * dx + dy * dy + dz * dz;
+  // A tiny direction's square underflows: scaled up by powers of two first (the same unit vector).
+  while (dd < TINY_MOTION * TINY_MOTION && (dx !== 0 || dy !== 0 || dz !== 0)) {
+    dx *= TINY_MOTION_SCALE;
+    dy *= TINY_MOTION_SCALE;
+    dz *= TINY_MOTION_SCALE;
+    dd = dx * dx + dy * dy + dz * dz;
+  }
+  const len = Math.sqrt(dd);
   const s = len > 0 ? -1 / len : 0;
   out[0] = 0;
   out[1] = dx * s;
@@ -99,11 +106,25 @@ function writeHit(out: Floats, ray: ReadonlyFloats, ro: number): void {
  * @internal
  */
 export function ballEntry(ball: Float64Array): void {
-  const mx = ball[0], my = ball[1], mz = ball[2], vx = ball[3], vy = ball[4], vz = ball[5], r = ball[6];
-  const vv = vx * vx + vy * vy + vz * vz;
+  const mx = ball[0], my = ball[1], mz = ball[2], r = ball[6];
+  let vx = ball[3], vy = ball[4], vz = ball[5], vv = vx * vx + vy * vy + vz * vz, scale = 1;
+  if (vv < TINY_MOTION * TINY_MOTION) {
+    // A tiny motion: its square underflows. Scaled by powers of two (exact), then t scaled back.
+    let big = Math.max(Math.abs(vx), Math.abs(vy), Math.abs(vz));
+    ball[BALL_ENTRY] = Infinity;
+    if (big === 0) return;
+    while (big < TINY_MOTION) {
+      vx *= TINY_MOTION_SCALE;
+      vy *= TINY_MOTION_SCALE;
+      vz *= TINY_MOTION_SCALE;
+      big *= TINY_MOTION_SCALE;
+      scale *= TINY_MOTION_SCALE;
+    }
+    vv = vx * vx + vy * vy + vz * vz;
+  }
   const b = mx * vx + my * vy + mz * vz;
   ball[BALL_ENTRY] = Infinity;
-  if (vv === 0 || b >= 0) return;
+  if (b >= 0) return;
   const k = b / vv;
   const fx = mx - k * vx, fy = my - k * vy, fz = mz - k * vz;
   const f = Math.sqrt(fx * fx + fy * fy + fz * fz);
@@ -111,7 +132,7 @@ export function ballEntry(ball: Float64Array): void {
   if (disc < 0) return;
   const q = -b + Math.sqrt(vv * disc);
   const m = Math.sqrt(mx * mx + my * my + mz * mz);
-  ball[BALL_ENTRY] = ((m - r) * (m + r)) / q;
+  ball[BALL_ENTRY] = (((m - r) * (m + r)) / q) * scale;
 }
 /** @internal Where ballEntry writes its answer; its input before (BALL_ENTRY numbers). */
 export const BALL_ENTRY = 7;

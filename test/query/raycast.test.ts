@@ -336,6 +336,40 @@ describe('adversarial rays', () => {
     expect(misses).toBeGreaterThan(1000);
   });
 
+  it('a tiny direction (its square underflows) hits as the same ray at unit scale, t scaled exactly, for every shape', () => {
+    const obb = new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1]);
+    const sphere = new Float64Array([0, 0, 0, 1]);
+    const capsule = new Float64Array([0, 0, 0, 0, 0, 2, 1]);
+    const kdop = new Float64Array([-1, -1, -1, -2, -2, -2, -2, 1, 1, 1, 2, 2, 2, 2]);
+    const casts: Array<(o: Vec, d: Vec, maxT: number) => boolean> = [
+      (o, d, maxT) => raycastAabb(out, ...o, ...d, maxT, box, 0),
+      (o, d, maxT) => raycastObb(out, ...o, ...d, maxT, obb, 0),
+      (o, d, maxT) => raycastSphere(out, ...o, ...d, maxT, sphere, 0),
+      (o, d, maxT) => raycastCapsule(out, ...o, ...d, maxT, capsule, 0),
+      (o, d, maxT) => raycastKdop(out, ...o, ...d, maxT, kdop, 0, 14),
+    ];
+    const rand = mulberry32(37);
+    let hits = 0;
+    // 2^-600 and 2^-1000: below the scale where a squared length underflows, and deep in the subnormals.
+    for (const shrink of [2 ** -600, 2 ** -1000]) {
+      for (let i = 0; i < 500; i++) {
+        const o: Vec = [10 * (rand() - 0.5), 10 * (rand() - 0.5), 10 * (rand() - 0.5)];
+        const d: Vec = [-o[0] + rand() - 0.5, -o[1] + rand() - 0.5, -o[2] + rand() - 0.5];
+        const tiny: Vec = [d[0] * shrink, d[1] * shrink, d[2] * shrink];
+        for (const cast of casts) {
+          const found = cast(o, d, Infinity);
+          const unit = plain(out);
+          expect(cast(o, tiny, Infinity)).toBe(found);
+          if (!found) continue;
+          hits++;
+          // Powers of two scale exactly: the same t / shrink and normal, to the bit.
+          expect(plain(out)).toEqual([unit[0] / shrink, unit[1], unit[2], unit[3]]);
+        }
+      }
+    }
+    expect(hits).toBeGreaterThan(2000);
+  });
+
   it('origin inside: t = 0 and the normal is the negated unit direction', () => {
     const sphere = new Float64Array([0, 0, 0, 2]);
     expect(raycastSphere(out, 0.5, 0, 0, 0, 3, 4, 1, sphere, 0)).toBe(true);
