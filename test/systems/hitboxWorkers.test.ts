@@ -112,7 +112,7 @@ describe('characters on worker threads', () => {
         const world = createWorld();
         const p = createCollisionPipeline(world, { characters: { history: { frames: 6 } }, ...(w > 0 ? { workers: createWorkerPool(w) } : {}) });
         running.push(p);
-        if (p.parallel !== undefined) p.parallel.minHitboxRays = 1;
+        if (p.parallel !== undefined) p.parallel.minHitboxRays = p.parallel.minHitboxCharacters = 1;
         return { world, p, entities: [] as number[] };
       });
       // Both crowds walk the same way for 9 steps (the window keeps the last 6); one character
@@ -134,6 +134,10 @@ describe('characters on worker threads', () => {
           });
           p.step(world, step / 60);
         }
+        // The character stage on the threads, through the crowd's growth and a retirement: the same bones and boxes.
+        const [a, b] = runs.map((r) => r.p.characters!);
+        sameBits(b.skeletons.world, a.skeletons.world, `skeletons.world, step ${step}`);
+        sameBits(b.hitboxes.world, a.hitboxes.world, `hitboxes.world, step ${step}`);
       }
       const [one, many] = runs.map((r) => r.p);
       expect(isShared(many.hitboxHistory!.time)).toBe(true);
