@@ -59,6 +59,9 @@ interface Scene {
   churn(): void;
 }
 
+/** Where the scene's mesh collider sits (casts aim at it too). */
+const MESH_AT = [6, 6, 6] as const;
+
 function buildScene(seed: number, broadPhase: BroadPhaseName): Scene {
   const rand = mulberry32(seed);
   const world = createWorld();
@@ -88,7 +91,7 @@ function buildScene(seed: number, broadPhase: BroadPhaseName): Scene {
   // A mesh, static, at the middle.
   const meshEid = addEntity(world);
   addMeshCollider(world, meshEid, tree, { layer: 1 });
-  setTransform(world, meshEid, [6, 6, 6], randomQuaternion(rand));
+  setTransform(world, meshEid, [...MESH_AT], randomQuaternion(rand));
   pending.set(meshEid, 1);
   const charEid = addEntity(world);
   const c = addCharacter(skeletons, definition, charEid);
@@ -237,7 +240,7 @@ const castArbitrary = fc.record({
   u: fc.tuple(between(-1, 1), between(-1, 1), between(-1, 1), between(0.1, 1)),
   r: fc.oneof(between(0, 2), fc.constant(0)),
   dir: vec(-1, 1),
-  aim: fc.oneof(fc.constant(undefined), vec(2, 10), fc.constant('character' as const)),
+  aim: fc.oneof(fc.constant(undefined), vec(2, 10), fc.constant('character' as const), fc.constant('mesh' as const)),
   length: fc.oneof(between(0.1, 3), between(3, 30)),
   mask: fc.constantFrom(0xffffffff, 1, 2, 4, 6),
   ignore: fc.integer({ min: -1, max: 60 }),
@@ -249,15 +252,16 @@ type CastRecord = typeof castArbitrary extends fc.Arbitrary<infer T> ? T : never
 
 function setCast(q: ShapeQuery, r: CastRecord, scene: Scene): void {
   let start: readonly number[] = r.c;
-  if (r.aim === 'character') {
+  const target = r.aim === 'character' ? scene.characterAt() : r.aim === 'mesh' ? MESH_AT : undefined;
+  if (target !== undefined) {
     // From 3 units away (little in between), through it.
-    const target = scene.characterAt(), m = Math.hypot(...r.dir) || 1;
+    const m = Math.hypot(...r.dir) || 1;
     start = target.map((x, k) => x + (3 * (r.dir[k] || (k === 0 ? 1 : 0))) / m);
   }
-  const aim = r.aim === 'character' ? scene.characterAt() : r.aim;
+  const aim = target ?? (r.aim as readonly number[] | undefined);
   const dir = aim === undefined ? r.dir : aim.map((x, k) => x - start[k]);
   const n = Math.hypot(...dir) || 1;
-  const length = r.aim === 'character' ? 1.5 * n : r.length;
+  const length = target !== undefined ? 1.5 * n : r.length;
   setMover(q, r.shape, start, r.e, r.r, r.u);
   setShapeCast(q, (length * dir[0]) / n || length, (length * dir[1]) / n, (length * dir[2]) / n);
   q.mask = r.mask;
