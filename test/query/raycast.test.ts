@@ -247,6 +247,27 @@ describe('solid casts against a brute-force march', () => {
   }
 });
 
+/**
+ * Casts of a ray (o, d, maxT) into `out` against `box` (min-max) and a unit OBB, sphere, capsule
+ * and 14-DOP about the origin, and a triangle when `withTriangle`.
+ */
+function castsOfUnitShapes(out: Float64Array, box: Float64Array, withTriangle: boolean): Array<(o: Vec, d: Vec, maxT: number) => boolean> {
+  const obb = new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1]);
+  const sphere = new Float64Array([0, 0, 0, 1]);
+  const capsule = new Float64Array([0, 0, 0, 0, 0, 2, 1]);
+  const kdop = new Float64Array([-1, -1, -1, -2, -2, -2, -2, 1, 1, 1, 2, 2, 2, 2]);
+  const tri = new Float64Array([-1, -1, 0, 1, -1, 0, 0, 1, 0]);
+  const casts: Array<(o: Vec, d: Vec, maxT: number) => boolean> = [
+    (o, d, maxT) => raycastAabb(out, ...o, ...d, maxT, box, 0),
+    (o, d, maxT) => raycastObb(out, ...o, ...d, maxT, obb, 0),
+    (o, d, maxT) => raycastSphere(out, ...o, ...d, maxT, sphere, 0),
+    (o, d, maxT) => raycastCapsule(out, ...o, ...d, maxT, capsule, 0),
+    (o, d, maxT) => raycastKdop(out, ...o, ...d, maxT, kdop, 0, 14),
+  ];
+  if (withTriangle) casts.push((o, d, maxT) => raycastTriangle(out, ...o, ...d, maxT, tri, 0));
+  return casts;
+}
+
 describe('adversarial rays', () => {
   const out = new Float64Array(4);
   const box = new Float64Array([0, 0, 0, 1, 1, 1]);
@@ -300,19 +321,7 @@ describe('adversarial rays', () => {
   it('an unlimited ray (maxT Infinity) hits what a long finite one hits and misses what it misses, for every shape', () => {
     // A sphere's or capsule's miss is an entry at t = Infinity, which must not count as a hit at
     // an unlimited maxT.
-    const obb = new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1]);
-    const sphere = new Float64Array([0, 0, 0, 1]);
-    const capsule = new Float64Array([0, 0, 0, 0, 0, 2, 1]);
-    const kdop = new Float64Array([-1, -1, -1, -2, -2, -2, -2, 1, 1, 1, 2, 2, 2, 2]);
-    const tri = new Float64Array([-1, -1, 0, 1, -1, 0, 0, 1, 0]);
-    const casts: Array<(o: Vec, d: Vec, maxT: number) => boolean> = [
-      (o, d, maxT) => raycastAabb(out, ...o, ...d, maxT, box, 0),
-      (o, d, maxT) => raycastObb(out, ...o, ...d, maxT, obb, 0),
-      (o, d, maxT) => raycastSphere(out, ...o, ...d, maxT, sphere, 0),
-      (o, d, maxT) => raycastCapsule(out, ...o, ...d, maxT, capsule, 0),
-      (o, d, maxT) => raycastKdop(out, ...o, ...d, maxT, kdop, 0, 14),
-      (o, d, maxT) => raycastTriangle(out, ...o, ...d, maxT, tri, 0),
-    ];
+    const casts = castsOfUnitShapes(out, box, true);
     const rand = mulberry32(31);
     let hits = 0, misses = 0;
     for (let i = 0; i < 2000; i++) {
@@ -337,17 +346,7 @@ describe('adversarial rays', () => {
   });
 
   it('a tiny direction (its square underflows) hits as the same ray at unit scale, t scaled exactly, for every shape', () => {
-    const obb = new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1]);
-    const sphere = new Float64Array([0, 0, 0, 1]);
-    const capsule = new Float64Array([0, 0, 0, 0, 0, 2, 1]);
-    const kdop = new Float64Array([-1, -1, -1, -2, -2, -2, -2, 1, 1, 1, 2, 2, 2, 2]);
-    const casts: Array<(o: Vec, d: Vec, maxT: number) => boolean> = [
-      (o, d, maxT) => raycastAabb(out, ...o, ...d, maxT, box, 0),
-      (o, d, maxT) => raycastObb(out, ...o, ...d, maxT, obb, 0),
-      (o, d, maxT) => raycastSphere(out, ...o, ...d, maxT, sphere, 0),
-      (o, d, maxT) => raycastCapsule(out, ...o, ...d, maxT, capsule, 0),
-      (o, d, maxT) => raycastKdop(out, ...o, ...d, maxT, kdop, 0, 14),
-    ];
+    const casts = castsOfUnitShapes(out, box, false);
     const rand = mulberry32(37);
     let hits = 0;
     // 2^-600 and 2^-1000: below the scale where a squared length underflows, and deep in the subnormals.
