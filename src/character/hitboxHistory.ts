@@ -1,9 +1,10 @@
 import { grown } from '../broadphase/growable';
 import { CollideInputError } from '../errors';
+import { assertMadeBy } from '../query/rayQuery';
 import { OBB_STRIDE, SPHERE_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 import { HITBOX_ROUNDING_MARGIN_RELATIVE } from '../tolerances';
 import { interpolateObbArrays, interpolationReach } from '../volumes/obb';
-import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
+import { assertHitboxStore, HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { buildCharacterRayGrid, createCharacterRayGrid, type CharacterRayGrid } from './rayGrid';
 import { allocateLike, allocate } from '../sharedMemory';
 
@@ -165,6 +166,8 @@ const gridInput: Pick<HitboxStore, 'characterAabb' | 'characterCount' | 'hitboxC
  * typed-array views it copies the store through.
  */
 export function recordHitboxHistory(history: HitboxHistory, store: HitboxStore, time: number): void {
+  assertHitboxHistory(history, 'recordHitboxHistory');
+  assertHitboxStore(store, 'recordHitboxHistory');
   if (!Number.isFinite(time)) throw new CollideInputError(`recordHitboxHistory: time must be a finite number, got ${time}`);
   if (history.count > 0 && !(time > history.newestTime)) {
     throw new CollideInputError(`recordHitboxHistory: time must increase from frame to frame, got ${time} after ${history.newestTime}`);
@@ -419,6 +422,8 @@ export function hitboxesAt(out: Floats, history: HitboxHistory, store: HitboxSto
 
 /** @internal hitboxesAt, its errors naming `caller`. */
 export function boxesAt(out: Floats, history: HitboxHistory, store: HitboxStore, time: number, character: number, caller: string): number {
+  assertHitboxHistory(history, caller);
+  assertHitboxStore(store, caller);
   locateTime(cursor, history, time, caller);
   if (!(Number.isInteger(character) && character >= -1 && character < store.characterCount)) {
     throw new CollideInputError(`${caller}: character must be -1 or a character index in [0, ${store.characterCount}), got ${character}`);
@@ -433,4 +438,9 @@ export function boxesAt(out: Floats, history: HitboxHistory, store: HitboxStore,
     for (let h = store.firstHitbox[c], end = h + store.hitboxCount[c]; h < end; h++) boxAt(out, OBB_STRIDE * h, cursor, h);
   }
   return written;
+}
+
+/** Throws CollideInputError unless `history` is a hitbox history (createHitboxHistory). */
+export function assertHitboxHistory(history: unknown, caller: string): void {
+  assertMadeBy(history, 'time', caller, 'history', 'createHitboxHistory');
 }

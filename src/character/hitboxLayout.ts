@@ -1,3 +1,4 @@
+import { assertMadeBy } from '../query/rayQuery';
 /**
  * The layout of the hitbox store shared by its builder (hitboxStore.ts) and the per-frame update
  * (hitboxUpdate.ts): the store's fields and the constants that shape them.
@@ -76,4 +77,9 @@ export interface HitboxStore {
   firstCluster: Int32Array;
   /** Per cluster: min-max union of its hitboxes' world boxes (6 numbers). */
   clusterAabb: Float32Array;
+}
+
+/** Throws CollideInputError unless `store` is a hitbox store (createHitboxStore); `caller` names the function. */
+export function assertHitboxStore(store: unknown, caller: string): void {
+  assertMadeBy(store, 'firstHitbox', caller, 'store', 'createHitboxStore');
 }

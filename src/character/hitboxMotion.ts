@@ -1,5 +1,6 @@
 import { grown } from '../broadphase/growable';
 import { allocate } from '../sharedMemory';
+import { assertMadeBy } from '../query/rayQuery';
 import { OBB_STRIDE } from '../layout';
 import { SWEEP_CONTACT_TOLERANCE } from '../tolerances';
 import { SWEEP_MOTION_STRIDE } from '../query/sweep';
@@ -188,4 +189,9 @@ export function finishHitboxMotion(motion: HitboxMotion, store: HitboxStore): vo
   gridInput.characterCount = n;
   gridInput.hitboxCount = store.hitboxCount;
   buildCharacterRayGrid(motion.grid, gridInput);
+}
+
+/** Throws CollideInputError unless `motion` is a hitbox motion (createHitboxMotion). */
+export function assertHitboxMotion(motion: unknown, caller: string): void {
+  assertMadeBy(motion, 'hitboxBounds', caller, 'motion', 'createHitboxMotion');
 }

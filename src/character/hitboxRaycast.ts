@@ -1,14 +1,14 @@
 import { HITBOX_ROUNDING_MARGIN_RELATIVE, RAY_GRID_BOUNDARY_SLACK } from '../tolerances';
 import { RAY_INPUT_STRIDE, raycastObbArrays } from '../query/raycast';
 import { writeHypot } from '../hypot';
-import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
-import { cellOf, type CharacterRayGrid } from './rayGrid';
+import { assertHitboxStore, HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
+import { assertRayGrid, cellOf, type CharacterRayGrid } from './rayGrid';
 import { nameHitbox, type HitboxHit } from './hitboxHit';
 import { allocateBatch, assertBatchArrays, assertBatchLength, assertRecord, hitWidth, rayBatchLimits, rayLimit, type RayBatch, type RayQuery } from '../query/rayQuery';
 import { allocate } from '../sharedMemory';
 import { grown } from '../broadphase/growable';
 import { interpolateObbArrays } from '../volumes/obb';
-import { assertTimeInWindow, createHistoryCursor, frameBefore, locateFrame, locateTime, type HistoryCursor, type HitboxHistory } from './hitboxHistory';
+import { assertHitboxHistory, assertTimeInWindow, createHistoryCursor, frameBefore, locateFrame, locateTime, type HistoryCursor, type HitboxHistory } from './hitboxHistory';
 
 /**
  * Ray casts against character hitboxes: the nearest hit over every character, walking the ray
@@ -152,6 +152,8 @@ function rayMeetsAabb(box: Float32Array, bo: number, ox: number, oy: number, oz:
  */
 export function raycastHitboxes(hit: HitboxRayHit, store: HitboxStore, grid: CharacterRayGrid, query: RayQuery): boolean {
   assertRecord(hit, 'raycastHitboxes', 'hit');
+  assertHitboxStore(store, 'raycastHitboxes');
+  assertRayGrid(grid, 'raycastHitboxes');
   rayLimit(queryLimit, 0, query, 'raycastHitboxes');
   setHitboxRay(query.origin, query.direction, 0, queryLimit, 0);
   return nearestHit(hit, store, query, castHitboxes(nearest, store, grid, ignoredCharacter(store, query.ignore), undefined));
@@ -181,6 +183,8 @@ export function raycastHitboxesAt(hit: HitboxRayHit, history: HitboxHistory, sto
 /** @internal raycastHitboxesAt, its errors naming `caller`. */
 export function castAt(hit: HitboxRayHit, history: HitboxHistory, store: HitboxStore, query: RayQuery, time: number, caller: string): boolean {
   assertRecord(hit, caller, 'hit');
+  assertHitboxHistory(history, caller);
+  assertHitboxStore(store, caller);
   rayLimit(queryLimit, 0, query, caller);
   locateTime(pastCursor, history, time, caller);
   setHitboxRay(query.origin, query.direction, 0, queryLimit, 0);
@@ -216,6 +220,7 @@ function ignoredCharacter(store: HitboxStore, ignore: number): number {
  * `rays.count` rays need.
  */
 export function raycastHitboxesBatch(hits: HitboxRayHits, store: HitboxStore, grid: CharacterRayGrid, rays: RayBatch): number {
+  assertRayGrid(grid, 'raycastHitboxesBatch');
   prepareHitboxRayBatch(hits, store, rays, 'raycastHitboxesBatch');
   return castHitboxRange(hits, store, grid, rays, 0, rays.count);
 }
@@ -243,6 +248,7 @@ export function castBatchAt(hits: HitboxRayHits, history: HitboxHistory, store: 
  * `preparedRayFrames()` gives each ray's frame before its time.
  */
 export function prepareHitboxRayBatchAt(hits: HitboxRayHits, history: HitboxHistory, store: HitboxStore, rays: RayBatch, times: ArrayLike<number>, caller: string): Int32Array {
+  assertHitboxHistory(history, caller);
   prepareHitboxRayBatch(hits, store, rays, caller);
   assertBatchLength(times, rays.count, `${caller}: times`);
   for (let i = 0; i < rays.count; i++) assertTimeInWindow(history, times[i], caller, i);
@@ -284,6 +290,7 @@ function orderByFrame(history: HitboxHistory, times: ArrayLike<number>, n: numbe
  * character (rays.ignoreCharacter), so ranges of the batch can then be cast on any thread.
  */
 export function prepareHitboxRayBatch(hits: HitboxRayHits, store: HitboxStore, rays: RayBatch, caller: string): void {
+  assertHitboxStore(store, caller);
   rayBatchLimits(rays, caller);
   const n = rays.count;
   assertBatchArrays(hits, HIT_ARRAYS, n, hitWidth, caller, 'hits');

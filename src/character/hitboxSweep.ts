@@ -5,10 +5,10 @@ import { SWEEP_HIT_STRIDE, SWEEP_LIMIT, SWEEP_MOTION_STRIDE, SWEEP_NEXT, SWEEP_T
 import { grown } from '../broadphase/growable';
 import { assertRecord } from '../query/rayQuery';
 import { IdList, sortIds } from '../broadphase/boxQuery';
-import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
+import { assertHitboxStore, HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { cellOf } from './rayGrid';
 import { createHitboxHit, nameHitbox, type HitboxHit } from './hitboxHit';
-import { MOTION_BOUNDS_STRIDE, type HitboxMotion } from './hitboxMotion';
+import { assertHitboxMotion, MOTION_BOUNDS_STRIDE, type HitboxMotion } from './hitboxMotion';
 
 /**
  * Melee sweeps: a weapon (a box or a capsule) moving and turning from one pose to another over a
@@ -135,6 +135,8 @@ const best = new Float64Array(SWEEP_HIT_STRIDE); // the first contact of the cha
 
 /** @internal Validates, prepares the weapon's motion and its swept bounds; returns the ignored character (or −1). */
 export function prepareSweep(store: HitboxStore, motion: HitboxMotion, q: SweepQuery, caller: string): number {
+  assertHitboxStore(store, caller);
+  assertHitboxMotion(motion, caller);
   checkSweepQuery(q, caller);
   if (!(motion.characterCount <= store.characterCount)) {
     throw new CollideInputError(`${caller}: the motion covers ${motion.characterCount} characters, the store has ${store.characterCount} (finish it on this store)`);

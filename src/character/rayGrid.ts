@@ -1,6 +1,7 @@
 import { grown } from '../broadphase/growable';
 import { allocate } from '../sharedMemory';
 import { CollideInputError } from '../errors';
+import { assertMadeBy } from '../query/rayQuery';
 import { AABB_STRIDE } from '../layout';
 import { type HitboxStore } from './hitboxLayout';
 
@@ -130,4 +131,9 @@ export function buildCharacterRayGrid(grid: CharacterRayGrid, store: Pick<Hitbox
       grid.cellItems = grown(grid.cellItems, start[cells]);
     }
   }
+}
+
+/** Throws CollideInputError unless `grid` is a character ray grid (createCharacterRayGrid). */
+export function assertRayGrid(grid: unknown, caller: string): void {
+  assertMadeBy(grid, 'cellStart', caller, 'grid', 'createCharacterRayGrid');
 }

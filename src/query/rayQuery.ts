@@ -199,6 +199,16 @@ export function assertRecord(record: unknown, caller: string, what: string): voi
 }
 
 /**
+ * Throws CollideInputError unless `record` (named `what`) looks made by `maker`: an object whose
+ * field `array` is a typed array (a store, grid, history or motion of this library).
+ */
+export function assertMadeBy(record: unknown, array: string, caller: string, what: string, maker: string): void {
+  if (record === null || typeof record !== 'object' || !ArrayBuffer.isView((record as Record<string, unknown>)[array])) {
+    throw new CollideInputError(`${caller}: ${what} must come from ${maker}, got ${valueName(record)}`);
+  }
+}
+
+/**
  * The `count` of batch `batch` (named `what`: 'rays', 'queries', 'sweeps'): CollideInputError
  * unless the batch is an object and its count a non-negative integer.
  */

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { createHitboxStore } from '../../src/character/hitboxStore';
 import { buildCharacterRayGrid, createCharacterRayGrid } from '../../src/character/rayGrid';
 import { createHitboxRayHit, createHitboxRayHits, raycastHitboxes, raycastHitboxesAt, raycastHitboxesBatch, raycastHitboxesBatchAt, type HitboxRayHit, type HitboxRayHits } from '../../src/character/hitboxRaycast';
-import { createHitboxHistory, recordHitboxHistory } from '../../src/character/hitboxHistory';
+import { createHitboxHistory, hitboxesAt, recordHitboxHistory, type HitboxHistory } from '../../src/character/hitboxHistory';
+import { beginHitboxMotion, createHitboxMotion, finishHitboxMotion, type HitboxMotion } from '../../src/character/hitboxMotion';
+import { createHitboxSweepHits, createSweepQuery, setSweepObb, sweepHitboxes, sweepHitboxesAll } from '../../src/character/hitboxSweep';
+import { createHitboxHit } from '../../src/character/hitboxHit';
+import type { HitboxStore } from '../../src/character/hitboxLayout';
+import type { CharacterRayGrid } from '../../src/character/rayGrid';
 import { createColliderHits } from '../../src/query/colliderHits';
 import { CollideInputError } from '../../src/errors';
 import { refusal } from '../support/refusal';
@@ -111,5 +116,39 @@ describe('raycastHitboxesBatch', () => {
     expect(refusal(() => raycastHitboxesAt(null as unknown as HitboxRayHit, history, store, createRayQuery({ origin: [-100, 0, 0] }), 1))).toMatch(/raycastHitboxesAt: hit must be an object, got null/);
     expect(refusal(() => createRayBatch(2 ** 40))).toMatch(/createRayBatch: capacity 1099511627776 is too large to allocate/);
     expect(refusal(() => createHitboxRayHits(2 ** 40))).toMatch(/createHitboxRayHits: capacity 1099511627776 is too large to allocate/);
+  });
+
+  it('refuses a store, grid, history or motion that none of their makers made, naming the maker', () => {
+    const { store, grid, rand } = crowdScene(4, 3, 6);
+    const rays = sceneRays(store, rand, 4, 6);
+    const hits = createHitboxRayHits(4), hit = createHitboxRayHit();
+    const history = createHitboxHistory(2);
+    recordHitboxHistory(history, store, 1);
+    const motion = createHitboxMotion();
+    beginHitboxMotion(motion, store);
+    finishHitboxMotion(motion, store);
+    const sweep = setSweepObb(createSweepQuery(), store.world, 0, store.world, 0);
+    const query = createRayQuery({ origin: [-100, 0, 0] });
+    const foreign = [null, undefined, {}, { world: [] }, 7] as unknown[];
+    for (const bad of foreign) {
+      const noStore = bad as HitboxStore, noGrid = bad as CharacterRayGrid, noHistory = bad as HitboxHistory, noMotion = bad as HitboxMotion;
+      expect(refusal(() => raycastHitboxes(hit, noStore, grid, query))).toMatch(/^raycastHitboxes: store must come from createHitboxStore, got /);
+      expect(refusal(() => raycastHitboxes(hit, store, noGrid, query))).toMatch(/^raycastHitboxes: grid must come from createCharacterRayGrid, got /);
+      expect(refusal(() => raycastHitboxesBatch(hits, noStore, grid, rays))).toMatch(/^raycastHitboxesBatch: store must come from createHitboxStore/);
+      expect(refusal(() => raycastHitboxesBatch(hits, store, noGrid, rays))).toMatch(/^raycastHitboxesBatch: grid must come from createCharacterRayGrid/);
+      expect(refusal(() => raycastHitboxesAt(hit, noHistory, store, query, 1))).toMatch(/^raycastHitboxesAt: history must come from createHitboxHistory/);
+      expect(refusal(() => raycastHitboxesAt(hit, history, noStore, query, 1))).toMatch(/^raycastHitboxesAt: store must come from createHitboxStore/);
+      expect(refusal(() => raycastHitboxesBatchAt(hits, noHistory, store, rays, [1, 1, 1, 1]))).toMatch(/^raycastHitboxesBatchAt: history must come from createHitboxHistory/);
+      expect(refusal(() => hitboxesAt(new Float64Array(1e4), noHistory, store, 1))).toMatch(/^hitboxesAt: history must come from createHitboxHistory/);
+      expect(refusal(() => hitboxesAt(new Float64Array(1e4), history, noStore, 1))).toMatch(/^hitboxesAt: store must come from createHitboxStore/);
+      expect(refusal(() => recordHitboxHistory(noHistory, store, 2))).toMatch(/^recordHitboxHistory: history must come from createHitboxHistory/);
+      expect(refusal(() => recordHitboxHistory(history, noStore, 2))).toMatch(/^recordHitboxHistory: store must come from createHitboxStore/);
+      expect(refusal(() => sweepHitboxes(createHitboxHit(), noStore, motion, sweep))).toMatch(/^sweepHitboxes: store must come from createHitboxStore/);
+      expect(refusal(() => sweepHitboxes(createHitboxHit(), store, noMotion, sweep))).toMatch(/^sweepHitboxes: motion must come from createHitboxMotion/);
+      expect(refusal(() => sweepHitboxesAll(createHitboxSweepHits(2), store, noMotion, sweep))).toMatch(/^sweepHitboxesAll: motion must come from createHitboxMotion/);
+    }
+    // The real ones pass.
+    expect(refusal(() => raycastHitboxesBatch(hits, store, grid, rays))).toBe('no error');
+    expect(refusal(() => sweepHitboxes(createHitboxHit(), store, motion, sweep))).toBe('no error');
   });
 });
