@@ -143,7 +143,7 @@ export interface ParallelState {
   minNarrow: number;
   /** Jobs split with the workers so far (not those a browser page ran alone while they started). */
   readonly jobsOnWorkers: number;
-  /** Characters from which the hitbox update runs on the pool. */
+  /** Characters from which the character stage (bone matrices and hitboxes) runs on the pool. */
   minHitboxCharacters: number;
   /** Rays of a batch from which raycastCharactersBatch runs on the pool. */
   minHitboxRays: number;
