@@ -173,12 +173,18 @@ describe('sweepCharactersBatch', () => {
     }
   });
 
-  it('refuses bad sweeps and short arrays before sweeping, naming them', () => {
-    const rand = mulberry32(5);
-    const k = crowd(5, 0, false);
+  /** A crowd of `seed`'s size, stepped once, and a batch of `n` sweeps over it with its hit arrays. */
+  function sweptCrowd(seed: number, n: number) {
+    const rand = mulberry32(seed);
+    const k = crowd(seed, 0, false);
     stepCrowd(k, 0, rand);
-    const batch = createSweepBatch(4), hits = createHitboxRayHits(4);
-    fillSweeps(batch, 4, k, rand);
+    const batch = createSweepBatch(n), hits = createHitboxRayHits(n);
+    fillSweeps(batch, n, k, rand);
+    return { k, batch, hits };
+  }
+
+  it('refuses bad sweeps and short arrays before sweeping, naming them', () => {
+    const { k, batch, hits } = sweptCrowd(5, 4);
     hits.hitbox.fill(7);
     batch.start[15 * 1 + 13] = -1;
     batch.kind[1] = 0;
@@ -198,11 +204,7 @@ describe('sweepCharactersBatch', () => {
   });
 
   it('refuses a sweep setSweepAt cannot store as it is, missing or foreign records and oversized batches, naming them', () => {
-    const rand = mulberry32(6);
-    const k = crowd(6, 0, false);
-    stepCrowd(k, 0, rand);
-    const batch = createSweepBatch(2), hits = createHitboxRayHits(2);
-    fillSweeps(batch, 2, k, rand);
+    const { k, batch, hits } = sweptCrowd(6, 2);
     const kept = Array.from(batch.ignore);
     // Each would have been stored as another sweep: a box, no groups, entity 0 ignored, a wrapped id.
     const bad = createSweepQuery();
