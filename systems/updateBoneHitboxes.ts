@@ -1,7 +1,7 @@
 import { buildCharacterRayGrid, type CharacterRayGrid } from '../src/character/rayGrid';
-import { updateHitboxes } from '../src/character/hitboxUpdate';
+import { updateCharacterRun } from '../src/character/hitboxUpdate';
 import { type HitboxStore } from '../src/character/hitboxLayout';
-import { computeWorldMatrices, type SkeletonStore } from '../src/character/skeleton';
+import type { SkeletonStore } from '../src/character/skeleton';
 import type { HitboxJobs } from './parallel/hitboxJobs';
 
 /** What `updateBoneHitboxes` reads and writes: the skeleton and hitbox stores, and optionally a ray grid. */
@@ -30,9 +30,6 @@ export function updateBoneHitboxes(state: BoneHitboxState): void {
 export function updateBoneHitboxesOn(state: BoneHitboxState, parallel: { minHitboxCharacters: number; readonly hitboxes: HitboxJobs } | undefined): void {
   const { hitboxes, skeletons } = state;
   const split = parallel !== undefined && hitboxes.characterCount >= parallel.minHitboxCharacters && parallel.hitboxes.update(hitboxes, skeletons);
-  if (!split) {
-    computeWorldMatrices(skeletons);
-    updateHitboxes(hitboxes, skeletons);
-  }
+  if (!split) updateCharacterRun(hitboxes, skeletons, 0, hitboxes.characterCount);
   if (state.rayGrid) buildCharacterRayGrid(state.rayGrid, hitboxes);
 }
