@@ -15,6 +15,7 @@ import { createCollisionPipeline } from '../systems/pipeline';
 import { resolveBroadPhase } from '../systems/broadPhaseNames';
 import { shiftWorldOrigin } from '../systems/worldOrigin';
 import { createWorkerPool } from '../systems/parallel/workerPool';
+import { PARALLEL_MIN_CANDIDATES, PARALLEL_MIN_COLLIDERS, PARALLEL_MIN_DYNAMIC_BOXES } from '../systems/parallel/narrowBuffers';
 import { markdownTable, percentile, amdahl } from './harness';
 import { createCannonRunner, createRapierRunner, type SceneRunner } from './peers';
 import type { BenchReport } from './harness';
@@ -621,7 +622,7 @@ export async function run(): Promise<BenchReport> {
     '',
     markdownTable(['bodies', 'frame, tags off', 'frame, tags on', 'ratio', 'begin + end events per frame'], tagCost),
     '',
-    'Worker threads: the same pipeline (with contacts) on the calling thread alone and with `createWorkerPool(1)` (two threads; this machine has two cores), interleaved; medians in ms. The refit, the spatial hash (its sort by lower x, classification, bucket fill and scans) and the narrow phase run on the pool from 20,000 changed colliders, 25,000 dynamic colliders and 2,048 candidate pairs, each job split where the threads\' parts end together. Both runs report the same contacts.',
+    `Worker threads: the same pipeline (with contacts) on the calling thread alone and with \`createWorkerPool(1)\` (two threads; this machine has two cores), interleaved; medians in ms. The refit, the spatial hash (its sort by lower x, classification, bucket fill and scans) and the narrow phase run on the pool from ${PARALLEL_MIN_COLLIDERS.toLocaleString('en-US')} changed colliders, ${PARALLEL_MIN_DYNAMIC_BOXES.toLocaleString('en-US')} dynamic colliders and ${PARALLEL_MIN_CANDIDATES.toLocaleString('en-US')} candidate pairs, each job split where the threads' parts end together. Both runs report the same contacts.`,
     '',
     markdownTable(['bodies', 'frame, 1 thread', 'frame, 2 threads', 'ratio', 'step, 1 thread', 'step, 2 threads', 'ratio', 'refit 1 / 2', 'broad 1 / 2', 'narrow 1 / 2'], threads.rows),
     '',

@@ -15,8 +15,13 @@ import { COLLIDER_ARRAYS, NARROW_ARRAYS, TRANSFORM_ARRAYS } from './protocol';
  */
 export const PARALLEL_MIN_COLLIDERS = 20000;
 export const PARALLEL_MIN_CANDIDATES = 2048;
-/** The spatial hash split between 10,000 and 15,000 dynamic boxes measured 0.85x to 1.2x of one thread, at 20,000 to 25,000 1.1x, at 30,000 1.5x. */
-export const PARALLEL_MIN_DYNAMIC_BOXES = 25000;
+/**
+ * The spatial hash split on a quiet machine (pairs only, one process, interleaved): slower than
+ * one thread at 7,500 and 10,000 boxes of the constant-density scene (0.90x, 0.81x), faster from
+ * 12,000 (1.16x; 20,000 1.35x), and 1.05x to 1.07x for 10,000 boxes packed two to five times
+ * denser. Earlier runs on a busier machine: 0.85x to 1.2x at 10,000 to 15,000, 1.1x at 20,000 to 25,000.
+ */
+export const PARALLEL_MIN_DYNAMIC_BOXES = 12000;
 
 /** Hands the stores' arrays the jobs read to the pool (sent again only when a store grew). */
 export function shareStores(pool: WorkerPool, collider: ColliderStore, transform: TransformStore): void {
