@@ -9,11 +9,11 @@ import { COLLIDER_ARRAYS, NARROW_ARRAYS, TRANSFORM_ARRAYS } from './protocol';
 
 /**
  * Defaults of ParallelState's thresholds (below them, the calling thread alone is faster). The
- * refit on two threads measured no faster than one from 5,000 to 15,000 changed colliders (0.9x
- * to 1.2x, mostly slower) and faster from 20,000 (1.1x to 1.6x); the narrow phase faster from
- * 2,180 candidates (1.4x to 1.5x).
+ * refit on two threads, on a quiet machine: 0.80x of one thread at 5,000 changed colliders,
+ * 0.89x to 1.23x at 10,000, 1.13x at 12,000, 1.33x at 15,000 (on a busier machine it was slower
+ * up to 15,000); the narrow phase faster from 2,180 candidates (1.4x to 1.5x).
  */
-export const PARALLEL_MIN_COLLIDERS = 20000;
+export const PARALLEL_MIN_COLLIDERS = 12000;
 export const PARALLEL_MIN_CANDIDATES = 2048;
 /**
  * The spatial hash split on a quiet machine (pairs only, one process, interleaved): slower than
