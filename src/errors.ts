@@ -1,14 +1,15 @@
 import type { ReadonlyFloats } from './layout';
 import { MAX_COORDINATE } from './tolerances';
 
-/** Whether v is a finite number within ±MAX_COORDINATE (false for NaN). */
+/** Whether v is a finite number within ±MAX_COORDINATE (false for NaN, and for a value of another type: a string is not coerced). */
 export function isCoordinate(v: number): boolean {
-  return Math.abs(v) <= MAX_COORDINATE;
+  return typeof v === 'number' && Math.abs(v) <= MAX_COORDINATE;
 }
 
-/** Why a value is refused, for messages ("is not finite (NaN)" or "is 1e+39, outside ±1e+18"). */
+/** Why a value is refused, for messages ("is not finite (NaN)", "is 1e+39, outside ±1e+18" or "is not a number ('1')"). */
 export function coordinateRefusal(v: unknown): string {
-  return typeof v === 'number' && Number.isFinite(v) ? `is ${v}, outside ±${MAX_COORDINATE.toExponential()}` : `is not finite (${v})`;
+  if (typeof v !== 'number') return `is not a number (${typeof v === 'string' ? `'${v}'` : String(v)})`;
+  return Number.isFinite(v) ? `is ${v}, outside ±${MAX_COORDINATE.toExponential()}` : `is not finite (${v})`;
 }
 
 /** Thrown at a public API boundary when input cannot produce a defined result. */

@@ -141,14 +141,14 @@ function assertRadius(r: number, what: string): void {
 
 /** Whether `scale` is a usable uniform scale: in (0, MAX_COORDINATE], and above 0 in the Float32 store. */
 function isScale(scale: number): boolean {
-  return Math.fround(scale) > 0 && scale <= MAX_COORDINATE;
+  return typeof scale === 'number' && Math.fround(scale) > 0 && scale <= MAX_COORDINATE;
 }
 
 /** The error for a scale that `isScale` refuses. */
 function scaleError(scale: number, what: string): CollideInputError {
   return new CollideInputError(Number.isFinite(scale) && scale > MAX_COORDINATE
     ? `${what} must be at most ${MAX_COORDINATE.toExponential()}, got ${scale}`
-    : `${what} must be a finite number > 0${scale > 0 && Math.fround(scale) === 0 ? ' (Float32 storage rounds it to 0)' : ''}, got ${scale}`);
+    : `${what} must be a finite number > 0${scale > 0 && Math.fround(scale) === 0 ? ' (Float32 storage rounds it to 0)' : ''}, got ${typeof scale === 'string' ? `'${scale}'` : scale}`);
 }
 
 /** Validated, normalised quaternion in `unitQuaternion`. */
@@ -383,8 +383,10 @@ function validPose(position: Vec3Like, rotation: QuatLike, scale: number): boole
   return norm > 0 && norm < Infinity;
 }
 
-/** |q| (NaN for a NaN component). */
+/** |q| (NaN for a NaN component or one that is not a number). */
 function quaternionNorm(qx: number, qy: number, qz: number, qw: number): number {
+  // A string would be coerced by the arithmetic: no norm.
+  if (typeof qx !== 'number' || typeof qy !== 'number' || typeof qz !== 'number' || typeof qw !== 'number') return NaN;
   const norm = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
   // Squares overflow or underflow only for extreme components; hypot is exact there, and slow.
   return norm > 1e-150 && norm < 1e150 ? norm : Math.hypot(qx, qy, qz, qw);

@@ -1,6 +1,6 @@
 import { grown } from '../broadphase/growable';
 import { CollideInputError } from '../errors';
-import { assertMadeBy } from '../query/rayQuery';
+import { assertMadeBy, valueName } from '../query/rayQuery';
 import { OBB_STRIDE, SPHERE_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 import { HITBOX_ROUNDING_MARGIN_RELATIVE } from '../tolerances';
 import { interpolateObbArrays, interpolationReach } from '../volumes/obb';
@@ -308,8 +308,9 @@ export function includeBox(bounds: Floats, w: ReadonlyFloats, o: number, e: numb
  * newestTime] (or an empty history).
  */
 export function assertTimeInWindow(history: HitboxHistory, time: number, caller: string, ray = -1): void {
-  if (history.count > 0 && time >= history.oldestTime && time <= history.newestTime) return;
+  if (history.count > 0 && typeof time === 'number' && time >= history.oldestTime && time <= history.newestTime) return;
   const what = ray < 0 ? 'time' : `times[${ray}]`;
+  if (typeof time !== 'number') throw new CollideInputError(`${caller}: ${what} must be a number, got ${valueName(time)}`);
   if (history.count === 0) throw new CollideInputError(`${caller}: the hitbox history holds no frame yet, so ${what} ${time} cannot be rewound to`);
   throw new CollideInputError(`${caller}: ${what} ${time} is outside the kept window [${history.oldestTime}, ${history.newestTime}] (${history.count} frames)`);
 }

@@ -364,6 +364,9 @@ describe('hitbox history: bad input', () => {
     hits.hitbox.fill(7);
     const times = [kept[1].time, kept[2].time, kept[3].time + 5, kept[1].time];
     expect(refusal(() => raycastHitboxesBatchAt(hits, history, store, rays, times))).toMatch(/raycastHitboxesBatchAt: times\[2\] .* is outside the kept window/);
+    // A time given as a string is not coerced to a number.
+    const texts = [kept[1].time, String(kept[2].time), kept[3].time, kept[1].time] as unknown as number[];
+    expect(refusal(() => raycastHitboxesBatchAt(hits, history, store, rays, texts))).toMatch(/raycastHitboxesBatchAt: times\[1\] must be a number, got '/);
     expect(Array.from(hits.hitbox)).toEqual([7, 7, 7, 7]);
     expect(refusal(() => raycastHitboxesBatchAt(hits, history, store, rays, [kept[1].time]))).toMatch(/times holds 1 numbers, 4 needed/);
     expect(refusal(() => raycastHitboxesAt(hit, createHitboxHistory(2), store, query, 0))).toMatch(/holds no frame yet/);

@@ -284,6 +284,11 @@ describe('scalar setters', () => {
       [() => setScale(w, e, 1e-50), /setScale\(entity \d+\) must be a finite number > 0 \(Float32 storage rounds it to 0\), got 1e-50/],
       [() => setTransform(w, e, [1, 2, 3], [0, 0, 0, 1], 1e-46), /setTransform\(entity \d+\)\.scale must be a finite number > 0 \(Float32 storage rounds it to 0\), got 1e-46/],
       [() => setPosition(w, 99, 0, 0, 0), /setPosition: entity 99 does not exist/],
+      // Strings are not coerced (JavaScript would turn '5' into 5 and 'a' into NaN).
+      [() => setPosition(w, e, '5' as unknown as number, 2, 3), /setPosition\(entity \d+\): x is not a number \('5'\)/],
+      [() => setTransform(w, e, [1, '2' as unknown as number, 3]), /setTransform\(entity \d+\)\.position: value 1 is not a number \('2'\)/],
+      [() => setRotation(w, e, 0, 0, 0, '1' as unknown as number), /setRotation\(entity \d+\).*is not a finite non-zero quaternion/],
+      [() => setScale(w, e, '2' as unknown as number), /setScale\(entity \d+\) must be a finite number > 0, got '2'/],
     ];
     for (const [call, message] of bad) expect(call).toThrow(message);
     expect(Array.from(p.transform.position.subarray(3 * e, 3 * e + 3))).toEqual([1, 2, 3]);
