@@ -49,17 +49,33 @@ export function writeRay(out: Float64Array, ox: number, oy: number, oz: number, 
 }
 
 /**
+ * The power of two that brings the largest component of v[vo..vo+2] to at least TINY_MOTION (1
+ * when it is there already, 0 for the zero vector): multiplying by it is exact.
+ */
+function tinyMotionScale(v: ReadonlyFloats, vo: number): number {
+  let big = Math.max(Math.abs(v[vo]), Math.abs(v[vo + 1]), Math.abs(v[vo + 2]));
+  if (big === 0) return 0;
+  let scale = 1;
+  while (big < TINY_MOTION) {
+    big *= TINY_MOTION_SCALE;
+    scale *= TINY_MOTION_SCALE;
+  }
+  return scale;
+}
+
+/**
  * Writes the "origin inside" hit: t = 0, normal = −d/|d| (zero for a zero direction), d at
  * v[vo..vo + 2]. The helpers read their numbers from arrays: V8 boxes a double passed to a call it
  * does not inline.
  */
 function writeInsideHit(out: Floats, v: ReadonlyFloats, vo: number): void {
   let dx = v[vo], dy = v[vo + 1], dz = v[vo + 2], dd = dx * dx + dy * dy + dz * dz;
-  // A tiny direction's square underflows: scaled up by powers of two first (the same unit vector).
-  while (dd < TINY_MOTION * TINY_MOTION && (dx !== 0 || dy !== 0 || dz !== 0)) {
-    dx *= TINY_MOTION_SCALE;
-    dy *= TINY_MOTION_SCALE;
-    dz *= TINY_MOTION_SCALE;
+  if (dd < TINY_MOTION * TINY_MOTION) {
+    // A tiny direction's square underflows: scaled up first (the same unit vector).
+    const scale = tinyMotionScale(v, vo);
+    dx *= scale;
+    dy *= scale;
+    dz *= scale;
     dd = dx * dx + dy * dy + dz * dz;
   }
   const len = Math.sqrt(dd);
@@ -109,17 +125,13 @@ export function ballEntry(ball: Float64Array): void {
   const mx = ball[0], my = ball[1], mz = ball[2], r = ball[6];
   let vx = ball[3], vy = ball[4], vz = ball[5], vv = vx * vx + vy * vy + vz * vz, scale = 1;
   if (vv < TINY_MOTION * TINY_MOTION) {
-    // A tiny motion: its square underflows. Scaled by powers of two (exact), then t scaled back.
-    let big = Math.max(Math.abs(vx), Math.abs(vy), Math.abs(vz));
+    // A tiny motion: its square underflows. Scaled up (exactly), then t scaled back.
+    scale = tinyMotionScale(ball, 3);
     ball[BALL_ENTRY] = Infinity;
-    if (big === 0) return;
-    while (big < TINY_MOTION) {
-      vx *= TINY_MOTION_SCALE;
-      vy *= TINY_MOTION_SCALE;
-      vz *= TINY_MOTION_SCALE;
-      big *= TINY_MOTION_SCALE;
-      scale *= TINY_MOTION_SCALE;
-    }
+    if (scale === 0) return;
+    vx *= scale;
+    vy *= scale;
+    vz *= scale;
     vv = vx * vx + vy * vy + vz * vz;
   }
   const b = mx * vx + my * vy + mz * vz;
@@ -139,6 +151,15 @@ export const BALL_ENTRY = 7;
 
 /** ballEntry's numbers for the ray kernels. */
 const ball = new Float64Array(BALL_ENTRY + 1);
+
+/** Loads `ball` with the ray at ray[ro] and the ball about shape[so] of radius shape[radiusAt] (indices: numbers stay in arrays). */
+function loadBall(ray: ReadonlyFloats, ro: number, shape: ReadonlyFloats, so: number, radiusAt: number): void {
+  for (let k = 0; k < 3; k++) {
+    ball[k] = ray[ro + k] - shape[so + k];
+    ball[3 + k] = ray[ro + 3 + k];
+  }
+  ball[6] = shape[radiusAt];
+}
 
 // Running state of a slab clip (AABB, OBB, k-DOP): the ray's parameter interval inside every slab
 // seen so far, which slab bounds its start (index and outward sign), and whether the origin lies in
@@ -253,11 +274,7 @@ export function raycastSphereArrays(out: Floats, ray: ReadonlyFloats, ro: number
     writeInsideHit(out, ray, ro + 3);
     return true;
   }
-  for (let k = 0; k < 3; k++) {
-    ball[k] = ray[ro + k] - sphere[so + k];
-    ball[3 + k] = ray[ro + 3 + k];
-  }
-  ball[6] = r;
+  loadBall(ray, ro, sphere, so, so + 3);
   ballEntry(ball);
   const t = ball[BALL_ENTRY];
   // A miss is Infinity, which an unlimited ray's maxT does not exceed.
@@ -431,11 +448,7 @@ export function raycastCapsuleArrays(out: Floats, ray: ReadonlyFloats, ro: numbe
     return true;
   }
   // The two end balls, then the cylinder (ballEntry reads its numbers from `ball`).
-  for (let k = 0; k < 3; k++) {
-    ball[k] = ray[ro + k] - capsule[co + k];
-    ball[3 + k] = ray[ro + 3 + k];
-  }
-  ball[6] = r;
+  loadBall(ray, ro, capsule, co, co + 6);
   ballEntry(ball);
   const t0 = ball[BALL_ENTRY];
   ball[0] = mx - ax;

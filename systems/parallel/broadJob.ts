@@ -17,8 +17,8 @@ import { scanPart, type ColumnGrid, type ScanSplitter } from '../../src/broadpha
 import { FLOAT32_ORDER_DIGITS, FLOAT32_ORDER_RADIX, float32OrderPass, type Float32Order } from '../../src/broadphase/float32Order';
 import { mergeGridCounts, mergeGridLevels, mergeSortedPairs, sortPairsAfter } from '../../src/broadphase/splitGrid';
 import { radixCount, radixPlaces, radixScatter } from '../../src/broadphase/radixPass';
-import type { WorkerPool } from './pool';
-import { JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_SORT_COUNT, JOB_SORT_SCATTER, partStart } from './protocol';
+import { bindingNamesOf, shareAll, type WorkerPool } from './pool';
+import { JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_SORT_COUNT, JOB_SORT_SCATTER, MAX_WORKERS, partStart } from './protocol';
 
 /** Slots of BroadBuffers.scalars: the grid's counts, then each worker's pair capacity. */
 const SCALAR_BOXES = 0, SCALAR_SLOTS = 1, SCALAR_BOTTOM = 2, SCALAR_TOP = 3, SCALAR_CAPACITY = 4, SCALAR_MAX_CELLS = 5;
@@ -49,6 +49,8 @@ export const GRID_ARRAYS = [
   'boxLowerX', 'columnLo', 'boxLevel', 'columnN', 'levelInv', 'levelBoxes', 'levelWidthX', 'bucketStart', 'entryId', 'entryColumn', 'entryLevel', 'entryFirst', 'entryLowerX',
 ] as const;
 export const INPUT_ARRAYS = ['boxes', 'isStatic', 'layer', 'mask'] as const;
+/** Names of the parts' count arrays (`counts0`, ...), as many as a pool's threads can be. */
+const COUNT_NAMES = Array.from({ length: MAX_WORKERS + 1 }, (_, part) => `counts${part}`);
 
 /** Empty buffers for `workers` workers, on SharedArrayBuffers. */
 export function createBroadBuffers(workers: number): BroadBuffers {
@@ -73,15 +75,16 @@ function reservePairs(bb: BroadBuffers, workers: number, capacity: number): void
 
 /** Hands the job's arrays to the pool (sent again only when one was replaced). */
 function shareBroadArrays(pool: WorkerPool, bb: BroadBuffers, grid: ColumnGrid, input: BroadPhaseInput): void {
-  for (const name of BROAD_ARRAYS) pool.share(`broad.${name}`, bb[name]);
-  for (let part = 0; part < bb.counts.length; part++) pool.share(`broad.counts${part}`, bb.counts[part]);
-  for (const name of GRID_ARRAYS) pool.share(`grid.${name}`, grid[name]);
+  shareAll(pool, 'broad', bb, BROAD_ARRAYS);
+  const countNames = bindingNamesOf('broad', COUNT_NAMES);
+  for (let part = 0; part < bb.counts.length; part++) pool.share(countNames[part], bb.counts[part]);
+  shareAll(pool, 'grid', grid, GRID_ARRAYS);
   const order = grid.byLowerX;
   pool.share('grid.order', order.order);
   pool.share('sort.mapped', order.mapped);
   pool.share('sort.scratchMapped', order.scratchMapped);
   pool.share('sort.scratchOrder', order.scratchOrder);
-  for (const name of INPUT_ARRAYS) pool.share(`input.${name}`, input[name] as unknown as ArrayBufferView);
+  shareAll(pool, 'input', input, INPUT_ARRAYS);
 }
 
 /**

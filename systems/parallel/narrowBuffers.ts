@@ -4,7 +4,7 @@ import { allocate } from '../../src/sharedMemory';
 import { resized } from '../../components/capacity';
 import type { ColliderStore } from '../../components/collider';
 import type { TransformStore } from '../../components/transform';
-import type { WorkerPool } from './pool';
+import { shareAll, type WorkerPool } from './pool';
 import { COLLIDER_ARRAYS, NARROW_ARRAYS, TRANSFORM_ARRAYS } from './protocol';
 
 /**
@@ -26,8 +26,8 @@ export const PARALLEL_MIN_DYNAMIC_BOXES = 12000;
 /** Hands the stores' arrays the jobs read to the pool (sent again only when a store grew). */
 export function shareStores(pool: WorkerPool, collider: ColliderStore, transform: TransformStore): void {
   pool.setKdopK(collider.kdopK);
-  for (const name of COLLIDER_ARRAYS) pool.share(`collider.${name}`, collider[name]);
-  for (const name of TRANSFORM_ARRAYS) pool.share(`transform.${name}`, transform[name]);
+  shareAll(pool, 'collider', collider, COLLIDER_ARRAYS);
+  shareAll(pool, 'transform', transform, TRANSFORM_ARRAYS);
 }
 
 /**
@@ -79,6 +79,6 @@ export function reserveNarrowBuffers(nb: NarrowBuffers, n: number): void {
 
 /** Hands the buffers of `nb` to the pool's workers (sent again only when replaced). */
 export function shareNarrowBuffers(pool: WorkerPool, nb: NarrowBuffers): void {
-  for (const name of NARROW_ARRAYS) pool.share(`narrow.${name}`, nb[name]);
+  shareAll(pool, 'narrow', nb, NARROW_ARRAYS);
 }
 

@@ -34,9 +34,22 @@ const WORKER_JOB_TIMEOUT_MS = 30_000;
 /** How often `ready` looks at the workers' start, ms. */
 const START_POLL_MS = 5;
 
+/** `prefix.name` for each name of a list, made once per list and prefix: jobs share their arrays every frame. */
+const bindingNames = new WeakMap<readonly string[], Map<string, readonly string[]>>();
+
+/** The binding names `prefix.name` of `names` (the same array each call). */
+export function bindingNamesOf(prefix: string, names: readonly string[]): readonly string[] {
+  let byPrefix = bindingNames.get(names);
+  if (byPrefix === undefined) bindingNames.set(names, (byPrefix = new Map()));
+  let full = byPrefix.get(prefix);
+  if (full === undefined) byPrefix.set(prefix, (full = names.map((name) => `${prefix}.${name}`)));
+  return full;
+}
+
 /** Shares the named arrays of `arrays` with the pool as `prefix.name`. */
 export function shareAll(pool: WorkerPool, prefix: string, arrays: object, names: readonly string[]): void {
-  for (const name of names) pool.share(`${prefix}.${name}`, (arrays as Record<string, ArrayBufferView>)[name]);
+  const full = bindingNamesOf(prefix, names);
+  for (let i = 0; i < names.length; i++) pool.share(full[i], (arrays as Record<string, ArrayBufferView>)[names[i]]);
 }
 
 /** What the pool uses of a worker (a Web Worker or a Node worker thread). */
