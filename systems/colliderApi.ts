@@ -385,8 +385,8 @@ function validPose(position: Vec3Like, rotation: QuatLike, scale: number): boole
 
 /** |q| (NaN for a NaN component or one that is not a number). */
 function quaternionNorm(qx: number, qy: number, qz: number, qw: number): number {
-  // A string would be coerced by the arithmetic: no norm.
-  if (typeof qx !== 'number' || typeof qy !== 'number' || typeof qz !== 'number' || typeof qw !== 'number') return NaN;
+  // A string would be coerced by the arithmetic (and makes the sum a string): no norm.
+  if (typeof (qx + qy + qz + qw) !== 'number') return NaN;
   const norm = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
   // Squares overflow or underflow only for extreme components; hypot is exact there, and slow.
   return norm > 1e-150 && norm < 1e150 ? norm : Math.hypot(qx, qy, qz, qw);
