@@ -12,7 +12,7 @@
 import type { Accessor, Document, Node, Skin } from '@gltf-transform/core';
 import { fitBoneHitboxes, type BoneHitboxes, type HitboxFitOptions } from '../src/character/hitboxFit';
 import { CollideInputError } from '../src/errors';
-import { addCharacter, computeWorldMatrices, createSkeletonStore, defineSkeleton, type SkeletonDefinition } from '../src/character/skeleton';
+import { addCharacter, boneRefusal, computeWorldMatrices, createSkeletonStore, defineSkeleton, type SkeletonDefinition } from '../src/character/skeleton';
 import { defineSkin, type SkinDefinition } from '../src/character/skin';
 import { slerpQuaternion } from '../src/rotation';
 import { ROOT_PLACEMENT_TOLERANCE } from '../src/tolerances';
@@ -294,7 +294,8 @@ export function sampleGltfPoses(skeleton: SkeletonDefinition, animations: readon
     for (let s = 0; s < samplesPerAnimation; s++) {
       const t = samplesPerAnimation === 1 ? 0 : (s / (samplesPerAnimation - 1)) * animation.duration;
       sampleGltfAnimation(animation, t, store.translation, store.rotation, store.scale);
-      computeWorldMatrices(store);
+      const bad = computeWorldMatrices(store);
+      if (bad >= 0) throw new CollideInputError(`sampleGltfPoses: animation '${animation.name}' at ${t}: ${boneRefusal(store, bad)}`);
       poses.push(store.world.slice(0, 16 * skeleton.boneCount));
     }
   }

@@ -100,7 +100,7 @@ export {
 
 export {
   MAT4_STRIDE, orderBonesParentsFirst, defineSkeleton, createSkeletonStore, addCharacter,
-  computeWorldMatrices, type SkeletonDefinition, type SkeletonInput, type SkeletonStore,
+  computeWorldMatrices, boneRefusal, type SkeletonDefinition, type SkeletonInput, type SkeletonStore,
 } from './character/skeleton';
 export { defineSkin, skinWeight, skinVertex, type SkinDefinition, type SkinInput } from './character/skin';
 export {

@@ -61,7 +61,7 @@ function updateCharacters(p: CollisionPipeline): void {
   placeCharacters(state.skeletons, p.transform);
   const motion = p.sweeps ? p.hitboxMotion : undefined;
   if (motion !== undefined && !p.sweepFromRest) beginHitboxMotion(motion, state.hitboxes);
-  updateBoneHitboxesOn(state, p.parallel);
+  updateBoneHitboxesOn(state, p.parallel, 'step');
   if (motion !== undefined) {
     // After shiftWorldOrigin the boxes before the update were at the old origin: start at rest.
     if (p.sweepFromRest) beginHitboxMotion(motion, state.hitboxes);

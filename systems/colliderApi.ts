@@ -27,7 +27,7 @@ import {
   setDynamic,
   type ColliderStore,
 } from '../components/collider';
-import { growTransformStore, markChanged } from '../components/transform';
+import { growTransformStore, markChanged, type TransformStore } from '../components/transform';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 
 /** Three numbers (x, y, z). */
@@ -490,17 +490,28 @@ export function markTransformChanged(target: World | CollisionPipeline, eid: num
   const t = p.transform;
   // Poses read from the user's components are validated when the step reads them.
   if (p.poseSource !== undefined) return markChanged(t, eid);
+  const why = storedPoseRefusal(t, p.collider, eid);
+  if (why !== undefined) throw new CollideInputError(`markTransformChanged(entity ${eid}): ${why}`);
+  markChanged(p.transform, eid);
+}
+
+/**
+ * Why entity `eid`'s pose as written in the transform store cannot be refit (a position not
+ * finite or beyond ±MAX_COORDINATE, a rotation not finite, a bad scale, a scaled mesh), or
+ * undefined when it can. Checked where the store's poses are taken: markTransformChanged, and
+ * each step for dynamic colliders.
+ */
+export function storedPoseRefusal(t: TransformStore, c: ColliderStore, eid: number): string | undefined {
+  const position = t.position, o3 = 3 * eid;
   for (let k = 0; k < 3; k++) {
-    const v = t.position[3 * eid + k];
-    if (!isCoordinate(v)) throw new CollideInputError(`markTransformChanged(entity ${eid}): position[${k}] ${coordinateRefusal(v)}`);
+    if (!isCoordinate(position[o3 + k])) return `position[${k}] ${coordinateRefusal(position[o3 + k])}`;
   }
   const r = t.rotation, o4 = 4 * eid;
-  if (!(quaternionNorm(r[o4], r[o4 + 1], r[o4 + 2], r[o4 + 3]) < Infinity)) {
-    throw new CollideInputError(`markTransformChanged(entity ${eid}): rotation (${r[o4]}, ${r[o4 + 1]}, ${r[o4 + 2]}, ${r[o4 + 3]}) is not finite`);
-  }
-  if (!isScale(t.scale[eid])) throw scaleError(t.scale[eid], `markTransformChanged(entity ${eid}).scale`);
-  if (eid < p.collider.capacity && p.collider.kind[eid] === SHAPE_MESH) assertMeshScale(p.transform.scale[eid], `markTransformChanged(entity ${eid})`);
-  markChanged(p.transform, eid);
+  if (!(quaternionNorm(r[o4], r[o4 + 1], r[o4 + 2], r[o4 + 3]) < Infinity)) return `rotation (${r[o4]}, ${r[o4 + 1]}, ${r[o4 + 2]}, ${r[o4 + 3]}) is not finite`;
+  const scale = t.scale[eid];
+  if (!isScale(scale)) return `scale${scaleError(scale, '').message}`;
+  if (scale !== 1 && eid < c.capacity && c.kind[eid] === SHAPE_MESH) return `mesh colliders need scale 1 (trees are posed rigidly), got scale ${scale}`;
+  return undefined;
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import type { World } from 'bitecs';
 import { aabbFromSphere, aabbTransform } from '../src/volumes/aabb';
-import { FLOAT32_RELATIVE_STEP, MESH_BOX_ROUNDING_STEPS } from '../src/tolerances';
+import { FLOAT32_RELATIVE_STEP, MAX_COORDINATE, MESH_BOX_ROUNDING_STEPS } from '../src/tolerances';
 import { OBB_AXES, OBB_HALF } from '../src/layout';
 import { obbTransform, obbTransformCentered } from '../src/volumes/obb';
 import { sphereTransform } from '../src/volumes/sphere';
@@ -27,6 +27,8 @@ import {
 } from '../components/collider';
 import { pipelineOf, type KdopKind } from './collisionState';
 import { gatherPoses } from './poseSource';
+import { storedPoseRefusal } from './colliderApi';
+import { CollideInputError } from '../src/errors';
 import { markChanged, type TransformStore } from '../components/transform';
 
 const rotation = new Float64Array(4);
@@ -83,9 +85,27 @@ function refitCollider(c: ColliderStore, eid: number, scale: number, kdop: KdopK
   }
 }
 
-/** Queues every dynamic collider for this refit. */
-function markDynamic(c: ColliderStore, t: TransformStore): void {
+/**
+ * Queues every dynamic collider for this refit. Poses written straight into the transform store
+ * (`checkStore`) are checked first, as markTransformChanged checks them: a bad one throws before
+ * anything is refit.
+ */
+function markDynamic(c: ColliderStore, t: TransformStore, checkStore: boolean): void {
   const ids = c.ids, dynamic = c.dynamic;
+  if (checkStore) {
+    const position = t.position, rotation = t.rotation, scale = t.scale, kind = c.kind, limit = MAX_COORDINATE;
+    for (let i = 0; i < c.count; i++) {
+      const e = ids[i];
+      if (dynamic[e] !== 1) continue;
+      const o3 = 3 * e, o4 = 4 * e, s = scale[e];
+      // The store is Float32: finite, in range and a positive scale cover storedPoseRefusal's cases.
+      if (Math.abs(position[o3]) <= limit && Math.abs(position[o3 + 1]) <= limit && Math.abs(position[o3 + 2]) <= limit
+        && rotation[o4] - rotation[o4] + (rotation[o4 + 1] - rotation[o4 + 1]) + (rotation[o4 + 2] - rotation[o4 + 2]) + (rotation[o4 + 3] - rotation[o4 + 3]) === 0
+        && s > 0 && s <= limit && (s === 1 || kind[e] !== SHAPE_MESH)) continue;
+      const why = storedPoseRefusal(t, c, e);
+      if (why !== undefined) throw new CollideInputError(`step: entity ${e}: ${why} (written into the pipeline's transform store; the collider is dynamic)`);
+    }
+  }
   for (let i = 0; i < c.count; i++) {
     const e = ids[i];
     if (dynamic[e] === 1) markChanged(t, e);
@@ -102,7 +122,7 @@ export function refitVolumes(world: World): World {
   const p = pipelineOf(world, 'refitVolumes');
   const t = p.transform;
   const c = p.collider;
-  if (c.dynamicCount > 0) markDynamic(c, t);
+  if (c.dynamicCount > 0) markDynamic(c, t, p.poseSource === undefined);
   if (p.poseSource !== undefined && t.changedCount > 0) gatherPoses(p.poseSource, t, c.kind, t.changedIds, t.changedCount);
   const parallel = p.parallel;
   if (parallel !== undefined && t.changedCount >= parallel.minRefit) {

@@ -1,7 +1,8 @@
 import { buildCharacterRayGrid, type CharacterRayGrid } from '../src/character/rayGrid';
 import { updateCharacterRun } from '../src/character/hitboxUpdate';
 import { type HitboxStore } from '../src/character/hitboxLayout';
-import type { SkeletonStore } from '../src/character/skeleton';
+import { boneRefusal, type SkeletonStore } from '../src/character/skeleton';
+import { CollideInputError } from '../src/errors';
 import type { HitboxJobs } from './parallel/hitboxJobs';
 
 /** What `updateBoneHitboxes` reads and writes: the skeleton and hitbox stores, and optionally a ray grid. */
@@ -20,16 +21,17 @@ export interface BoneHitboxState {
  * each character's AABB (the union), then the ray grid. Allocation-free in steady state.
  */
 export function updateBoneHitboxes(state: BoneHitboxState): void {
-  updateBoneHitboxesOn(state, undefined);
+  updateBoneHitboxesOn(state, undefined, 'updateBoneHitboxes');
 }
 
 /**
  * @internal updateBoneHitboxes with the world matrices and hitboxes split between the pool's
  * threads by runs of characters when there are enough of them (and the stores are shared).
  */
-export function updateBoneHitboxesOn(state: BoneHitboxState, parallel: { minHitboxCharacters: number; readonly hitboxes: HitboxJobs } | undefined): void {
+export function updateBoneHitboxesOn(state: BoneHitboxState, parallel: { minHitboxCharacters: number; readonly hitboxes: HitboxJobs } | undefined, caller: string): void {
   const { hitboxes, skeletons } = state;
-  const split = parallel !== undefined && hitboxes.characterCount >= parallel.minHitboxCharacters && parallel.hitboxes.update(hitboxes, skeletons);
-  if (!split) updateCharacterRun(hitboxes, skeletons, 0, hitboxes.characterCount);
+  let refused = parallel !== undefined && hitboxes.characterCount >= parallel.minHitboxCharacters ? parallel.hitboxes.update(hitboxes, skeletons) : undefined;
+  if (refused === undefined) refused = updateCharacterRun(hitboxes, skeletons, 0, hitboxes.characterCount);
+  if (refused >= 0) throw new CollideInputError(`${caller}: ${boneRefusal(skeletons, refused)}`);
   if (state.rayGrid) buildCharacterRayGrid(state.rayGrid, hitboxes);
 }

@@ -58,10 +58,28 @@ function obliqueWorldBox(world: Float32Array, wo: number): number {
  * The bone world matrices, then the hitboxes (updateHitboxes), of characters [from, to): a run of
  * characters needs nothing of the others, so runs can go to different threads. Characters of the
  * skeleton store beyond the hitbox store's get their matrices from the run that reaches the end.
+ * Returns -1, or the first bone whose world matrix `computeWorldMatrices` refused: the run's
+ * hitboxes are then left as they were, so no store receives a number that is not finite.
  */
-export function updateCharacterRun(store: HitboxStore, skeleton: SkeletonStore, from: number, to: number): void {
-  computeWorldMatrices(skeleton, from, (to < store.characterCount ? to : skeleton.characterCount) - from);
-  updateHitboxes(store, skeleton, from, to - from);
+export function updateCharacterRun(store: HitboxStore, skeleton: SkeletonStore, from: number, to: number): number {
+  const bad = computeWorldMatrices(skeleton, from, (to < store.characterCount ? to : skeleton.characterCount) - from);
+  if (bad < 0) updateHitboxes(store, skeleton, from, to - from);
+  return bad;
+}
+
+/**
+ * updateCharacterRun of one thread's chunk, its refused bone (if any) folded into
+ * `refusedBone[0]` as the least of the threads' (compare-and-swap), so the threads report the
+ * first one, as one thread does.
+ */
+export function updateCharacterRunShared(store: HitboxStore, skeleton: SkeletonStore, from: number, to: number, refusedBone: Int32Array): void {
+  const bad = updateCharacterRun(store, skeleton, from, to);
+  if (bad < 0) return;
+  for (let seen = Atomics.load(refusedBone, 0); bad < seen;) {
+    const before = Atomics.compareExchange(refusedBone, 0, seen, bad);
+    if (before === seen) return;
+    seen = before;
+  }
 }
 
 /**

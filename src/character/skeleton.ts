@@ -3,6 +3,7 @@ import { grown } from '../broadphase/growable';
 import { allocate } from '../sharedMemory';
 import { CollideInputError, assertFiniteValues } from '../errors';
 import type { ReadonlyFloats } from '../layout';
+import { MAX_COORDINATE } from '../tolerances';
 
 /**
  * Skeletons as struct-of-arrays. A bone's pose is its local translation, rotation (unit quaternion
@@ -275,7 +276,13 @@ export function addCharacter(store: SkeletonStore, definition: SkeletonDefinitio
   store.placedByEntity[c] = 0;
   store.boneCount = end;
   store.characterCount = c + 1;
-  computeWorldMatrices(store, c, 1);
+  const bad = computeWorldMatrices(store, c, 1);
+  if (bad >= 0) {
+    const why = boneRefusal(store, bad);
+    store.boneCount = first;
+    store.characterCount = c;
+    throw new CollideInputError(`addCharacter: the rest pose of ${why}`);
+  }
   return c;
 }
 
@@ -283,13 +290,21 @@ export function addCharacter(store: SkeletonStore, definition: SkeletonDefinitio
  * World matrix of every bone of characters [firstCharacter, firstCharacter + count) (all by
  * default): world = (parent's world, or the character matrix for a root) · T·R·S. One linear pass
  * in storage order, allocation-free; rotations are trusted to be unit quaternions.
+ *
+ * Returns -1, or the first bone whose world matrix would hold a NaN, an infinity or a number
+ * beyond ±MAX_COORDINATE (a bad local pose, or a bad character matrix for a root): the pass stops
+ * there. Each column is checked before it is written, so the store holds only numbers within
+ * range (the refused bone may keep a column of its last matrix); `boneRefusal` says why. The
+ * checks cost about a tenth of the pass (column by column: checking the whole matrix before
+ * writing it kept twelve more numbers live and cost twice that).
  */
-export function computeWorldMatrices(store: SkeletonStore, firstCharacter = 0, count = store.characterCount - firstCharacter): void {
-  if (count <= 0) return;
+export function computeWorldMatrices(store: SkeletonStore, firstCharacter = 0, count = store.characterCount - firstCharacter): number {
+  if (count <= 0) return -1;
   const { parent, character, translation: t, rotation: q, scale: s, world: m, characterMatrix } = store;
   const begin = store.firstBone[firstCharacter];
   const last = firstCharacter + count - 1;
   const end = store.firstBone[last] + store.characterBoneCount[last];
+  const limit = MAX_COORDINATE; // a local: imported bindings are reloaded and checked at every use
   for (let i = begin; i < end; i++) {
     const p = parent[i];
     const pm = p < 0 ? characterMatrix : m;
@@ -306,21 +321,33 @@ export function computeWorldMatrices(store: SkeletonStore, firstCharacter = 0, c
     const l01 = 2 * (x * y - z * w) * sy, l11 = (1 - 2 * (x * x + z * z)) * sy, l21 = 2 * (y * z + x * w) * sy;
     const l02 = 2 * (x * z + y * w) * sz, l12 = 2 * (y * z - x * w) * sz, l22 = (1 - 2 * (x * x + y * y)) * sz;
     const o = 16 * i;
-    m[o] = a00 * l00 + a01 * l10 + a02 * l20;
-    m[o + 1] = a10 * l00 + a11 * l10 + a12 * l20;
-    m[o + 2] = a20 * l00 + a21 * l10 + a22 * l20;
-    m[o + 3] = 0;
-    m[o + 4] = a00 * l01 + a01 * l11 + a02 * l21;
-    m[o + 5] = a10 * l01 + a11 * l11 + a12 * l21;
-    m[o + 6] = a20 * l01 + a21 * l11 + a22 * l21;
-    m[o + 7] = 0;
-    m[o + 8] = a00 * l02 + a01 * l12 + a02 * l22;
-    m[o + 9] = a10 * l02 + a11 * l12 + a12 * l22;
-    m[o + 10] = a20 * l02 + a21 * l12 + a22 * l22;
-    m[o + 11] = 0;
-    m[o + 12] = a00 * tx + a01 * ty + a02 * tz + pm[po + 12];
-    m[o + 13] = a10 * tx + a11 * ty + a12 * tz + pm[po + 13];
-    m[o + 14] = a20 * tx + a21 * ty + a22 * tz + pm[po + 14];
-    m[o + 15] = 1;
+    // Column by column, each checked before it is written: NaN fails every comparison.
+    const m00 = a00 * l00 + a01 * l10 + a02 * l20, m10 = a10 * l00 + a11 * l10 + a12 * l20, m20 = a20 * l00 + a21 * l10 + a22 * l20;
+    if (!(Math.abs(m00) <= limit && Math.abs(m10) <= limit && Math.abs(m20) <= limit)) return i;
+    m[o] = m00; m[o + 1] = m10; m[o + 2] = m20; m[o + 3] = 0;
+    const m01 = a00 * l01 + a01 * l11 + a02 * l21, m11 = a10 * l01 + a11 * l11 + a12 * l21, m21 = a20 * l01 + a21 * l11 + a22 * l21;
+    if (!(Math.abs(m01) <= limit && Math.abs(m11) <= limit && Math.abs(m21) <= limit)) return i;
+    m[o + 4] = m01; m[o + 5] = m11; m[o + 6] = m21; m[o + 7] = 0;
+    const m02 = a00 * l02 + a01 * l12 + a02 * l22, m12 = a10 * l02 + a11 * l12 + a12 * l22, m22 = a20 * l02 + a21 * l12 + a22 * l22;
+    if (!(Math.abs(m02) <= limit && Math.abs(m12) <= limit && Math.abs(m22) <= limit)) return i;
+    m[o + 8] = m02; m[o + 9] = m12; m[o + 10] = m22; m[o + 11] = 0;
+    const m03 = a00 * tx + a01 * ty + a02 * tz + pm[po + 12];
+    const m13 = a10 * tx + a11 * ty + a12 * tz + pm[po + 13];
+    const m23 = a20 * tx + a21 * ty + a22 * tz + pm[po + 14];
+    if (!(Math.abs(m03) <= limit && Math.abs(m13) <= limit && Math.abs(m23) <= limit)) return i;
+    m[o + 12] = m03; m[o + 13] = m13; m[o + 14] = m23; m[o + 15] = 1;
   }
+  return -1;
+}
+
+/**
+ * Why bone `bone`'s world matrix was refused by `computeWorldMatrices`: its character's entity,
+ * the bone's name, and its local pose (or, for a root whose pose is finite, its character matrix).
+ */
+export function boneRefusal(store: SkeletonStore, bone: number): string {
+  const c = store.character[bone], t = store.translation, q = store.rotation, s = store.scale;
+  const name = store.boneName[bone] ? ` ('${store.boneName[bone]}')` : '';
+  const local = `translation (${t[3 * bone]}, ${t[3 * bone + 1]}, ${t[3 * bone + 2]}), rotation (${q[4 * bone]}, ${q[4 * bone + 1]}, ${q[4 * bone + 2]}, ${q[4 * bone + 3]}), scale (${s[3 * bone]}, ${s[3 * bone + 1]}, ${s[3 * bone + 2]})`;
+  const root = store.parent[bone] < 0 ? `; it is a root, placed by the character matrix (${Array.from(store.characterMatrix.subarray(16 * c, 16 * c + 16)).join(', ')})` : '';
+  return `character of entity ${store.characterEntity[c]}, bone ${bone - store.firstBone[c]}${name}: its world matrix would hold a number that is not finite or beyond ±${MAX_COORDINATE.toExponential()} (local ${local})${root}`;
 }

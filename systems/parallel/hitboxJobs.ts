@@ -4,7 +4,7 @@
  * hitbox history. Every character and every ray writes only its own entries, so the threads'
  * results are those of one thread, to the bit.
  */
-import { updateCharacterRun } from '../../src/character/hitboxUpdate';
+import { updateCharacterRunShared } from '../../src/character/hitboxUpdate';
 import type { HitboxStore } from '../../src/character/hitboxLayout';
 import type { SkeletonStore } from '../../src/character/skeleton';
 import type { CharacterRayGrid } from '../../src/character/rayGrid';
@@ -15,7 +15,7 @@ import type { RayBatch } from '../../src/query/rayQuery';
 import { allocate, allShared, isShared } from '../../src/sharedMemory';
 import { shareAll, type WorkerPool } from './pool';
 import {
-  HISTORY_FRAME_ARRAYS, HISTORY_PARAM_COUNT, HISTORY_PARAM_NEWEST, HISTORY_PARAM_SLOTS, HISTORY_PARAM_VERSION, HISTORY_PARAMS, HITBOX_ARRAYS, HITBOX_JOB_PARAMS,
+  HISTORY_FRAME_ARRAYS, HISTORY_PARAM_COUNT, HISTORY_PARAM_NEWEST, HISTORY_PARAM_SLOTS, HISTORY_PARAM_VERSION, HISTORY_PARAMS, HITBOX_ARRAYS, HITBOX_JOB_PARAMS, HITBOX_REFUSED_BONE, NO_REFUSED_BONE,
   JOB_HITBOX_RAYS_AT, JOB_HITBOXES, JOB_HITBOX_RAYS, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS, REWOUND_BATCH_ARRAYS, SKELETON_ARRAYS,
 } from './protocol';
 
@@ -29,8 +29,12 @@ export const PARALLEL_MIN_HITBOX_RAYS = 512;
 
 /** The hitbox jobs of one pool. */
 export interface HitboxJobs {
-  /** The bone world matrices and hitboxes of every character (updateCharacterRun), split between the threads; false (nothing done) when the stores are not shared. */
-  update(hitboxes: HitboxStore, skeletons: SkeletonStore): boolean;
+  /**
+   * The bone world matrices and hitboxes of every character (updateCharacterRun), split between
+   * the threads: -1, or the first bone whose world matrix was refused; undefined (nothing done)
+   * when the stores are not shared.
+   */
+  update(hitboxes: HitboxStore, skeletons: SkeletonStore): number | undefined;
   /** castHitboxRange over a prepared batch, split between the threads; -1 (nothing cast) when an array is not shared. */
   cast(hits: HitboxRayHits, store: HitboxStore, grid: CharacterRayGrid, rays: RayBatch): number;
   /**
@@ -122,18 +126,21 @@ function hitCount(hits: HitboxRayHits, n: number): number {
 export function createHitboxJobs(pool: WorkerPool): HitboxJobs {
   const params = allocate(Float64Array, 1, true);
   pool.share(HITBOX_JOB_PARAMS, params);
+  const refusedBone = allocate(Int32Array, 1, true);
+  pool.share(HITBOX_REFUSED_BONE, refusedBone);
   const shareStore = (hitboxes: HitboxStore) => shareAll(pool, 'hitboxes', hitboxes, HITBOX_ARRAYS);
   let historyParams = allocate(Float64Array, 0, true);
   let historyBindingNames: string[][] = [];
   const rewound: RewoundBatch = { order: allocate(Int32Array, 0, true), frameOf: allocate(Int32Array, 0, true), times: allocate(Float64Array, 0, true) };
   return {
     update(hitboxes, skeletons) {
-      if (!allShared(hitboxes, HITBOX_ARRAYS) || !allShared(skeletons, SKELETON_ARRAYS)) return false;
+      if (!allShared(hitboxes, HITBOX_ARRAYS) || !allShared(skeletons, SKELETON_ARRAYS)) return undefined;
       shareStore(hitboxes);
       shareAll(pool, 'skeletons', skeletons, SKELETON_ARRAYS);
       const n = hitboxes.characterCount;
-      pool.runClaimed(JOB_HITBOXES, n, 0, n, skeletons.characterCount, (from, to) => updateCharacterRun(hitboxes, skeletons, from, to));
-      return true;
+      refusedBone[0] = NO_REFUSED_BONE;
+      pool.runClaimed(JOB_HITBOXES, n, 0, n, skeletons.characterCount, (from, to) => updateCharacterRunShared(hitboxes, skeletons, from, to, refusedBone));
+      return refusedBone[0] === NO_REFUSED_BONE ? -1 : refusedBone[0];
     },
     cast(hits, store, grid, rays) {
       if (!allShared(store, HITBOX_ARRAYS) || !allShared(grid, RAY_GRID_ARRAYS) || !allShared(rays, RAY_BATCH_ARRAYS) || !allShared(hits, HIT_ARRAYS)) return -1;

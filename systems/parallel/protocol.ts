@@ -129,6 +129,9 @@ export const RAY_GRID_ARRAYS = ['origin', 'dims', 'cellStart', 'cellItems'] as c
 export const RAY_BATCH_ARRAYS = ['origin', 'direction', 'limit', 'ignoreCharacter'] as const;
 /** Binding of the hitbox jobs' numbers: [the ray grid's cellSize]. Their character count travels in CTRL_ARG. */
 export const HITBOX_JOB_PARAMS = 'hitboxJob.params';
+/** Binding of the hitbox update's first refused bone (the least over the threads' runs; NO_REFUSED_BONE when none). */
+export const HITBOX_REFUSED_BONE = 'hitboxJob.refusedBone';
+export const NO_REFUSED_BONE = 0x7fffffff;
 /** Names of a hitbox history frame's arrays a rewound ray reads, each bound as `history.<slot>.name` (its grid's as `history.<slot>.grid.name`). */
 export const HISTORY_FRAME_ARRAYS = ['world', 'sphere', 'absent', 'characterAabb', 'clusterAabb', 'sweptCharacterAabb', 'sweptClusterAabb'] as const;
 /** Binding of a hitbox history's numbers: HISTORY_PARAM_* slots, then per ring slot its characters, hitboxes and grid cell size. */

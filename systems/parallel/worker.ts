@@ -16,7 +16,7 @@ import { refitRange } from '../refitVolumes';
 import { KDOP_KIND } from '../kdopCollider';
 import { createHitboxStore } from '../../src/character/hitboxStore';
 import { createSkeletonStore } from '../../src/character/skeleton';
-import { updateCharacterRun } from '../../src/character/hitboxUpdate';
+import { updateCharacterRunShared } from '../../src/character/hitboxUpdate';
 import { createCharacterRayGrid } from '../../src/character/rayGrid';
 import { castHitboxRange, createHitboxRayHits, HIT_ARRAYS } from '../../src/character/hitboxRaycast';
 import { createRayBatch } from '../../src/query/rayQuery';
@@ -37,7 +37,7 @@ import type { BoundingTree } from '../../src/tree/build';
 import {
   CTRL_ARG, CTRL_ARG2, CTRL_BINDINGS, CTRL_CHUNKS, forClaimedChunks, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
   COLLIDER_ARRAYS, JOB_BROAD, JOB_BUCKET_COUNT, JOB_BUCKET_FILL, JOB_CLASSIFY, JOB_NARROW, JOB_REFIT, JOB_SORT_COUNT, JOB_SORT_SCATTER, JOB_STOP, NARROW_ARRAYS, TRANSFORM_ARRAYS, controlViews, partStart,
-  HITBOX_ARRAYS, HITBOX_JOB_PARAMS, SKELETON_ARRAYS, JOB_HITBOXES, JOB_HITBOX_RAYS, JOB_HITBOX_RAYS_AT, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS, JOB_TREE_GROW, JOB_TREE_PREPARE, TREE_ARRAYS,
+  HITBOX_ARRAYS, HITBOX_JOB_PARAMS, HITBOX_REFUSED_BONE, SKELETON_ARRAYS, JOB_HITBOXES, JOB_HITBOX_RAYS, JOB_HITBOX_RAYS_AT, RAY_BATCH_ARRAYS, RAY_GRID_ARRAYS, JOB_TREE_GROW, JOB_TREE_PREPARE, TREE_ARRAYS,
   HISTORY_PARAMS, REWOUND_BATCH_ARRAYS, JOB_COLLIDER_RAYS, JOB_COLLIDER_CASTS, JOB_COLLIDER_OVERLAPS, QUERY_COLLIDER_ARRAYS, COLLIDER_RAY_BATCH_ARRAYS, QUERY_GRID_ARRAYS, QUERY_GRID_PARAMS,
   QUERY_JOB_PARAMS, QUERY_PARAM_BOUNDS, QUERY_PARAM_GRIDS, QUERY_PARAM_MESH_LENGTH, QUERY_PARAM_TREES, QUERY_TREE_ARRAYS, QUERY_TREE_KINDS, QUERY_TREE_PARAMS,
   QUERY_TREE_PARAM_STRIDE, QUERY_MESH_OF, JOB_SWEEPS, SWEEP_JOB_PARAMS, SWEEP_PARAM_CELL, SWEEP_PARAM_CHARACTERS, SWEEP_PARAM_HITBOXES,
@@ -71,6 +71,7 @@ const rayGrid = createCharacterRayGrid();
 const rays = createRayBatch(0);
 const hits = createHitboxRayHits(0);
 let hitboxParams: Float64Array = new Float64Array(1);
+let refusedBone: Int32Array = new Int32Array(1);
 const broad = createBroadBuffers(0);
 const grid = new ColumnGrid();
 const broadInput: BroadPhaseInput = { ids: [], count: 0, boxes: new Float32Array(0), isStatic: new Uint8Array(0), layer: new Uint32Array(0), mask: new Uint32Array(0) };
@@ -202,6 +203,8 @@ function bind(bindings: Bindings): void {
   bindNamed(skeletons, 'skeletons', SKELETON_ARRAYS, bindings);
   const params = bindings.arrays[HITBOX_JOB_PARAMS];
   if (params !== undefined) hitboxParams = params as Float64Array;
+  const refused = bindings.arrays[HITBOX_REFUSED_BONE];
+  if (refused !== undefined) refusedBone = refused as Int32Array;
   history = bindHistory(history, bindings.arrays);
   if (bindings.arrays[HISTORY_PARAMS] !== undefined) historyParams = bindings.arrays[HISTORY_PARAMS] as Float64Array;
   bindNamed(rewound, 'rewound', REWOUND_BATCH_ARRAYS, bindings);
@@ -275,7 +278,7 @@ function bindingsOf(wanted: number): Promise<void> | undefined {
 function runItems(job: number, from: number, to: number): void {
   if (job === JOB_REFIT) refitRange(collider, transform, from, to, control.floats[CTRL_MARGIN], KDOP_KIND);
   else if (job === JOB_NARROW) narrowRange(collider, narrow, from, to, KDOP_KIND);
-  else if (job === JOB_HITBOXES) updateCharacterRun(hitboxes, skeletons, from, to);
+  else if (job === JOB_HITBOXES) updateCharacterRunShared(hitboxes, skeletons, from, to, refusedBone);
   else if (job === JOB_HITBOX_RAYS) castHitboxRange(hits, hitboxes, rayGrid, rays, from, to);
   else if (job === JOB_COLLIDER_RAYS) castColliderRayRange(queryPipeline, colliderHits, colliderRays, from, to);
   else if (job === JOB_COLLIDER_CASTS) castShapeRange(queryPipeline, colliderHits, shapeQueries, from, to);
