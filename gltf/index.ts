@@ -11,7 +11,7 @@
  */
 import type { Accessor, Document, Node, Skin } from '@gltf-transform/core';
 import { fitBoneHitboxes, type BoneHitboxes, type HitboxFitOptions } from '../src/character/hitboxFit';
-import { CollideInputError } from '../src/errors';
+import { CollideInputError, valueName } from '../src/errors';
 import { addCharacter, boneRefusal, computeWorldMatrices, createSkeletonStore, defineSkeleton, type SkeletonDefinition } from '../src/character/skeleton';
 import { defineSkin, type SkinDefinition } from '../src/character/skin';
 import { slerpQuaternion } from '../src/rotation';
@@ -147,6 +147,10 @@ function jointParents(joints: Node[]): { parents: number[]; rootMatrix: Float64A
  * `fitBoneHitboxes` reject.
  */
 export function loadGltfCharacter(doc: Document, options: GltfCharacterOptions = {}): GltfCharacter {
+  if (doc === null || typeof doc !== 'object' || typeof (doc as { getRoot?: unknown }).getRoot !== 'function') {
+    throw new CollideInputError(`loadGltfCharacter: doc must be a glTF-Transform Document (e.g. from NodeIO.read), got ${valueName(doc)}`);
+  }
+  if (options === null || typeof options !== 'object') throw new CollideInputError(`loadGltfCharacter: options must be an object, got ${valueName(options)}`);
   const skinIndex = options.skin ?? 0;
   const poseSamples = options.poseSamples ?? DEFAULT_POSE_SAMPLES;
   if (!Number.isInteger(poseSamples) || poseSamples < 0) {
@@ -234,7 +238,8 @@ export function slerpKeys(out: Float64Array, o: number, values: Float64Array, a:
  * Samples `animation` at time t (clamped to the keys; pass t modulo `duration` to loop) into the
  * local TRS arrays of a skeleton store, for the character whose bones start at `firstBone`.
  * LINEAR: lerp (slerp for rotations); STEP: the key at or before t; CUBICSPLINE: its key values,
- * lerped (tangents ignored). Bones without a channel keep their values. Allocation-free.
+ * lerped (tangents ignored). Bones without a channel keep their values. A time that is not
+ * finite throws CollideInputError. Allocation-free.
  */
 export function sampleGltfAnimation(
   animation: GltfAnimation,
@@ -244,6 +249,10 @@ export function sampleGltfAnimation(
   scale: Float64Array,
   firstBone = 0,
 ): void {
+  if (animation === null || typeof animation !== 'object' || !Array.isArray(animation.channels)) {
+    throw new CollideInputError(`sampleGltfAnimation: animation must come from loadGltfCharacter, got ${valueName(animation)}`);
+  }
+  if (!Number.isFinite(t)) throw new CollideInputError(`sampleGltfAnimation: time ${valueName(t)} is not finite`);
   for (const ch of animation.channels) {
     const { times, values } = ch;
     if (times.length === 0) continue;

@@ -83,3 +83,24 @@ export function assertKnownKeys(options: object, known: readonly string[], what:
     }
   }
 }
+
+/** Whether `v` is an array of numbers as the API takes them: a plain array or a typed array. */
+export function isNumberList(v: unknown): v is ArrayLike<number> {
+  return Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
+}
+
+/** Throws CollideInputError unless `v` (named `what`) is a plain or typed array. */
+export function assertNumberList(v: unknown, what: string): void {
+  if (!isNumberList(v)) throw new CollideInputError(`${what} must be an array of numbers (typed or plain), got ${valueName(v)}`);
+}
+
+/** Throws CollideInputError unless `options` is an object whose keys are all in `known`. */
+export function assertOptions(options: unknown, known: readonly string[], what: string): void {
+  if (options === null || typeof options !== 'object') throw new CollideInputError(`${what}: options must be an object, got ${valueName(options)}`);
+  assertKnownKeys(options, known, what);
+}
+
+/** A value in a message: strings quoted, so a '3' is not mistaken for a 3. */
+export function valueName(v: unknown): string {
+  return typeof v === 'string' ? `'${v}'` : String(v);
+}

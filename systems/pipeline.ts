@@ -6,9 +6,9 @@
  * broad phases come as instances, and mesh and character colliders install their code when the
  * first one is added, so a bundle holds what the program uses.
  */
-import { observe, onRemove, type World } from 'bitecs';
+import { $internal, observe, onRemove, type World } from 'bitecs';
 import { PairList } from '../src/broadphase/pairList';
-import { CollideInputError, assertKnownKeys } from '../src/errors';
+import { CollideInputError, assertKnownKeys, valueName } from '../src/errors';
 import { MAX_COORDINATE } from '../src/tolerances';
 import type { KdopK } from '../src/layout';
 import { SHAPE_CHARACTER, createColliderStore, deleteColliderId } from '../components/collider';
@@ -90,7 +90,9 @@ function resolveBroadPhaseOption(option: unknown): BroadPhase {
  * that already has one or invalid options.
  */
 export function createCollisionPipeline(world: World, options: CollisionPipelineOptions = {}): CollisionPipeline {
-  if (world === null || typeof world !== 'object') throw new CollideInputError('createCollisionPipeline: world must be a bitecs world object');
+  if (world === null || typeof world !== 'object' || (world as { [$internal]?: unknown })[$internal] === undefined) {
+    throw new CollideInputError(`createCollisionPipeline: world must be a bitecs world (createWorld()), got ${valueName(world)}`);
+  }
   if ((world as { [COLLISION_PIPELINE]?: unknown })[COLLISION_PIPELINE] !== undefined) {
     throw new CollideInputError('createCollisionPipeline: this world already has a collision pipeline (destroy() it first)');
   }

@@ -7,6 +7,14 @@
 import type { World } from 'bitecs';
 import type { PairList } from '../src/broadphase/pairList';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
+import { assertEntityId } from '../components/capacity';
+import { CollideInputError, valueName } from '../src/errors';
+
+/** Throws CollideInputError unless `eid` is an entity id and `out` an array (a query's arguments). */
+function assertQuery(eid: number, out: unknown, caller: string): void {
+  assertEntityId(eid, caller);
+  if (!Array.isArray(out)) throw new CollideInputError(`${caller}: out must be an array to fill, got ${valueName(out)}`);
+}
 
 /** Appends the second ids of the run of pairs whose first id is `eid`. */
 function appendRun(list: PairList, eid: number, out: number[]): void {
@@ -19,6 +27,7 @@ function appendRun(list: PairList, eid: number, out: number[]): void {
  */
 export function touching(target: World | CollisionPipeline, eid: number, out: number[]): number[] {
   const p = pipelineOf(target, 'touching');
+  assertQuery(eid, out, 'touching');
   const s = p.scratch;
   out.length = 0;
   if (s.reversedFrame !== p.frame) {
@@ -55,6 +64,7 @@ function lowerBoundIds(a: Uint32Array, count: number, eid: number): number {
  */
 export function contactsOf(target: World | CollisionPipeline, eid: number, out: number[]): number[] {
   const p = pipelineOf(target, 'contactsOf');
+  assertQuery(eid, out, 'contactsOf');
   const s = p.scratch, contacts = p.contacts;
   out.length = 0;
   if (s.reversedContactsFrame !== p.frame) {

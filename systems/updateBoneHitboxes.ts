@@ -1,6 +1,7 @@
-import { buildCharacterRayGrid, type CharacterRayGrid } from '../src/character/rayGrid';
+import { assertRayGrid, buildCharacterRayGrid, type CharacterRayGrid } from '../src/character/rayGrid';
+import { assertMadeBy, assertRecord } from '../src/query/rayQuery';
 import { updateCharacterRun } from '../src/character/hitboxUpdate';
-import { type HitboxStore } from '../src/character/hitboxLayout';
+import { assertHitboxStore, type HitboxStore } from '../src/character/hitboxLayout';
 import { boneRefusal, type SkeletonStore } from '../src/character/skeleton';
 import { CollideInputError } from '../src/errors';
 import type { HitboxJobs } from './parallel/hitboxJobs';
@@ -21,6 +22,10 @@ export interface BoneHitboxState {
  * each character's AABB (the union), then the ray grid. Allocation-free in steady state.
  */
 export function updateBoneHitboxes(state: BoneHitboxState): void {
+  assertRecord(state, 'updateBoneHitboxes', 'state');
+  assertHitboxStore(state.hitboxes, 'updateBoneHitboxes');
+  assertMadeBy(state.skeletons, 'world', 'updateBoneHitboxes', 'state.skeletons', 'createSkeletonStore');
+  if (state.rayGrid !== undefined) assertRayGrid(state.rayGrid, 'updateBoneHitboxes');
   updateBoneHitboxesOn(state, undefined, 'updateBoneHitboxes');
 }
 

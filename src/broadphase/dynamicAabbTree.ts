@@ -7,6 +7,7 @@
  * dynamic tree against itself and against the static tree; these candidates (fat boxes overlap)
  * are then filtered by the exact tight-box overlap, so the result equals brute force.
  */
+import { CollideInputError, assertOptions } from '../errors';
 import { AabbTree, treePairs } from './aabbTree';
 import { maxProxyId, type BroadPhase, type BroadPhaseInput, nextFrameStamp } from './broadPhase';
 import { grown } from './growable';
@@ -27,11 +28,12 @@ const STATIC = 1;
 
 /** Creates a dynamic-AABB-tree broad phase (one tree for dynamic proxies, one for static ones). */
 export function createDynamicAabbTree(options: DynamicAabbTreeOptions = {}): BroadPhase {
+  assertOptions(options, ['marginRatio', 'marginAbsolute'], 'createDynamicAabbTree');
   const marginRatio = options.marginRatio ?? 0.2;
   const marginAbsolute = options.marginAbsolute ?? 0;
-  if (!(marginRatio >= 0 && Number.isFinite(marginRatio))) throw new RangeError(`dynamicAabbTree: marginRatio must be >= 0, got ${marginRatio}`);
+  if (!(marginRatio >= 0 && Number.isFinite(marginRatio))) throw new CollideInputError(`createDynamicAabbTree: marginRatio must be >= 0, got ${marginRatio}`);
   if (!(marginAbsolute >= 0 && Number.isFinite(marginAbsolute))) {
-    throw new RangeError(`dynamicAabbTree: marginAbsolute must be >= 0, got ${marginAbsolute}`);
+    throw new CollideInputError(`createDynamicAabbTree: marginAbsolute must be >= 0, got ${marginAbsolute}`);
   }
   const trees = [new AabbTree(), new AabbTree()];
   let frame = 0;

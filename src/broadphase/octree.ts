@@ -10,6 +10,7 @@
  * tree of their own (SAH insertion, rebuilt only when they change), which each dynamic box
  * queries, so two statics are never tested against each other.
  */
+import { CollideInputError, assertOptions } from '../errors';
 import { aabbOverlap } from '../volumes/aabb';
 import { AabbTree } from './aabbTree';
 import { reportPair, type BroadPhase, type BroadPhaseInput } from './broadPhase';
@@ -31,10 +32,11 @@ const BUCKETS = 9;
 
 /** Creates an octree broad phase rebuilt from scratch each frame (its static tree, when the statics change). */
 export function createOctree(options: OctreeOptions = {}): BroadPhase {
+  assertOptions(options, ['leafSize', 'maxDepth'], 'createOctree');
   const leafSize = options.leafSize ?? 8;
   const maxDepth = options.maxDepth ?? 12;
-  if (!(leafSize >= 1)) throw new RangeError(`octree: leafSize must be >= 1, got ${leafSize}`);
-  if (!(Number.isInteger(maxDepth) && maxDepth >= 0)) throw new RangeError(`octree: maxDepth must be a non-negative integer, got ${maxDepth}`);
+  if (!(leafSize >= 1)) throw new CollideInputError(`createOctree: leafSize must be >= 1, got ${leafSize}`);
+  if (!(Number.isInteger(maxDepth) && maxDepth >= 0)) throw new CollideInputError(`createOctree: maxDepth must be a non-negative integer, got ${maxDepth}`);
 
   let items = new Int32Array(0); // proxy ids, grouped node by node as the descent partitions them
   let scratch = new Int32Array(0);

@@ -27,6 +27,7 @@
  * One file, one structure: the column grid, its per-frame build and the scans that read it share
  * the bucket layout and the scratch arrays, and split apart they would only pass those around.
  */
+import { CollideInputError, assertOptions } from '../errors';
 import { aabbOverlap } from '../volumes/aabb';
 import { float32Below } from '../float32';
 import { reportPair, type BroadPhase, type BroadPhaseInput } from './broadPhase';
@@ -555,16 +556,17 @@ export function scanPart(grid: ColumnGrid, input: BroadPhaseInput, out: PairList
  * look it up, and statics are never tested against each other.
  */
 export function createSpatialHash(options: SpatialHashOptions = {}): SpatialHash {
+  assertOptions(options, ['cellSize', 'cellSizeFactor', 'maxCellsPerBox'], 'createSpatialHash');
   const fixedCell = options.cellSize;
   const adaptiveFactor = options.cellSizeFactor === undefined;
   let cellFactor = options.cellSizeFactor ?? DEFAULT_CELL_FACTOR;
   const staticFactor = cellFactor;
   const maxCells = options.maxCellsPerBox ?? DEFAULT_MAX_CELLS;
   if (fixedCell !== undefined && !(fixedCell > 0 && Number.isFinite(fixedCell))) {
-    throw new RangeError(`spatialHash: cellSize must be positive and finite, got ${fixedCell}`);
+    throw new CollideInputError(`createSpatialHash: cellSize must be positive and finite, got ${fixedCell}`);
   }
-  if (!(cellFactor > 0 && Number.isFinite(cellFactor))) throw new RangeError(`spatialHash: cellSizeFactor must be positive, got ${cellFactor}`);
-  if (!(maxCells >= 1)) throw new RangeError(`spatialHash: maxCellsPerBox must be >= 1, got ${maxCells}`);
+  if (!(cellFactor > 0 && Number.isFinite(cellFactor))) throw new CollideInputError(`createSpatialHash: cellSizeFactor must be positive, got ${cellFactor}`);
+  if (!(maxCells >= 1)) throw new CollideInputError(`createSpatialHash: maxCellsPerBox must be >= 1, got ${maxCells}`);
 
   let dynamicGrid = new ColumnGrid();
   let splitter: ScanSplitter | undefined;

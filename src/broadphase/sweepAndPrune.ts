@@ -13,6 +13,7 @@
  * changed when another axis is clearly better, so a scene hovering between two axes does not
  * trigger a full re-sort every frame.
  */
+import { CollideInputError, assertOptions } from '../errors';
 import { maxProxyId, reportPair, type BroadPhase, type BroadPhaseInput, nextFrameStamp } from './broadPhase';
 import { grown } from './growable';
 import type { PairList } from './pairList';
@@ -191,11 +192,12 @@ class OpenSet {
 
 /** Creates a sweep-and-prune broad phase with persistent, incrementally sorted endpoints. */
 export function createSweepAndPrune(options: SweepAndPruneOptions = {}): BroadPhase {
+  assertOptions(options, ['axisSwitchRatio', 'insertionShiftsPerEndpoint'], 'createSweepAndPrune');
   const axisSwitchRatio = options.axisSwitchRatio ?? 1.5;
   const shiftsPerEndpoint = options.insertionShiftsPerEndpoint ?? 8;
-  if (!(axisSwitchRatio >= 1)) throw new RangeError(`sweepAndPrune: axisSwitchRatio must be >= 1, got ${axisSwitchRatio}`);
+  if (!(axisSwitchRatio >= 1)) throw new CollideInputError(`createSweepAndPrune: axisSwitchRatio must be >= 1, got ${axisSwitchRatio}`);
   if (!(shiftsPerEndpoint >= 0)) {
-    throw new RangeError(`sweepAndPrune: insertionShiftsPerEndpoint must be >= 0, got ${shiftsPerEndpoint}`);
+    throw new CollideInputError(`createSweepAndPrune: insertionShiftsPerEndpoint must be >= 0, got ${shiftsPerEndpoint}`);
   }
 
   let axis = -1;

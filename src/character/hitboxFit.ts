@@ -1,9 +1,9 @@
 import { ditoObb } from '../fit/dito';
-import { CollideInputError, assertFiniteValues } from '../errors';
+import { CollideInputError, assertFiniteValues, valueName } from '../errors';
 import { OBB_HALF, OBB_STRIDE, IDENTITY_AXES, type ReadonlyFloats } from '../layout';
 import { obbFromAxes } from '../volumes/obb';
 import { fitObbPcaPoints } from '../fit/obbFit';
-import type { SkeletonDefinition } from './skeleton';
+import { assertSkeletonDefinition, type SkeletonDefinition } from './skeleton';
 import { skinVertex, type SkinDefinition } from './skin';
 import { mat4 } from 'gl-matrix';
 import { hitGroupFromBoneName } from './hitGroups';
@@ -83,6 +83,9 @@ function fitPoints(out: Float64Array, o: number, points: Float64Array, count: nu
  * and on short, non-finite or singular pose matrices.
  */
 export function fitBoneHitboxes(skeleton: SkeletonDefinition, skin: SkinDefinition, options: HitboxFitOptions = {}): BoneHitboxes {
+  assertSkeletonDefinition(skeleton, 'fitBoneHitboxes');
+  if (skin === null || typeof skin !== 'object' || !(skin.weights instanceof Float64Array)) throw new CollideInputError(`fitBoneHitboxes: skin must come from defineSkin, got ${valueName(skin)}`);
+  if (options === null || typeof options !== 'object') throw new CollideInputError(`fitBoneHitboxes: options must be an object, got ${valueName(options)}`);
   const threshold = options.weightThreshold ?? DEFAULT_WEIGHT_THRESHOLD;
   const method = options.method ?? 'dito26';
   const minSize = options.minSize ?? 0;

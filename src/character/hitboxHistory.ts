@@ -1,6 +1,6 @@
 import { grown } from '../broadphase/growable';
-import { CollideInputError } from '../errors';
-import { assertMadeBy, valueName } from '../query/rayQuery';
+import { CollideInputError, valueName } from '../errors';
+import { assertMadeBy } from '../query/rayQuery';
 import { OBB_STRIDE, SPHERE_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 import { HITBOX_ROUNDING_MARGIN_RELATIVE } from '../tolerances';
 import { interpolateObbArrays, interpolationReach } from '../volumes/obb';

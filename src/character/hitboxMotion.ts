@@ -5,7 +5,7 @@ import { OBB_STRIDE } from '../layout';
 import { SWEEP_CONTACT_TOLERANCE } from '../tolerances';
 import { SWEEP_MOTION_STRIDE } from '../query/sweep';
 import { interpolationReach } from '../volumes/obb';
-import { HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
+import { assertHitboxStore, HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { buildCharacterRayGrid, createCharacterRayGrid, type CharacterRayGrid } from './rayGrid';
 import { boxAt, createHistoryCursor, includeBox, locateTime, seenAt, type HitboxHistory } from './hitboxHistory';
 
@@ -91,6 +91,8 @@ function beginFor(motion: HitboxMotion, store: HitboxStore): void {
  * grown.
  */
 export function beginHitboxMotion(motion: HitboxMotion, store: HitboxStore): void {
+  assertHitboxMotion(motion, 'beginHitboxMotion');
+  assertHitboxStore(store, 'beginHitboxMotion');
   beginFor(motion, store);
   motion.start.set(store.world.subarray(0, OBB_STRIDE * store.count));
   for (let c = 0; c < store.characterCount; c++) motion.seen[c] = present(store, c) ? 1 : 0;
@@ -105,6 +107,8 @@ const cursor = createHistoryCursor();
  * CollideInputError for a time outside the history's window.
  */
 export function beginHitboxMotionAt(motion: HitboxMotion, history: HitboxHistory, store: HitboxStore, time: number, caller = 'beginHitboxMotionAt'): void {
+  assertHitboxMotion(motion, caller);
+  assertHitboxStore(store, caller);
   locateTime(cursor, history, time, caller);
   beginFor(motion, store);
   for (let c = 0; c < store.characterCount; c++) {
@@ -132,6 +136,8 @@ function empty(b: Float64Array): void {
  * Allocation-free once grown.
  */
 export function finishHitboxMotion(motion: HitboxMotion, store: HitboxStore): void {
+  assertHitboxMotion(motion, 'finishHitboxMotion');
+  assertHitboxStore(store, 'finishHitboxMotion');
   const n = Math.min(motion.startCount, store.characterCount);
   const start = motion.start, end = store.world;
   motion.end = end;

@@ -5,7 +5,8 @@ import { AABB_STRIDE, OBB_HALF, OBB_STRIDE, SPHERE_STRIDE } from '../layout';
 import type { SkeletonStore } from './skeleton';
 import { updateHitboxes } from './hitboxUpdate';
 import { type BoneHitboxes } from './hitboxFit';
-import { EXTENT_STRIDE, MAX_INDEX, type HitboxStore, HITBOXES_PER_CLUSTER } from './hitboxLayout';
+import { assertHitboxStore, EXTENT_STRIDE, MAX_INDEX, type HitboxStore, HITBOXES_PER_CLUSTER } from './hitboxLayout';
+import { assertMadeBy } from '../query/rayQuery';
 
 /**
  * The per-frame store of every character's hitboxes (struct of arrays) and adding a character's
@@ -51,6 +52,9 @@ function clustersOf(hitboxes: number): number {
  * with non-finite numbers or negative half-extents.
  */
 export function addCharacterHitboxes(store: HitboxStore, skeleton: SkeletonStore, character: number, fitted: BoneHitboxes): void {
+  assertHitboxStore(store, 'addCharacterHitboxes');
+  assertMadeBy(skeleton, 'world', 'addCharacterHitboxes', 'skeleton', 'createSkeletonStore');
+  assertMadeBy(fitted, 'local', 'addCharacterHitboxes', 'fitted', 'fitBoneHitboxes');
   const c = store.characterCount;
   if (character !== c || character >= skeleton.characterCount) {
     throw new CollideInputError(`addCharacterHitboxes: expected skeleton character ${c} next, got ${character}`);

@@ -1,9 +1,9 @@
-import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate } from '../errors';
+import { CollideInputError, assertKnownKeys, assertNumberList, coordinateRefusal, isCoordinate } from '../errors';
 import { CAPSULE_STRIDE, OBB_STRIDE } from '../layout';
 import { SWEEP_AXES_ORTHONORMAL, SWEEP_CONTACT_TOLERANCE } from '../tolerances';
 import { SWEEP_HIT_STRIDE, SWEEP_LIMIT, SWEEP_MOTION_STRIDE, SWEEP_NEXT, SWEEP_T, SWEPT_BOUNDS_STRIDE, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedStartTime, preparedSweptBounds, sweepClock, sweepContact, sweepSelect, sweepStep, SWEEP_STEP_CONTACT } from '../query/sweep';
 import { grown } from '../broadphase/growable';
-import { assertRecord } from '../query/rayQuery';
+import { assertMadeBy, assertRecord } from '../query/rayQuery';
 import { IdList, sortIds } from '../broadphase/boxQuery';
 import { assertHitboxStore, HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { cellOf } from './rayGrid';
@@ -73,8 +73,16 @@ export function createSweepQuery(init: SweepQueryInit = {}): SweepQuery {
   return q;
 }
 
+/** Throws CollideInputError unless `q` came from createSweepQuery and `start`, `end` are arrays. */
+function assertSweepArguments(q: SweepQuery, start: unknown, end: unknown, caller: string): void {
+  assertMadeBy(q, 'start', caller, 'query', 'createSweepQuery');
+  assertNumberList(start, `${caller}: start`);
+  assertNumberList(end, `${caller}: end`);
+}
+
 /** Makes the query's weapon a box moving from start (15 numbers at so) to end (at eo); returns the query. Allocation-free. */
 export function setSweepObb(q: SweepQuery, start: ArrayLike<number>, so: number, end: ArrayLike<number>, eo: number): SweepQuery {
+  assertSweepArguments(q, start, end, 'setSweepObb');
   q.kind = 'obb';
   for (let k = 0; k < OBB_STRIDE; k++) {
     q.start[k] = start[so + k];
@@ -85,6 +93,7 @@ export function setSweepObb(q: SweepQuery, start: ArrayLike<number>, so: number,
 
 /** Makes the query's weapon a capsule moving from start (p0, p1, radius at so) to end (at eo); returns the query. Allocation-free. */
 export function setSweepCapsule(q: SweepQuery, start: ArrayLike<number>, so: number, end: ArrayLike<number>, eo: number): SweepQuery {
+  assertSweepArguments(q, start, end, 'setSweepCapsule');
   q.kind = 'capsule';
   for (let k = 0; k < CAPSULE_STRIDE; k++) {
     q.start[k] = start[so + k];

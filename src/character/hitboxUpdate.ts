@@ -3,7 +3,8 @@ import {
   HITBOX_ORTHOGONAL_AXES_RELATIVE,
   HITBOX_PARALLEL_AXES_RELATIVE,
 } from '../tolerances';
-import { computeWorldMatrices, type SkeletonStore } from './skeleton';
+import { assertCharacterRange, computeWorldMatrices, type SkeletonStore } from './skeleton';
+import { assertMadeBy } from '../query/rayQuery';
 import { MAX_INDEX, HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 
 /**
@@ -92,7 +93,9 @@ export function updateCharacterRunShared(store: HitboxStore, skeleton: SkeletonS
  * its AABB half-size per axis is Σ_k |a_k|. Otherwise (shear) `obliqueWorldBox` gives a
  * containing box. Allocation-free.
  */
-export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firstCharacter = 0, count = store.characterCount - firstCharacter): void {
+export function updateHitboxes(store: HitboxStore, skeleton: SkeletonStore, firstCharacter = 0, count = store?.characterCount - firstCharacter): void {
+  assertCharacterRange(store, 'firstHitbox', firstCharacter, count, store?.characterCount, 'updateHitboxes', 'createHitboxStore');
+  assertMadeBy(skeleton, 'world', 'updateHitboxes', 'skeleton', 'createSkeletonStore');
   const { bone, extent: x, world, sphere, characterAabb, clusterAabb, firstHitbox, hitboxCount, firstCluster } = store;
   const m = skeleton.world;
   // Strides are literals (16 per matrix, EXTENT_STRIDE 12, OBB_STRIDE 15, SPHERE_STRIDE 4,

@@ -70,6 +70,8 @@ export function cellOf(grid: Pick<CharacterRayGrid, 'origin' | 'cellSize' | 'dim
 
 /** Rebuilds the grid from the store's character AABBs (characters without hitboxes, and retired ones, are left out). Allocation-free once grown. */
 export function buildCharacterRayGrid(grid: CharacterRayGrid, store: Pick<HitboxStore, 'characterCount' | 'hitboxCount' | 'retired'> & { characterAabb: ArrayLike<number> }): void {
+  assertRayGrid(grid, 'buildCharacterRayGrid');
+  assertMadeBy(store, 'characterAabb', 'buildCharacterRayGrid', 'store', 'createHitboxStore');
   const aabb = store.characterAabb;
   const n = store.characterCount;
   let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;

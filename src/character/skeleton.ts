@@ -1,9 +1,10 @@
 import { mat4 } from 'gl-matrix';
 import { grown } from '../broadphase/growable';
 import { allocate } from '../sharedMemory';
-import { CollideInputError, assertFiniteValues } from '../errors';
+import { CollideInputError, assertFiniteValues, assertNumberList, valueName } from '../errors';
 import type { ReadonlyFloats } from '../layout';
 import { MAX_COORDINATE } from '../tolerances';
+import { assertMadeBy } from '../query/rayQuery';
 
 /**
  * Skeletons as struct-of-arrays. A bone's pose is its local translation, rotation (unit quaternion
@@ -87,11 +88,31 @@ function boneDepths(parents: ArrayLike<number>): Int32Array {
 }
 
 /**
+ * Throws CollideInputError unless `store` looks made by `maker` (its `array` is a typed array) and
+ * characters [first, first + count) are among its `characterCount`: the check of the per-frame
+ * passes over a range of characters.
+ */
+export function assertCharacterRange(store: unknown, array: string, first: number, count: number, characterCount: number, caller: string, maker: string): void {
+  assertMadeBy(store, array, caller, 'store', maker);
+  if (!(Number.isInteger(first) && Number.isInteger(count) && first >= 0 && count >= 0 && first + count <= characterCount)) {
+    throw new CollideInputError(`${caller}: characters ${valueName(first)} + ${valueName(count)} are not within the store's ${characterCount}`);
+  }
+}
+
+/** Throws CollideInputError unless `skeleton` was made by defineSkeleton (it has its parent array). */
+export function assertSkeletonDefinition(skeleton: unknown, caller: string): void {
+  if (skeleton === null || typeof skeleton !== 'object' || !((skeleton as SkeletonDefinition).parent instanceof Int32Array)) {
+    throw new CollideInputError(`${caller}: skeleton must come from defineSkeleton, got ${valueName(skeleton)}`);
+  }
+}
+
+/**
  * Bone order with every parent before its children: the identity when the input already is (so
  * indices stay as the user wrote them), else a stable sort by depth. Throws CollideInputError on
  * out-of-range parents and on cycles.
  */
 export function orderBonesParentsFirst(parents: ArrayLike<number>): Int32Array {
+  assertNumberList(parents, 'orderBonesParentsFirst: parents');
   const depth = boneDepths(parents);
   const n = parents.length;
   const order = Int32Array.from({ length: n }, (_, i) => i);
@@ -123,6 +144,8 @@ function gather(dst: Float64Array, src: ReadonlyFloats | undefined, width: numbe
  * of range, cycles, non-finite or short arrays, zero quaternions and singular rest matrices.
  */
 export function defineSkeleton(input: SkeletonInput): SkeletonDefinition {
+  if (input === null || typeof input !== 'object') throw new CollideInputError(`defineSkeleton: input must be an object { parents, translation, rotation, ... }, got ${valueName(input)}`);
+  assertNumberList(input.parents, 'defineSkeleton: parents');
   const n = input.parents.length;
   if (n === 0) throw new CollideInputError('skeleton: no bones');
   const order = orderBonesParentsFirst(input.parents);
@@ -240,6 +263,9 @@ export function createSkeletonStore(shared = false): SkeletonStore {
  * (set `characterMatrix` to move it), owned by `entity`. Returns the character index.
  */
 export function addCharacter(store: SkeletonStore, definition: SkeletonDefinition, entity: number): number {
+  assertMadeBy(store, 'world', 'addCharacter', 'store', 'createSkeletonStore');
+  assertSkeletonDefinition(definition, 'addCharacter');
+  if (!Number.isInteger(entity)) throw new CollideInputError(`addCharacter: entity must be an integer, got ${valueName(entity)}`);
   const first = store.boneCount;
   const n = definition.boneCount;
   const end = first + n;
@@ -298,7 +324,8 @@ export function addCharacter(store: SkeletonStore, definition: SkeletonDefinitio
  * checks cost about a tenth of the pass (column by column: checking the whole matrix before
  * writing it kept twelve more numbers live and cost twice that).
  */
-export function computeWorldMatrices(store: SkeletonStore, firstCharacter = 0, count = store.characterCount - firstCharacter): number {
+export function computeWorldMatrices(store: SkeletonStore, firstCharacter = 0, count = store?.characterCount - firstCharacter): number {
+  assertCharacterRange(store, 'world', firstCharacter, count, store?.characterCount, 'computeWorldMatrices', 'createSkeletonStore');
   if (count <= 0) return -1;
   const { parent, character, translation: t, rotation: q, scale: s, world: m, characterMatrix } = store;
   const begin = store.firstBone[firstCharacter];

@@ -1,6 +1,6 @@
-import { CollideInputError, assertFinitePoints } from '../errors';
+import { CollideInputError, assertFinitePoints, assertNumberList, valueName } from '../errors';
 import type { ReadonlyFloats } from '../layout';
-import type { SkeletonDefinition } from './skeleton';
+import { assertSkeletonDefinition, type SkeletonDefinition } from './skeleton';
 
 /**
  * A skin: bind-pose vertex positions and, per vertex, a fixed number of (bone, weight) influences
@@ -40,6 +40,9 @@ export interface SkinInput {
  * Throws CollideInputError naming the vertex and the field.
  */
 export function defineSkin(skeleton: SkeletonDefinition, input: SkinInput): SkinDefinition {
+  assertSkeletonDefinition(skeleton, 'defineSkin');
+  if (input === null || typeof input !== 'object') throw new CollideInputError(`defineSkin: input must be an object { positions, joints, weights, ... }, got ${valueName(input)}`);
+  assertNumberList(input.positions, 'defineSkin: positions');
   const influences = input.influences ?? 4;
   if (!Number.isInteger(influences) || influences < 1) {
     throw new CollideInputError(`skin: influences per vertex must be a positive integer, got ${influences}`);

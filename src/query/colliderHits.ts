@@ -2,9 +2,9 @@
  * The answers of batches of world queries (raycastCollidersBatch, castShapeCollidersBatch,
  * overlapCollidersBatch in the ecs entry), struct of arrays, made once and reused.
  */
-import { CollideInputError } from '../errors';
+import { CollideInputError, valueName } from '../errors';
 import { allocate } from '../sharedMemory';
-import { allocateBatch, valueName } from './rayQuery';
+import { allocateBatch } from './rayQuery';
 
 /**
  * The first hits of a batch of rays or shape casts against the colliders, struct of arrays: entry

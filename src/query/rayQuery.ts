@@ -1,4 +1,4 @@
-import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate } from '../errors';
+import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate, valueName } from '../errors';
 import { allocate } from '../sharedMemory';
 import { writeHypot } from '../hypot';
 
@@ -56,6 +56,7 @@ const validated = new Float64Array(2);
 
 /** Sets the query's origin and direction (allocation-free); returns the query. */
 export function setRay(q: RayQuery, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number): RayQuery {
+  assertMadeBy(q, 'direction', 'setRay', 'query', 'createRayQuery');
   const o = q.origin, d = q.direction;
   o[0] = ox; o[1] = oy; o[2] = oz;
   d[0] = dx; d[1] = dy; d[2] = dz;
@@ -180,11 +181,6 @@ export function allocateBatch<T>(capacity: number, caller: string, make: () => T
     if (error instanceof RangeError) throw new CollideInputError(`${caller}: ${size} is too large to allocate (${error.message})`);
     throw error;
   }
-}
-
-/** A value in a message: strings quoted, so a '3' is not mistaken for a 3. */
-export function valueName(v: unknown): string {
-  return typeof v === 'string' ? `'${v}'` : String(v);
 }
 
 /** Throws CollideInputError unless `array` holds at least `needed` numbers; `what` names it. */

@@ -1,4 +1,5 @@
-import { CollideInputError, assertKnownKeys, coordinateRefusal } from '../errors';
+import { CollideInputError, assertKnownKeys, assertNumberList, coordinateRefusal } from '../errors';
+import { assertMadeBy } from './rayQuery';
 import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 import { MAX_COORDINATE, ROUNDING_ALLOWANCE, SAT_AXIS_SLACK } from '../tolerances';
 
@@ -126,6 +127,7 @@ export function createShapeQuery(init: ShapeQueryInit = {}): ShapeQuery {
 
 /** Makes the query a sphere of centre (x, y, z) and radius r (allocation-free); returns it. */
 export function setSphereQuery(q: ShapeQuery, x: number, y: number, z: number, r: number): ShapeQuery {
+  assertMadeBy(q, 'data', 'setSphereQuery', 'query', 'createShapeQuery');
   const d = q.data;
   d[0] = x; d[1] = y; d[2] = z; d[3] = r;
   return setKind(q, QUERY_SPHERE);
@@ -133,6 +135,7 @@ export function setSphereQuery(q: ShapeQuery, x: number, y: number, z: number, r
 
 /** Makes the query a capsule around segment (ax, ay, az)-(bx, by, bz) of radius r (allocation-free); returns it. */
 export function setCapsuleQuery(q: ShapeQuery, ax: number, ay: number, az: number, bx: number, by: number, bz: number, r: number): ShapeQuery {
+  assertMadeBy(q, 'data', 'setCapsuleQuery', 'query', 'createShapeQuery');
   const d = q.data;
   d[0] = ax; d[1] = ay; d[2] = az; d[3] = bx; d[4] = by; d[5] = bz; d[6] = r;
   return setKind(q, QUERY_CAPSULE);
@@ -140,6 +143,8 @@ export function setCapsuleQuery(q: ShapeQuery, ax: number, ay: number, az: numbe
 
 /** Makes the query the OBB at box[offset] (OBB layout: centre, axes u0 u1 u2, half-extents), copied; returns it. */
 export function setObbQuery(q: ShapeQuery, box: ReadonlyFloats, offset = 0): ShapeQuery {
+  assertMadeBy(q, 'data', 'setObbQuery', 'query', 'createShapeQuery');
+  assertNumberList(box, 'setObbQuery: box');
   const d = q.data;
   for (let i = 0; i < OBB_STRIDE; i++) d[i] = box[offset + i];
   return setKind(q, QUERY_OBB);
@@ -147,6 +152,7 @@ export function setObbQuery(q: ShapeQuery, box: ReadonlyFloats, offset = 0): Sha
 
 /** Makes the query the axis-aligned box [min, max] (allocation-free); returns it. */
 export function setAabbQuery(q: ShapeQuery, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): ShapeQuery {
+  assertMadeBy(q, 'data', 'setAabbQuery', 'query', 'createShapeQuery');
   const d = q.data;
   d[0] = minX; d[1] = minY; d[2] = minZ; d[3] = maxX; d[4] = maxY; d[5] = maxZ;
   return setKind(q, QUERY_AABB);
@@ -154,6 +160,7 @@ export function setAabbQuery(q: ShapeQuery, minX: number, minY: number, minZ: nu
 
 /** Sets the query's cast displacement (allocation-free); returns it. */
 export function setShapeCast(q: ShapeQuery, dx: number, dy: number, dz: number): ShapeQuery {
+  assertMadeBy(q, 'displacement', 'setShapeCast', 'query', 'createShapeQuery');
   const d = q.displacement;
   d[0] = dx; d[1] = dy; d[2] = dz;
   return q;

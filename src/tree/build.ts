@@ -1,6 +1,6 @@
 import { selectByKey } from '../broadphase/sortByKey';
 import { ditoObb } from '../fit/dito';
-import { CollideInputError, coordinateRefusal, isCoordinate } from '../errors';
+import { CollideInputError, assertNumberList, coordinateRefusal, isCoordinate } from '../errors';
 import { IDENTITY_AXES, OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from '../layout';
 import { obbFromAxes } from '../volumes/obb';
 import { symmetricEigen3 } from '../fit/eigen3';
@@ -82,6 +82,8 @@ export interface BoundingTree {
 /** Throws unless the mesh is non-empty and its indices whole numbers in range. */
 function validateIndices(positions: ReadonlyFloats, indices: ReadonlyFloats): void {
   const what = 'buildBoundingTree';
+  assertNumberList(positions, `${what}: positions`);
+  assertNumberList(indices, `${what}: indices`);
   if (indices.length === 0) throw new CollideInputError(`${what}: the mesh has no triangles`);
   if (indices.length % 3 !== 0) {
     throw new CollideInputError(`${what}: index count ${indices.length} is not a multiple of 3`);

@@ -1,4 +1,5 @@
 import { quaternionToMat3 } from '../rotation';
+import { CollideInputError, valueName } from '../errors';
 import type { Floats, ReadonlyFloats } from '../layout';
 import { EXTREME_VERTEX_RELATIVE_TOLERANCE } from '../tolerances';
 
@@ -27,6 +28,9 @@ export interface ExtremeVertexTracker {
 
 /** A tracker for hulls of up to `vertexCount` vertices (it grows if later given a larger hull). */
 export function createExtremeVertexTracker(vertexCount: number): ExtremeVertexTracker {
+  if (!Number.isInteger(vertexCount) || vertexCount < 0 || vertexCount > 2 ** 30) {
+    throw new CollideInputError(`createExtremeVertexTracker: vertexCount must be an integer in [0, 2^30], got ${valueName(vertexCount)}`);
+  }
   return { stamp: new Uint32Array(vertexCount), queue: new Uint32Array(vertexCount), epoch: 0 };
 }
 
