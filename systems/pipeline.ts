@@ -143,9 +143,16 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
     step(w: World, time?: number): World {
       if (pipeline.destroyed) throw new CollideInputError('step: this pipeline was destroyed (create a new one with createCollisionPipeline)');
       if (w !== world) throw new CollideInputError('step: this pipeline belongs to another world');
+      const lastTime = pipeline.time;
       pipeline.characterKind?.stepTime(pipeline, time);
-      w = timed(pipeline, 'refitVolumes', refitVolumes, w, measure);
-      if (pipeline.characterKind !== undefined) w = timed(pipeline, 'boneHitboxes', updateCharacterColliders, w, measure);
+      try {
+        w = timed(pipeline, 'refitVolumes', refitVolumes, w, measure);
+        if (pipeline.characterKind !== undefined) w = timed(pipeline, 'boneHitboxes', updateCharacterColliders, w, measure);
+      } catch (error) {
+        // A pose refused before the history recorded this time: the same time may be stepped again.
+        pipeline.time = lastTime;
+        throw error;
+      }
       w = timed(pipeline, 'broadPhase', broadPhase, w, measure);
       return timed(pipeline, 'narrowPhase', narrowPhase, w, measure);
     },

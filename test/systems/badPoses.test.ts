@@ -137,6 +137,22 @@ describe('bone poses that would leave the coordinate range', () => {
     expect(computeWorldMatrices(s)).toBe(0);
   });
 
+  it('with a hitbox history, the time of a refused step can be stepped again once the pose is fixed', () => {
+    const world = createWorld();
+    const p = createCollisionPipeline(world, { characters: { history: { frames: 4 } } });
+    running.push(p);
+    const e = addEntity(world);
+    addCharacterCollider(world, e, asset);
+    p.step(world, 1);
+    const s = p.characters!.skeletons;
+    const saved = s.rotation[4 * 3];
+    s.rotation[4 * 3] = NaN;
+    expect(() => p.step(world, 2)).toThrow(/step: character of entity \d+, bone 3/);
+    s.rotation[4 * 3] = saved;
+    p.step(world, 2);
+    expect(p.hitboxHistory!.count).toBe(2);
+  });
+
   it('addCharacter refuses a rest pose that leaves the range and adds nothing', () => {
     const s = createSkeletonStore();
     addCharacter(s, def, 7);
