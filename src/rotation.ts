@@ -1,5 +1,18 @@
 import { type Floats, type ReadonlyFloats } from './layout';
-import { SLERP_LINEAR_GAP } from './tolerances';
+import { SLERP_LINEAR_GAP, STORED_ROTATION_UNIT_SLACK } from './tolerances';
+
+/**
+ * Makes the quaternion at q[o .. o + 4) unit length in place, unless its squared length is within
+ * STORED_ROTATION_UNIT_SLACK of 1 (then it is left to the bit) or it is zero (left as it is: the
+ * stores' checks refuse it). For rotations read from the Float32 transform store.
+ */
+export function unitStoredQuaternion(q: Floats, o: number): void {
+  const x = q[o], y = q[o + 1], z = q[o + 2], w = q[o + 3];
+  const n2 = x * x + y * y + z * z + w * w;
+  if (Math.abs(n2 - 1) <= STORED_ROTATION_UNIT_SLACK || !(n2 > 0)) return;
+  const n = Math.sqrt(n2);
+  q[o] = x / n; q[o + 1] = y / n; q[o + 2] = z / n; q[o + 3] = w / n;
+}
 
 /**
  * Column-major 3x3 rotation matrix (the OBB axis layout) of unit quaternion `q` (x, y, z, w),

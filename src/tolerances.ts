@@ -21,6 +21,13 @@ export const ROUNDING_ALLOWANCE = 16 * Number.EPSILON;
 export const FLOAT32_RELATIVE_STEP = 2 ** -23;
 
 /**
+ * A rotation read from the Float32 transform store whose squared length is within this of 1 is
+ * used as it is (a unit quaternion rounded to Float32 lands within a few steps); farther, it is
+ * normalised in doubles first, so boxes stay rigid whatever was written into the store.
+ */
+export const STORED_ROTATION_UNIT_SLACK = 16 * FLOAT32_RELATIVE_STEP;
+
+/**
  * Largest magnitude accepted for a coordinate, extent, radius or scale at the public API boundary
  * (user units). Stores are Float32 (largest finite value about 3.4e38): with every input within
  * ±1e18, a derived world volume (|position| + scale × (|centre| + extent): sums of products of at

@@ -27,7 +27,7 @@ import {
 } from '../components/collider';
 import { pushHitboxPair } from '../components/hitboxPairStore';
 import type { TransformStore } from '../components/transform';
-import { quaternionToMat3 } from '../src/rotation';
+import { quaternionToMat3, unitStoredQuaternion } from '../src/rotation';
 import type { SkeletonStore } from '../src/character/skeleton';
 import type { CharacterKind, CollisionPipeline } from './collisionState';
 import { updateBoneHitboxesOn } from './updateBoneHitboxes';
@@ -93,6 +93,7 @@ function placeCharacters(skeletons: SkeletonStore, t: TransformStore): void {
     if (placedByEntity[c] !== 1) continue;
     const e = characterEntity[c], o = 16 * c, s = scale[e];
     for (let k = 0; k < 4; k++) quaternion[k] = t.rotation[4 * e + k];
+    unitStoredQuaternion(quaternion, 0);
     const r = quaternionToMat3(rotation, 0, quaternion);
     const tx = position[3 * e], ty = position[3 * e + 1], tz = position[3 * e + 2];
     // Column j of (T · R · s) · root: R's columns scaled by s, translation weighted by root's w.

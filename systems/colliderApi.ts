@@ -507,7 +507,8 @@ export function storedPoseRefusal(t: TransformStore, c: ColliderStore, eid: numb
     if (!isCoordinate(position[o3 + k])) return `position[${k}] ${coordinateRefusal(position[o3 + k])}`;
   }
   const r = t.rotation, o4 = 4 * eid;
-  if (!(quaternionNorm(r[o4], r[o4 + 1], r[o4 + 2], r[o4 + 3]) < Infinity)) return `rotation (${r[o4]}, ${r[o4 + 1]}, ${r[o4 + 2]}, ${r[o4 + 3]}) is not finite`;
+  const norm = quaternionNorm(r[o4], r[o4 + 1], r[o4 + 2], r[o4 + 3]);
+  if (!(norm > 0 && norm < Infinity)) return `rotation (${r[o4]}, ${r[o4 + 1]}, ${r[o4 + 2]}, ${r[o4 + 3]}) is ${norm === 0 ? 'zero, not a rotation' : 'not finite'}`;
   const scale = t.scale[eid];
   if (!isScale(scale)) return `scale${scaleError(scale, '').message}`;
   if (scale !== 1 && eid < c.capacity && c.kind[eid] === SHAPE_MESH) return `mesh colliders need scale 1 (trees are posed rigidly), got scale ${scale}`;

@@ -7,10 +7,11 @@ const quaternion = new Float64Array(4);
 
 /**
  * Rigid pose (obbTree's POSE layout) of entity `eid`, its transform's position and rotation, at
- * out[o]. The stored quaternion is unit only to Float32 precision (|q|² = 1 ± ~1e-7, every
- * rotation written is normalised in doubles first, then rounded), and its matrix would scale the
- * mesh by |q|²: about 1e-4 at 1,000 units from the mesh origin. Normalised here in doubles, the
- * pose is rigid to double rounding, as the trees assume.
+ * out[o]. The stored quaternion is unit only to Float32 precision (|q|² = 1 ± ~1e-7 when the
+ * setters wrote it, normalised in doubles, then rounded; anything non-zero when written straight
+ * into the store), and its matrix would scale the mesh by |q|²: about 1e-4 at 1,000 units from
+ * the mesh origin. Normalised here in doubles, the pose is rigid to double rounding, as the trees
+ * assume.
  */
 export function entityPose(out: Floats, o: number, t: TransformStore, eid: number): void {
   const r = t.rotation, q = 4 * eid;

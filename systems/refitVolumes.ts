@@ -9,6 +9,7 @@
  */
 import type { World } from 'bitecs';
 import { aabbFromSphere, aabbTransform } from '../src/volumes/aabb';
+import { unitStoredQuaternion } from '../src/rotation';
 import { FLOAT32_RELATIVE_STEP, MAX_COORDINATE, MESH_BOX_ROUNDING_STEPS } from '../src/tolerances';
 import { OBB_AXES, OBB_HALF } from '../src/layout';
 import { obbTransform, obbTransformCentered } from '../src/volumes/obb';
@@ -98,9 +99,11 @@ function markDynamic(c: ColliderStore, t: TransformStore, checkStore: boolean): 
       const e = ids[i];
       if (dynamic[e] !== 1) continue;
       const o3 = 3 * e, o4 = 4 * e, s = scale[e];
-      // The store is Float32: finite, in range and a positive scale cover storedPoseRefusal's cases.
+      const qx = rotation[o4], qy = rotation[o4 + 1], qz = rotation[o4 + 2], qw = rotation[o4 + 3];
+      // The store is Float32 (no squares overflow): finite, in range, a non-zero rotation and a
+      // positive scale cover storedPoseRefusal's cases.
       if (Math.abs(position[o3]) <= limit && Math.abs(position[o3 + 1]) <= limit && Math.abs(position[o3 + 2]) <= limit
-        && rotation[o4] - rotation[o4] + (rotation[o4 + 1] - rotation[o4 + 1]) + (rotation[o4 + 2] - rotation[o4 + 2]) + (rotation[o4 + 3] - rotation[o4 + 3]) === 0
+        && qx * qx + qy * qy + qz * qz + qw * qw > 0 && qx * qx + qy * qy + qz * qz + qw * qw < Infinity
         && s > 0 && s <= limit && (s === 1 || kind[e] !== SHAPE_MESH)) continue;
       const why = storedPoseRefusal(t, c, e);
       if (why !== undefined) throw new CollideInputError(`step: entity ${e}: ${why} (written into the pipeline's transform store; the collider is dynamic)`);
@@ -154,6 +157,7 @@ export function refitRange(c: ColliderStore, t: TransformStore, from: number, to
     rotation[1] = quat[4 * eid + 1];
     rotation[2] = quat[4 * eid + 2];
     rotation[3] = quat[4 * eid + 3];
+    unitStoredQuaternion(rotation, 0);
     refitCollider(c, eid, t.scale[eid], kdop);
     if (c.kind[eid] === SHAPE_MESH) widenForMeshRounding(c, eid);
     if (c.kind[eid] === SHAPE_AABB || c.kind[eid] === SHAPE_KDOP) {

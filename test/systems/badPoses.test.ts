@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { addCharacter, computeWorldMatrices, createSkeletonStore, type SkeletonStore } from '../../src/character/skeleton';
 import { CollideInputError } from '../../src/errors';
 import { MAX_COORDINATE } from '../../src/tolerances';
-import { addCollider, setTransform } from '../../systems/colliderApi';
+import { addCollider, markTransformChanged, setTransform } from '../../systems/colliderApi';
 import { addCharacterCollider } from '../../systems/characters';
 import type { CollisionPipeline } from '../../systems/collisionState';
 import { createCollisionPipeline } from '../../systems/pipeline';
@@ -218,6 +218,27 @@ describe('bone poses that would leave the coordinate range', () => {
 });
 
 describe('dynamic colliders posed by writes into the transform store', () => {
+  it('a rotation written without unit length is normalised when read: boxes stay rigid, as setTransform would place them', () => {
+    fc.assert(fc.property(fc.double({ min: -2, max: 2, noNaN: true }), fc.double({ min: -2, max: 2, noNaN: true }), fc.double({ min: -2, max: 2, noNaN: true }), fc.double({ min: -2, max: 2, noNaN: true }), fc.boolean(), (x, y, z, w, dynamic) => {
+      const n = Math.hypot(x, y, z, w);
+      fc.pre(n > 1e-3);
+      const world = createWorld();
+      const p = createCollisionPipeline(world);
+      running.push(p);
+      const stored = addEntity(world), set = addEntity(world);
+      for (const e of [stored, set]) addCollider(world, e, { shape: 'obb', halfExtents: [1, 2, 3], dynamic: dynamic && e === stored });
+      p.transform.rotation.set([x, y, z, w], 4 * stored);
+      if (!dynamic) markTransformChanged(world, stored);
+      setTransform(world, set, [0, 0, 0], [x / n, y / n, z / n, w / n]);
+      p.step(world);
+      const a = p.collider.world.subarray(SHAPE_STRIDE * stored, SHAPE_STRIDE * stored + 15);
+      const b = p.collider.world.subarray(SHAPE_STRIDE * set, SHAPE_STRIDE * set + 15);
+      for (let k = 3; k < 12; k += 3) expect(Math.hypot(a[k], a[k + 1], a[k + 2])).toBeCloseTo(1, 5);
+      for (let k = 0; k < 15; k++) expect(a[k]).toBeCloseTo(b[k], 5);
+      p.destroy();
+    }), { numRuns: 100 });
+  });
+
   /** Five dynamic boxes in a row, stepped once. */
   function row() {
     const world = createWorld();
@@ -234,11 +255,27 @@ describe('dynamic colliders posed by writes into the transform store', () => {
     return { p, world, ids };
   }
 
+  it('a character placed by its entity is placed rigidly from a rotation written without unit length', () => {
+    const world = createWorld();
+    const p = createCollisionPipeline(world);
+    running.push(p);
+    const stored = addEntity(world), set = addEntity(world);
+    addCharacterCollider(world, stored, asset);
+    addCharacterCollider(world, set, asset);
+    p.transform.rotation.set([0, 1.5, 0, 1.5], 4 * stored);
+    markTransformChanged(world, stored);
+    setTransform(world, set, [0, 0, 0], [0, Math.SQRT1_2, 0, Math.SQRT1_2]);
+    p.step(world);
+    const m = p.characters!.skeletons.characterMatrix;
+    for (let k = 0; k < 16; k++) expect(m[k]).toBeCloseTo(m[16 + k], 6);
+  });
+
   it.each([
     ['position[1]', (t: CollisionPipeline['transform'], e: number) => { t.position[3 * e + 1] = NaN; }, /position\[1\] is not finite \(NaN\)/],
     ['position[0] out of range', (t: CollisionPipeline['transform'], e: number) => { t.position[3 * e] = -2e18; }, /position\[0\] is -\d+, outside ±1e\+18/],
     ['rotation', (t: CollisionPipeline['transform'], e: number) => { t.rotation[4 * e + 2] = Infinity; }, /rotation \(0, 0, Infinity, 1\) is not finite/],
     ['scale', (t: CollisionPipeline['transform'], e: number) => { t.scale[e] = 0; }, /scale must be a finite number > 0, got 0/],
+    ['zero rotation', (t: CollisionPipeline['transform'], e: number) => { t.rotation.fill(0, 4 * e, 4 * e + 4); }, /rotation \(0, 0, 0, 0\) is zero, not a rotation/],
   ])('%s: step throws naming the entity before refitting anything, then recovers', (_, write, message) => {
     const { p, world, ids } = row();
     const boxes = p.collider.world.slice(), aabbs = p.collider.aabb.slice();
