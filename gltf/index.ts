@@ -11,7 +11,7 @@
  */
 import type { Accessor, Document, Node, Skin } from '@gltf-transform/core';
 import { fitBoneHitboxes, type BoneHitboxes, type HitboxFitOptions } from '../src/character/hitboxFit';
-import { CollideInputError, valueName } from '../src/errors';
+import { CollideInputError, assertRecord, valueName } from '../src/errors';
 import { addCharacter, boneRefusal, computeWorldMatrices, createSkeletonStore, defineSkeleton, type SkeletonDefinition } from '../src/character/skeleton';
 import { defineSkin, type SkinDefinition } from '../src/character/skin';
 import { slerpQuaternion } from '../src/rotation';
@@ -150,7 +150,7 @@ export function loadGltfCharacter(doc: Document, options: GltfCharacterOptions =
   if (doc === null || typeof doc !== 'object' || typeof (doc as { getRoot?: unknown }).getRoot !== 'function') {
     throw new CollideInputError(`loadGltfCharacter: doc must be a glTF-Transform Document (e.g. from NodeIO.read), got ${valueName(doc)}`);
   }
-  if (options === null || typeof options !== 'object') throw new CollideInputError(`loadGltfCharacter: options must be an object, got ${valueName(options)}`);
+  assertRecord(options, 'loadGltfCharacter', 'options');
   const skinIndex = options.skin ?? 0;
   const poseSamples = options.poseSamples ?? DEFAULT_POSE_SAMPLES;
   if (!Number.isInteger(poseSamples) || poseSamples < 0) {

@@ -94,10 +94,15 @@ export function assertNumberList(v: unknown, what: string): void {
   if (!isNumberList(v)) throw new CollideInputError(`${what} must be an array of numbers (typed or plain), got ${valueName(v)}`);
 }
 
+/** Throws CollideInputError unless `record` (named `what`, e.g. 'hits', 'hit') is an object. */
+export function assertRecord(record: unknown, caller: string, what: string): void {
+  if (record === null || typeof record !== 'object') throw new CollideInputError(`${caller}: ${what} must be an object, got ${valueName(record)}`);
+}
+
 /** Throws CollideInputError unless `options` is an object whose keys are all in `known`. */
 export function assertOptions(options: unknown, known: readonly string[], what: string): void {
-  if (options === null || typeof options !== 'object') throw new CollideInputError(`${what}: options must be an object, got ${valueName(options)}`);
-  assertKnownKeys(options, known, what);
+  assertRecord(options, what, 'options');
+  assertKnownKeys(options as object, known, what);
 }
 
 /** A value in a message: strings quoted, so a '3' is not mistaken for a 3. */

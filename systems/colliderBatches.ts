@@ -6,8 +6,8 @@
  * threads for large batches.
  */
 import type { World } from 'bitecs';
-import { CollideInputError } from '../src/errors';
-import { assertBatchArrays, assertBatchLength, assertRecord, batchCount, hitWidth, rayBatchLimits, type RayBatch } from '../src/query/rayQuery';
+import { CollideInputError, assertRecord } from '../src/errors';
+import { assertBatchArrays, assertBatchLength, batchCount, hitWidth, rayBatchLimits, type RayBatch } from '../src/query/rayQuery';
 import { assertPerQuery, COLLIDER_HIT_ARRAYS, type ColliderHits, type OverlapHits } from '../src/query/colliderHits';
 import { assertShapeQueryFields, createShapeQuery, QUERY_CAPSULE } from '../src/query/shapeQuery';
 import { SHAPE_QUERY_BATCH_ARRAYS, shapeQueryAt, type ShapeQueryBatch } from '../src/query/shapeQueryBatch';

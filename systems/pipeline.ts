@@ -8,7 +8,7 @@
  */
 import { $internal, observe, onRemove, type World } from 'bitecs';
 import { PairList } from '../src/broadphase/pairList';
-import { CollideInputError, assertKnownKeys, valueName } from '../src/errors';
+import { CollideInputError, assertKnownKeys, assertOptions, valueName } from '../src/errors';
 import { MAX_COORDINATE } from '../src/tolerances';
 import type { KdopK } from '../src/layout';
 import { SHAPE_CHARACTER, createColliderStore, deleteColliderId } from '../components/collider';
@@ -96,8 +96,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
   if ((world as { [COLLISION_PIPELINE]?: unknown })[COLLISION_PIPELINE] !== undefined) {
     throw new CollideInputError('createCollisionPipeline: this world already has a collision pipeline (destroy() it first)');
   }
-  if (options === null || typeof options !== 'object') throw new CollideInputError('createCollisionPipeline: options must be an object');
-  assertKnownKeys(options, PIPELINE_OPTIONS, 'createCollisionPipeline');
+  assertOptions(options, PIPELINE_OPTIONS, 'createCollisionPipeline');
   const aabbMargin = options.aabbMargin ?? 0;
   // Bounded like a coordinate: a box widened by more would leave Float32 range.
   if (typeof aabbMargin !== 'number' || !(aabbMargin >= 0 && aabbMargin <= MAX_COORDINATE)) {

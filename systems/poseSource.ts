@@ -10,7 +10,7 @@
  * typed arrays or plain arrays indexed by entity id), or one interleaved array (stride 3 for
  * positions, 4 for rotations, indexed by 3·eid / 4·eid). Scale is one array of uniform scales.
  */
-import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate } from '../src/errors';
+import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate, isNumberList } from '../src/errors';
 import { MAX_COORDINATE } from '../src/tolerances';
 import { SHAPE_MESH } from '../components/collider';
 import type { TransformStore } from '../components/transform';
@@ -60,9 +60,6 @@ export interface PoseSource {
   readonly rotationInterleaved: boolean;
 }
 
-function isNumberArray(v: unknown): v is NumberArray {
-  return Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
-}
 
 /** Validates the `transform` option's shape (CollideInputError naming the field). */
 export function createPoseSource(spec: TransformComponents, what: string): PoseSource {
@@ -70,13 +67,13 @@ export function createPoseSource(spec: TransformComponents, what: string): PoseS
   assertKnownKeys(spec, ['position', 'rotation', 'scale'], what);
   const positionInterleaved = checkComponent(spec.position, ['x', 'y', 'z'], 3, `${what}.position`);
   const rotationInterleaved = spec.rotation === undefined ? false : checkComponent(spec.rotation, ['x', 'y', 'z', 'w'], 4, `${what}.rotation`);
-  if (spec.scale !== undefined && !isNumberArray(spec.scale)) throw new CollideInputError(`${what}.scale must be an array of numbers (typed or plain)`);
+  if (spec.scale !== undefined && !isNumberList(spec.scale)) throw new CollideInputError(`${what}.scale must be an array of numbers (typed or plain)`);
   return { spec, positionInterleaved, rotationInterleaved };
 }
 
 /** Whether `c` is interleaved; throws unless it is an array or an object of the named field arrays. */
 function checkComponent(c: unknown, fields: readonly string[], stride: number, what: string): boolean {
-  if (isNumberArray(c)) {
+  if (isNumberList(c)) {
     if (c.length % stride !== 0) throw new CollideInputError(`${what}: an interleaved array needs ${stride} numbers per entity, got length ${c.length}`);
     return true;
   }
@@ -84,7 +81,7 @@ function checkComponent(c: unknown, fields: readonly string[], stride: number, w
     throw new CollideInputError(`${what} must be { ${fields.join(', ')} } arrays or one interleaved array (stride ${stride})`);
   }
   for (const f of fields) {
-    if (!isNumberArray((c as Record<string, unknown>)[f])) throw new CollideInputError(`${what}.${f} must be an array of numbers (typed or plain)`);
+    if (!isNumberList((c as Record<string, unknown>)[f])) throw new CollideInputError(`${what}.${f} must be an array of numbers (typed or plain)`);
   }
   return false;
 }

@@ -30,13 +30,13 @@ import {
 } from '../components/collider';
 import { pipelineOf, type CollisionPipeline } from './collisionState';
 import { NO_HIT, WALK_BEST, WALK_BOUND, WALK_ENTRY, WALK_FROM, WALK_LIMIT, WALK_SLACK, WALK_T, WALK_TO, legWalk, walkLegs, walkTimes } from './legWalk';
-import { assertRecord, rayLimit, type RayQuery } from '../src/query/rayQuery';
+import { rayLimit, type RayQuery } from '../src/query/rayQuery';
 import { entityPose } from './entityPose';
 import { HIT_GROUP_NAMES } from '../src/character/hitGroups';
 import { castHitboxRange, prepareHitboxRayBatch, type HitboxRayHits } from '../src/character/hitboxRaycast';
 import { createHitboxStore } from '../src/character/hitboxStore';
 import { createCharacterRayGrid } from '../src/character/rayGrid';
-import { CollideInputError } from '../src/errors';
+import { CollideInputError, assertRecord } from '../src/errors';
 import { WALK_SLACK_RELATIVE } from '../src/tolerances';
 import { writeHypot } from '../src/hypot';
 import type { RayBatch } from '../src/query/rayQuery';

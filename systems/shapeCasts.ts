@@ -16,8 +16,8 @@ import { shapecastTree } from '../src/tree/shapecastTree';
 import { POSE_STRIDE } from '../src/tree/pose';
 import { TreeQueryResult } from '../src/tree/queryResult';
 import { obbFromAabb } from '../src/volumes/obb';
+import { assertRecord } from '../src/errors';
 import { QUERY_AABB, QUERY_CAPSULE, QUERY_OBB, QUERY_SPHERE, assertShapeQuery, shapeQueryBounds, type ShapeQuery } from '../src/query/shapeQuery';
-import { assertRecord } from '../src/query/rayQuery';
 import {
   SHAPE_AABB,
   SHAPE_CAPSULE,

@@ -1,9 +1,9 @@
 import { assertRayGrid, buildCharacterRayGrid, type CharacterRayGrid } from '../src/character/rayGrid';
-import { assertMadeBy, assertRecord } from '../src/query/rayQuery';
+import { assertMadeBy } from '../src/query/rayQuery';
 import { updateCharacterRun } from '../src/character/hitboxUpdate';
 import { assertHitboxStore, type HitboxStore } from '../src/character/hitboxLayout';
 import { boneRefusal, type SkeletonStore } from '../src/character/skeleton';
-import { CollideInputError } from '../src/errors';
+import { CollideInputError, assertRecord } from '../src/errors';
 import type { HitboxJobs } from './parallel/hitboxJobs';
 
 /** What `updateBoneHitboxes` reads and writes: the skeleton and hitbox stores, and optionally a ray grid. */

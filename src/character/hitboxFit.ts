@@ -1,5 +1,5 @@
 import { ditoObb } from '../fit/dito';
-import { CollideInputError, assertFiniteValues, valueName } from '../errors';
+import { CollideInputError, assertFiniteValues, assertRecord, valueName } from '../errors';
 import { OBB_HALF, OBB_STRIDE, IDENTITY_AXES, type ReadonlyFloats } from '../layout';
 import { obbFromAxes } from '../volumes/obb';
 import { fitObbPcaPoints } from '../fit/obbFit';
@@ -85,7 +85,7 @@ function fitPoints(out: Float64Array, o: number, points: Float64Array, count: nu
 export function fitBoneHitboxes(skeleton: SkeletonDefinition, skin: SkinDefinition, options: HitboxFitOptions = {}): BoneHitboxes {
   assertSkeletonDefinition(skeleton, 'fitBoneHitboxes');
   if (skin === null || typeof skin !== 'object' || !(skin.weights instanceof Float64Array)) throw new CollideInputError(`fitBoneHitboxes: skin must come from defineSkin, got ${valueName(skin)}`);
-  if (options === null || typeof options !== 'object') throw new CollideInputError(`fitBoneHitboxes: options must be an object, got ${valueName(options)}`);
+  assertRecord(options, 'fitBoneHitboxes', 'options');
   const threshold = options.weightThreshold ?? DEFAULT_WEIGHT_THRESHOLD;
   const method = options.method ?? 'dito26';
   const minSize = options.minSize ?? 0;

@@ -1,10 +1,11 @@
 import { HITBOX_ROUNDING_MARGIN_RELATIVE, RAY_GRID_BOUNDARY_SLACK } from '../tolerances';
 import { RAY_INPUT_STRIDE, raycastObbArrays } from '../query/raycast';
 import { writeHypot } from '../hypot';
+import { assertRecord } from '../errors';
 import { assertHitboxStore, HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { assertRayGrid, cellOf, type CharacterRayGrid } from './rayGrid';
 import { nameHitbox, type HitboxHit } from './hitboxHit';
-import { allocateBatch, assertBatchArrays, assertBatchLength, assertRecord, hitWidth, rayBatchLimits, rayLimit, type RayBatch, type RayQuery } from '../query/rayQuery';
+import { allocateBatch, assertBatchArrays, assertBatchLength, hitWidth, rayBatchLimits, rayLimit, type RayBatch, type RayQuery } from '../query/rayQuery';
 import { allocate } from '../sharedMemory';
 import { grown } from '../broadphase/growable';
 import { interpolateObbArrays } from '../volumes/obb';

@@ -1,9 +1,8 @@
-import { CollideInputError, assertKnownKeys, assertNumberList, coordinateRefusal, isCoordinate } from '../errors';
+import { CollideInputError, assertKnownKeys, assertNumberList, assertRecord, coordinateRefusal, isCoordinate } from '../errors';
 import { CAPSULE_STRIDE, OBB_STRIDE } from '../layout';
 import { SWEEP_AXES_ORTHONORMAL, SWEEP_CONTACT_TOLERANCE } from '../tolerances';
 import { SWEEP_HIT_STRIDE, SWEEP_LIMIT, SWEEP_MOTION_STRIDE, SWEEP_NEXT, SWEEP_T, SWEPT_BOUNDS_STRIDE, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedStartTime, preparedSweptBounds, sweepClock, sweepContact, sweepSelect, sweepStep, SWEEP_STEP_CONTACT } from '../query/sweep';
 import { grown } from '../broadphase/growable';
-import { assertMadeBy, assertRecord } from '../query/rayQuery';
 import { IdList, sortIds } from '../broadphase/boxQuery';
 import { assertHitboxStore, HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { cellOf } from './rayGrid';
@@ -73,9 +72,16 @@ export function createSweepQuery(init: SweepQueryInit = {}): SweepQuery {
   return q;
 }
 
+/** Throws CollideInputError unless `q` has a sweep query's arrays (createSweepQuery); its numbers are not checked. */
+function assertSweepQueryRecord(q: SweepQuery, caller: string): void {
+  if (q === null || typeof q !== 'object' || !(q.start instanceof Float64Array) || !(q.end instanceof Float64Array)) {
+    throw new CollideInputError(`${caller}: the query must come from createSweepQuery`);
+  }
+}
+
 /** Throws CollideInputError unless `q` came from createSweepQuery and `start`, `end` are arrays. */
 function assertSweepArguments(q: SweepQuery, start: unknown, end: unknown, caller: string): void {
-  assertMadeBy(q, 'start', caller, 'query', 'createSweepQuery');
+  assertSweepQueryRecord(q, caller);
   assertNumberList(start, `${caller}: start`);
   assertNumberList(end, `${caller}: end`);
 }
@@ -109,9 +115,7 @@ export function setSweepCapsule(q: SweepQuery, start: ArrayLike<number>, so: num
  * mask outside uint32 or an ignore that is not an entity id or -1.
  */
 export function checkSweepQuery(q: SweepQuery, caller: string): void {
-  if (q === null || typeof q !== 'object' || !(q.start instanceof Float64Array) || !(q.end instanceof Float64Array)) {
-    throw new CollideInputError(`${caller}: the query must come from createSweepQuery`);
-  }
+  assertSweepQueryRecord(q, caller);
   if (q.kind !== 'obb' && q.kind !== 'capsule') throw new CollideInputError(`${caller}: query.kind must be 'obb' or 'capsule', got ${String(q.kind)}`);
   for (let e = 0; e < 2; e++) {
     const name = e === 0 ? 'start' : 'end', p = e === 0 ? q.start : q.end;

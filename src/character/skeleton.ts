@@ -320,9 +320,8 @@ export function addCharacter(store: SkeletonStore, definition: SkeletonDefinitio
  * Returns -1, or the first bone whose world matrix would hold a NaN, an infinity or a number
  * beyond ±MAX_COORDINATE (a bad local pose, or a bad character matrix for a root): the pass stops
  * there. Each column is checked before it is written, so the store holds only numbers within
- * range (the refused bone may keep a column of its last matrix); `boneRefusal` says why. The
- * checks cost about a tenth of the pass (column by column: checking the whole matrix before
- * writing it kept twelve more numbers live and cost twice that).
+ * range (the refused bone may keep a column of its last matrix); `boneRefusal` says why.
+ * Checking column by column keeps few numbers live (docs/design/hitboxes.md, "Bad bone poses").
  */
 export function computeWorldMatrices(store: SkeletonStore, firstCharacter = 0, count = store?.characterCount - firstCharacter): number {
   assertCharacterRange(store, 'world', firstCharacter, count, store?.characterCount, 'computeWorldMatrices', 'createSkeletonStore');

@@ -1,7 +1,7 @@
 import type { BoundingTree } from '../tree/build';
 import { grown } from '../broadphase/growable';
 import { ZERO_AREA_TRIANGLE_RATIO, DEFAULT_FLAT_EDGE_ANGLE } from '../tolerances';
-import { CollideInputError, valueName } from '../errors';
+import { CollideInputError, assertRecord } from '../errors';
 import { assertMadeBy } from '../query/rayQuery';
 import type { ReadonlyFloats } from '../layout';
 
@@ -213,7 +213,7 @@ const treeFlags = new WeakMap<BoundingTree, Uint16Array>();
  */
 export function setMeshEdges(tree: BoundingTree, options: MeshEdgeOptions = {}): Uint16Array {
   assertMadeBy(tree, 'triangles', 'setMeshEdges', 'tree', 'buildBoundingTree');
-  if (options === null || typeof options !== 'object') throw new CollideInputError(`setMeshEdges: options must be an object, got ${valueName(options)}`);
+  assertRecord(options, 'setMeshEdges', 'options');
   const angle = options.flatEdgeAngle ?? DEFAULT_FLAT_EDGE_ANGLE;
   if (!(angle >= 0 && angle < Math.PI)) throw new CollideInputError(`setMeshEdges: flatEdgeAngle must be in [0, π), got ${angle}`);
   const flags = treeFlags.get(tree) ?? new Uint16Array(tree.triangleCount);

@@ -1,4 +1,4 @@
-import { CollideInputError, assertKnownKeys, coordinateRefusal, isCoordinate, valueName } from '../errors';
+import { CollideInputError, assertKnownKeys, assertRecord, coordinateRefusal, isCoordinate, valueName } from '../errors';
 import { allocate } from '../sharedMemory';
 import { writeHypot } from '../hypot';
 
@@ -56,11 +56,19 @@ const validated = new Float64Array(2);
 
 /** Sets the query's origin and direction (allocation-free); returns the query. */
 export function setRay(q: RayQuery, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number): RayQuery {
-  assertMadeBy(q, 'direction', 'setRay', 'query', 'createRayQuery');
+  assertRayQueryRecord(q, 'setRay');
   const o = q.origin, d = q.direction;
   o[0] = ox; o[1] = oy; o[2] = oz;
   d[0] = dx; d[1] = dy; d[2] = dz;
   return q;
+}
+
+/** Throws CollideInputError unless `q` has a ray query's arrays (createRayQuery); its numbers are not checked. */
+function assertRayQueryRecord(q: RayQuery, caller: string): void {
+  const o = q?.origin, d = q?.direction;
+  if (!(o instanceof Float64Array) || o.length !== 3 || !(d instanceof Float64Array) || d.length !== 3) {
+    throw new CollideInputError(`${caller}: the query must come from createRayQuery, got ${valueName(q)}`);
+  }
 }
 
 /**
@@ -70,10 +78,8 @@ export function setRay(q: RayQuery, ox: number, oy: number, oz: number, dx: numb
  * a double returned from a call V8 does not inline is boxed (16 bytes of garbage per ray).
  */
 export function rayLimit(out: Float64Array, oo: number, q: RayQuery, caller: string): void {
-  const o = q?.origin, d = q?.direction;
-  if (!(o instanceof Float64Array) || o.length !== 3 || !(d instanceof Float64Array) || d.length !== 3) {
-    throw new CollideInputError(`${caller}: the query must come from createRayQuery`);
-  }
+  assertRayQueryRecord(q, caller);
+  const o = q.origin, d = q.direction;
   assertRayVectors(o, d, -1, caller, 'query');
   const maxDistance = q.maxDistance;
   if (!validRayFields(maxDistance, q.mask, q.ignore)) refuseRayFields(maxDistance, q.mask, q.ignore, -1, caller, 'query');
@@ -189,10 +195,6 @@ export function assertBatchLength(array: ArrayLike<number> | undefined, needed: 
   if (!(array.length >= needed)) throw new CollideInputError(`${what} holds ${array.length} numbers, ${needed} needed`);
 }
 
-/** Throws CollideInputError unless `record` (named `what`, e.g. 'hits', 'hit') is an object. */
-export function assertRecord(record: unknown, caller: string, what: string): void {
-  if (record === null || typeof record !== 'object') throw new CollideInputError(`${caller}: ${what} must be an object, got ${valueName(record)}`);
-}
 
 /**
  * Throws CollideInputError unless `record` (named `what`) looks made by `maker`: an object whose

@@ -1,5 +1,4 @@
 import { CollideInputError, assertKnownKeys, assertNumberList, coordinateRefusal } from '../errors';
-import { assertMadeBy } from './rayQuery';
 import { OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 import { MAX_COORDINATE, ROUNDING_ALLOWANCE, SAT_AXIS_SLACK } from '../tolerances';
 
@@ -127,7 +126,7 @@ export function createShapeQuery(init: ShapeQueryInit = {}): ShapeQuery {
 
 /** Makes the query a sphere of centre (x, y, z) and radius r (allocation-free); returns it. */
 export function setSphereQuery(q: ShapeQuery, x: number, y: number, z: number, r: number): ShapeQuery {
-  assertMadeBy(q, 'data', 'setSphereQuery', 'query', 'createShapeQuery');
+  assertShapeQueryRecord(q, 'setSphereQuery');
   const d = q.data;
   d[0] = x; d[1] = y; d[2] = z; d[3] = r;
   return setKind(q, QUERY_SPHERE);
@@ -135,7 +134,7 @@ export function setSphereQuery(q: ShapeQuery, x: number, y: number, z: number, r
 
 /** Makes the query a capsule around segment (ax, ay, az)-(bx, by, bz) of radius r (allocation-free); returns it. */
 export function setCapsuleQuery(q: ShapeQuery, ax: number, ay: number, az: number, bx: number, by: number, bz: number, r: number): ShapeQuery {
-  assertMadeBy(q, 'data', 'setCapsuleQuery', 'query', 'createShapeQuery');
+  assertShapeQueryRecord(q, 'setCapsuleQuery');
   const d = q.data;
   d[0] = ax; d[1] = ay; d[2] = az; d[3] = bx; d[4] = by; d[5] = bz; d[6] = r;
   return setKind(q, QUERY_CAPSULE);
@@ -143,7 +142,7 @@ export function setCapsuleQuery(q: ShapeQuery, ax: number, ay: number, az: numbe
 
 /** Makes the query the OBB at box[offset] (OBB layout: centre, axes u0 u1 u2, half-extents), copied; returns it. */
 export function setObbQuery(q: ShapeQuery, box: ReadonlyFloats, offset = 0): ShapeQuery {
-  assertMadeBy(q, 'data', 'setObbQuery', 'query', 'createShapeQuery');
+  assertShapeQueryRecord(q, 'setObbQuery');
   assertNumberList(box, 'setObbQuery: box');
   const d = q.data;
   for (let i = 0; i < OBB_STRIDE; i++) d[i] = box[offset + i];
@@ -152,7 +151,7 @@ export function setObbQuery(q: ShapeQuery, box: ReadonlyFloats, offset = 0): Sha
 
 /** Makes the query the axis-aligned box [min, max] (allocation-free); returns it. */
 export function setAabbQuery(q: ShapeQuery, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): ShapeQuery {
-  assertMadeBy(q, 'data', 'setAabbQuery', 'query', 'createShapeQuery');
+  assertShapeQueryRecord(q, 'setAabbQuery');
   const d = q.data;
   d[0] = minX; d[1] = minY; d[2] = minZ; d[3] = maxX; d[4] = maxY; d[5] = maxZ;
   return setKind(q, QUERY_AABB);
@@ -160,7 +159,7 @@ export function setAabbQuery(q: ShapeQuery, minX: number, minY: number, minZ: nu
 
 /** Sets the query's cast displacement (allocation-free); returns it. */
 export function setShapeCast(q: ShapeQuery, dx: number, dy: number, dz: number): ShapeQuery {
-  assertMadeBy(q, 'displacement', 'setShapeCast', 'query', 'createShapeQuery');
+  assertShapeQueryRecord(q, 'setShapeCast');
   const d = q.displacement;
   d[0] = dx; d[1] = dy; d[2] = dz;
   return q;
@@ -199,17 +198,23 @@ function checkLength(a: Float64Array, i: number, caller: string, item: number, f
   }
 }
 
+/** Throws CollideInputError unless `q` has a shape query's arrays and a known kind (createShapeQuery); its numbers are not checked. */
+function assertShapeQueryRecord(q: ShapeQuery, caller: string): void {
+  if (q === null || typeof q !== 'object') throw new CollideInputError(`${caller}: the query must come from createShapeQuery, got ${String(q)}`);
+  const d = q.data, m = q.displacement;
+  if (!(d instanceof Float64Array) || d.length !== OBB_STRIDE || !(m instanceof Float64Array) || m.length !== 3 || SHAPE_NAMES[q.kind] !== q.shape) {
+    throw new CollideInputError(`${caller}: the query must come from createShapeQuery`);
+  }
+}
+
 /**
  * Validates a query for an overlap query (`cast` false) or a cast (`cast` true, which also needs a
  * finite, non-zero displacement): CollideInputError naming the field and value. A box's axes must
  * be orthonormal to SAT_AXIS_SLACK, as the stores' boxes are.
  */
 export function assertShapeQuery(q: ShapeQuery, caller: string, cast: boolean): void {
-  if (q === null || typeof q !== 'object') throw new CollideInputError(`${caller}: the query must come from createShapeQuery, got ${String(q)}`);
+  assertShapeQueryRecord(q, caller);
   const d = q.data, m = q.displacement;
-  if (!(d instanceof Float64Array) || d.length !== OBB_STRIDE || !(m instanceof Float64Array) || m.length !== 3 || SHAPE_NAMES[q.kind] !== q.shape) {
-    throw new CollideInputError(`${caller}: the query must come from createShapeQuery`);
-  }
   assertShapeQueryFields(q.kind, d, 0, m, 0, caller, cast, -1);
   if (!Number.isInteger(q.mask) || q.mask < 0 || q.mask > 0xffffffff) throw new CollideInputError(`${caller}: query.mask must be a uint32, got ${q.mask}`);
   if (!Number.isInteger(q.ignore) || q.ignore < -1) throw new CollideInputError(`${caller}: query.ignore must be an entity id or -1, got ${q.ignore}`);
