@@ -1,5 +1,5 @@
 import { OBB_STRIDE } from '../layout';
-import { boxSize, grow, toParentFrame, writeNodes, type Builder, type NodeArrays, type TreeNodes } from './build';
+import { boxSize, grow, toParentFrame, writeNodes, type Builder, type NodeArrays, type TreeNodes, type TriangleArrays } from './build';
 
 /**
  * A tree build split between threads, with the tree of one thread to the bit. The calling thread
@@ -206,11 +206,13 @@ export interface FramedNodes {
  * cover the mesh); the threads of a build claim the subtrees one at a time through claim[0]
  * (Atomics), so a thread that starts late finds the others' work done. `pending` and
  * `levels` hold a triangle count plus one. Warms the builder up on the first claimed subtree
- * (Builder.warmUp).
+ * (Builder.warmUp). With `shared`, the builder has arrays of its own (a thread's WebAssembly arena):
+ * each subtree's run is borrowed from `shared` before it grows and returned after.
  */
-export function growSubtrees(builder: Builder, grown: NodeArrays, framed: FramedNodes, plan: Int32Array, count: number, claim: Int32Array, maxLeaf: number, pending: Int32Array, levels: Int32Array): void {
+export function growSubtrees(builder: Builder, grown: NodeArrays, framed: FramedNodes, plan: Int32Array, count: number, claim: Int32Array, maxLeaf: number, pending: Int32Array, levels: Int32Array, shared: TriangleArrays | null = null): void {
   for (let i = Atomics.add(claim, 0, 1), warm = false; i < count; i = Atomics.add(claim, 0, 1)) {
     const e = PLAN_STRIDE * i, first = plan[e + PLAN_FIRST], triangles = plan[e + PLAN_COUNT], slot = plan[e + PLAN_SLOT];
+    if (shared !== null) builder.borrowRun(shared, first, triangles);
     if (!warm) builder.warmUp(first, triangles);
     warm = true;
     const end = slot + 2 * triangles - 1;
@@ -222,6 +224,7 @@ export function growSubtrees(builder: Builder, grown: NodeArrays, framed: Framed
     };
     const nodes = grow(builder, view, pending, levels, first, triangles, maxLeaf);
     builder.placeTriangles(first, triangles);
+    if (shared !== null) builder.returnRun(shared, first, triangles);
     writeNodes(framed.nodes.subarray(OBB_STRIDE * slot, OBB_STRIDE * end), framed.sizes.subarray(slot, end), view.boxes, view.children, nodes);
     plan[e + PLAN_NODES] = nodes;
     plan[e + PLAN_DEPTH] = builder.depth;

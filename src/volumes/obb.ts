@@ -41,10 +41,29 @@ export function obbFromAxes(
     if (d2 < min2) min2 = d2;
     if (d2 > max2) max2 = d2;
   }
+  return obbFromExtents(out, o, axes, a, min0, max0, min1, max1, min2, max2);
+}
+
+/**
+ * The box with the given orthonormal axes spanning [min_k, max_k] along axis k: obbFromAxes once
+ * the points are projected (by it, or by the tree builder's WebAssembly projection).
+ */
+export function obbFromExtents(
+  out: Floats,
+  o: number,
+  axes: ReadonlyFloats,
+  a: number,
+  min0: number,
+  max0: number,
+  min1: number,
+  max1: number,
+  min2: number,
+  max2: number,
+): Floats {
   const c0 = 0.5 * (min0 + max0), c1 = 0.5 * (min1 + max1), c2 = 0.5 * (min2 + max2);
-  out[o + OBB_CENTER] = c0 * ux + c1 * vx + c2 * wx;
-  out[o + OBB_CENTER + 1] = c0 * uy + c1 * vy + c2 * wy;
-  out[o + OBB_CENTER + 2] = c0 * uz + c1 * vz + c2 * wz;
+  out[o + OBB_CENTER] = c0 * axes[a] + c1 * axes[a + 3] + c2 * axes[a + 6];
+  out[o + OBB_CENTER + 1] = c0 * axes[a + 1] + c1 * axes[a + 4] + c2 * axes[a + 7];
+  out[o + OBB_CENTER + 2] = c0 * axes[a + 2] + c1 * axes[a + 5] + c2 * axes[a + 8];
   for (let i = 0; i < 9; i++) out[o + OBB_AXES + i] = axes[a + i];
   out[o + OBB_HALF] = 0.5 * (max0 - min0);
   out[o + OBB_HALF + 1] = 0.5 * (max1 - min1);

@@ -7,12 +7,13 @@
  * holding the build up with a fixed share.
  */
 import {
-  Builder, buildStack, checkCoordinates, checkTreeInput, createTreeNodes, momentStride, treeOf,
-  type BoundingNodeKind, type BoundingTree, type BoundingTreeOptions, type ObbNodeFit, type TreeSplitRule,
+  Builder, arenaArrays, buildStack, checkCoordinates, checkTreeInput, createTreeNodes, momentStride, treeOf, wasmArenaFor,
+  type BoundingNodeKind, type TriangleArrays, type BoundingTree, type BoundingTreeOptions, type ObbNodeFit, type TreeSplitRule,
 } from '../../src/tree/build';
 import { SplitBuild, growSubtrees, PLAN_STRIDE, SUBTREES_PER_PART } from '../../src/tree/splitBuild';
 import { OBB_STRIDE, type ReadonlyFloats } from '../../src/layout';
 import { allocate, allocateLike, type SharableArray } from '../../src/sharedMemory';
+import { releaseTreeBuildArena } from '../../src/wasm/treeBuild';
 import type { WorkerPool } from './pool';
 import { JOB_TREE_GROW, JOB_TREE_PREPARE, TREE_ARRAYS } from './protocol';
 
@@ -76,11 +77,16 @@ export function createTreeBuffers(shared: boolean): TreeBuffers {
   };
 }
 
-/** A builder over the buffers' mesh and arrays, with the build's options. */
-function builderOf(b: TreeBuffers): Builder {
+/** The build's options, from the params. */
+function optionsOf(b: TreeBuffers): Required<BoundingTreeOptions> {
+  const p = b.params;
+  return { kind: KINDS[p[PARAM_KIND]], fit: FITS[p[PARAM_FIT]], split: SPLITS[p[PARAM_SPLIT]], maxLeafTriangles: p[PARAM_LEAF] };
+}
+
+/** A builder over the buffers' mesh and arrays (or, when given, arrays of its own), with the build's options. */
+function builderOf(b: TreeBuffers, arrays: TriangleArrays = b): Builder {
   const p = b.params, n = p[PARAM_TRIANGLES];
-  const options: Required<BoundingTreeOptions> = { kind: KINDS[p[PARAM_KIND]], fit: FITS[p[PARAM_FIT]], split: SPLITS[p[PARAM_SPLIT]], maxLeafTriangles: p[PARAM_LEAF] };
-  return new Builder(b.positions.subarray(0, p[PARAM_POSITIONS]), b.indices.subarray(0, 3 * n), options, b);
+  return new Builder(b.positions.subarray(0, p[PARAM_POSITIONS]), b.indices.subarray(0, 3 * n), optionsOf(b), arrays);
 }
 
 /** Copies and measures the triangles of the chunks this thread claims, each chunk's largest |coordinate| into the params. */
@@ -91,10 +97,21 @@ function prepareChunks(builder: Builder, b: TreeBuffers, chunks: number): void {
   }
 }
 
-/** Grows the subtrees this thread claims. */
+/**
+ * Grows the subtrees this thread claims: in this thread's WebAssembly arena where the kernels
+ * load (each subtree's run borrowed from the shared arrays and returned), else with `builder` on
+ * the shared arrays.
+ */
 function growClaimed(builder: Builder, b: TreeBuffers): void {
-  const stack = buildStack(b.params[PARAM_TRIANGLES]);
-  growSubtrees(builder, b, { nodes: b.framed, sizes: b.sizes }, b.plan, b.params[PARAM_SUBTREES], b.claims.subarray(CLAIM_SUBTREE), b.params[PARAM_LEAF], stack.pending, stack.levels);
+  const n = b.params[PARAM_TRIANGLES];
+  const stack = buildStack(n);
+  const arena = wasmArenaFor(optionsOf(b), n);
+  const grower = arena === null ? builder : builderOf(b, arenaArrays(arena, b.tris));
+  try {
+    growSubtrees(grower, b, { nodes: b.framed, sizes: b.sizes }, b.plan, b.params[PARAM_SUBTREES], b.claims.subarray(CLAIM_SUBTREE), b.params[PARAM_LEAF], stack.pending, stack.levels, arena === null ? null : b);
+  } finally {
+    if (arena !== null) releaseTreeBuildArena();
+  }
 }
 
 /** Runs a worker's part of a tree job. */

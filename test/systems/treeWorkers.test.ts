@@ -2,7 +2,8 @@
  * Mesh trees built on worker threads (buildMeshTree with a pool): the tree of 1 or 2 workers is
  * buildBoundingTree's, every array to the bit, over random meshes (clustered and degenerate
  * triangles, shared and unreferenced vertices, tiny to huge coordinates), every node kind, fit,
- * split rule and leaf sizes 1, 3 and 10; bad input is refused with the same CollideInputError.
+ * split rule and leaf sizes 1, 3 and 10, with the WebAssembly kernels on the threads or not; bad
+ * input is refused with the same CollideInputError.
  */
 import { createWorld } from 'bitecs';
 import fc from 'fast-check';
@@ -13,6 +14,7 @@ import type { CollisionPipeline } from '../../systems/collisionState';
 import { createCollisionPipeline } from '../../systems/pipeline';
 import { createWorkerPool } from '../../systems/parallel/workerPool';
 import { buildMeshTree } from '../../systems/meshCollider';
+import { setTreeBuildWasm } from '../../src/wasm/treeBuild';
 import { mulberry32 } from '../../scenes/random';
 import { torusKnot } from '../../scenes/torusKnot';
 import { refusal } from '../support/refusal';
@@ -84,16 +86,24 @@ function randomMesh(seed: number): { positions: Float64Array; indices: Uint32Arr
 
 describe('mesh trees on worker threads', () => {
   it('are the single-thread tree to the bit, with 1 and 2 workers, for every kind, fit, split and leaf size', () => {
+    // The reference is the JavaScript loops' tree; the workers grow their subtrees with the
+    // WebAssembly kernels, the calling thread with or without them.
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 2 ** 30 }), (seed) => {
+      fc.property(fc.integer({ min: 1, max: 2 ** 30 }), fc.boolean(), (seed, callerWasm) => {
         const mesh = randomMesh(seed);
-        for (const options of OPTIONS) {
-          const single = buildBoundingTree(mesh.positions, mesh.indices, options);
-          for (const p of pipelines) {
-            const jobs = p.parallel!.jobsOnWorkers;
-            expectSameTree(buildMeshTree(p, mesh.positions, mesh.indices, options), single, `seed ${seed}, ${p.parallel!.workers} workers, ${JSON.stringify(options)}`);
-            expect(p.parallel!.jobsOnWorkers).toBe(jobs + 2);
+        try {
+          for (const options of OPTIONS) {
+            setTreeBuildWasm(false);
+            const single = buildBoundingTree(mesh.positions, mesh.indices, options);
+            setTreeBuildWasm(callerWasm);
+            for (const p of pipelines) {
+              const jobs = p.parallel!.jobsOnWorkers;
+              expectSameTree(buildMeshTree(p, mesh.positions, mesh.indices, options), single, `seed ${seed}, ${p.parallel!.workers} workers, ${JSON.stringify(options)}`);
+              expect(p.parallel!.jobsOnWorkers).toBe(jobs + 2);
+            }
           }
+        } finally {
+          setTreeBuildWasm(true);
         }
       }),
       { numRuns: 12 },
