@@ -16,6 +16,7 @@ import { createDemoScene, type CharacterKind, type DemoScene } from '../scenes/d
 import { createWorkerPool } from '../systems/parallel/workerPool';
 import { CONTACT_COUNT, CONTACT_POINTS, CONTACT_POINT_STRIDE, CONTACT_STRIDE } from '../src/contacts/manifold';
 import { foxKind } from '../scenes/foxKind';
+import { treeBuildWasmAvailable } from '../src/wasm/treeBuild';
 import { LAYERS } from './layers';
 import { DebugView } from './view';
 
@@ -121,7 +122,9 @@ function setUpThreads(demo: DemoScene): void {
   const threads = demo.pipeline.workers + 1;
   document.body.dataset.isolated = crossOriginIsolated ? '1' : '0';
   document.body.dataset.threads = String(threads);
-  element('threads').textContent = `${crossOriginIsolated ? 'cross-origin isolated' : 'not cross-origin isolated (no SharedArrayBuffer)'} · ${threads === 1 ? '1 thread' : `${threads} threads (the page and ${threads - 1} workers)`}`;
+  const treeWasm = treeBuildWasmAvailable();
+  document.body.dataset.treeWasm = treeWasm ? '1' : '0';
+  element('threads').textContent = `${crossOriginIsolated ? 'cross-origin isolated' : 'not cross-origin isolated (no SharedArrayBuffer)'} · ${threads === 1 ? '1 thread' : `${threads} threads (the page and ${threads - 1} workers)`} · tree builds: ${treeWasm ? 'WebAssembly' : 'JavaScript'}`;
 }
 
 async function main(): Promise<void> {

@@ -119,6 +119,9 @@ describe.skipIf(!haveChromium)('debug page in headless Chromium', () => {
     const two = await dataset(parallel);
     expect(one.isolated).toBe('1');
     expect(two.isolated).toBe('1');
+    // The tree builder's WebAssembly module compiles on the page's main thread (under Chromium's
+    // 4 KB limit for synchronous compilation there).
+    expect(one.treeWasm).toBe('1');
     expect(one.threads).toBe('1');
     expect(two.threads).toBe('3');
     expect(Number(two.jobsOnWorkers)).toBeGreaterThanOrEqual(60); // a refit and a narrow phase per frame
