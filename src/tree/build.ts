@@ -225,13 +225,14 @@ function treeSumsKind(options: Required<BoundingTreeOptions>): TreeSumsKind | nu
 }
 
 /**
- * The WebAssembly arena for a build of `triangles` triangles with these options, or null where
- * the build keeps to the JavaScript loops (kernels unavailable, or an OBB fit other than the
- * covariance one). Release it with releaseTreeBuildArena once the build is done.
+ * The WebAssembly arena for a build of `triangles` triangles with these options (with room for a
+ * copy of the mesh's `positionCount` coordinates, which an AABB or sphere build measures in), or null
+ * where the build keeps to the JavaScript loops (kernels unavailable, or an OBB fit other than
+ * the covariance one). Release it with releaseTreeBuildArena once the build is done.
  */
-export function wasmArenaFor(options: Required<BoundingTreeOptions>, triangles: number): TreeBuildArena | null {
+export function wasmArenaFor(options: Required<BoundingTreeOptions>, triangles: number, positionCount = 0): TreeBuildArena | null {
   const kind = treeSumsKind(options);
-  return kind === null ? null : treeBuildArena(triangles, kind);
+  return kind === null ? null : treeBuildArena(triangles, kind, positionCount);
 }
 
 /** A build's per-triangle arrays in `arena`; `tris` holds an AABB or sphere build's triangles (an OBB build's are in the arena). */
@@ -279,7 +280,7 @@ export class Builder {
   private readonly mean = new Float64Array(3);
   private readonly covariance = new Float64Array(6);
   private readonly eigenValues = new Float64Array(3);
-  private readonly reference = new Float64Array(3);
+  private readonly reference: Float64Array;
 
   /**
    * A builder over `arrays` (sized for the mesh) for a checked mesh and options; `prepare` fills
@@ -303,6 +304,7 @@ export class Builder {
     this.wasm = arrays.wasm ?? null;
     this.sums = this.wasm?.sums ?? new Float64Array(SUM_COUNT);
     this.axes = this.wasm?.axes ?? new Float64Array(9);
+    this.reference = this.wasm?.reference ?? new Float64Array(3);
     // The warm-up's node (warmUp).
     this.boxes = scratch.boxes = atLeast(scratch.boxes, OBB_STRIDE);
     // The first corner of the mesh's first triangle: the moments' reference point.
@@ -337,6 +339,10 @@ export class Builder {
    * |coordinate|.
    */
   private measureVertices(from: number, to: number): number {
+    const wasm = this.wasm;
+    if (wasm !== null && wasm.positions !== null) {
+      return wasm.measure(from, to, wasm.positionsAt, wasm.indicesAt, wasm.referenceAt, wasm.centroidsAt, wasm.momentsAt, 8 * this.stride, this.momentCount === MEAN_MOMENTS ? 1 : 0);
+    }
     const positions = this.positions, indices = this.indices;
     let maxAbs = 0;
     for (let t = from; t < to; t++) {
@@ -886,7 +892,10 @@ export function writeNodes(nodes: Float64Array, sizes: Float64Array, boxes: Floa
 export function buildBoundingTree(positions: ReadonlyFloats, indices: ReadonlyFloats, options: BoundingTreeOptions = {}): BoundingTree {
   const opts = checkTreeInput(positions, indices, options);
   const triangleCount = indices.length / 3;
-  const wasm = wasmArenaFor(opts, triangleCount);
+  const wasm = wasmArenaFor(opts, triangleCount, positions.length);
+  // An AABB or sphere build measures its triangles at a copy of the mesh in the arena.
+  wasm?.positions?.set(positions);
+  wasm?.indices?.set(indices);
   const arrays: TriangleArrays = wasm === null ? {
     tris: new Float64Array(9 * triangleCount),
     ids: new Uint32Array(triangleCount),

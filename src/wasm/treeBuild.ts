@@ -1,10 +1,11 @@
 /**
  * The bounding-tree builder's hottest loops in WebAssembly (treeBuild.wat): the range sums over a
- * node's triangles and the projection of its corners on an OBB node's axes, in 128-bit SIMD, and
- * the partitions of a node's triangles. They give the numbers of the JavaScript loops (Builder.sumRange,
- * obbFromAxes, Builder.partition) to the bit; those loops
- * stay the fallback where WebAssembly, its SIMD instructions or its compilation (a page's
- * Content-Security-Policy) are not available, and for builds on the worker pool.
+ * node's triangles and the projection of its corners on an OBB node's axes, in 128-bit SIMD, the
+ * partitions of a node's triangles, and an AABB or sphere build's measuring of its triangles.
+ * They give the numbers of the JavaScript loops (Builder.sumRange, obbFromAxes,
+ * Builder.partition, Builder.measure) to the bit; those loops stay the fallback where
+ * WebAssembly, its SIMD instructions or its compilation (a page's Content-Security-Policy) are
+ * not available.
  */
 import { TREE_BUILD_WASM } from './treeBuildBytes';
 
@@ -25,6 +26,7 @@ const KEPT_BYTES = 64 << 20;
 
 type SumKernel = (ids: number, first: number, end: number, moments: number, sums: number) => void;
 type ProjectKernel = (points: number, count: number, axes: number, extents: number) => void;
+type MeasureKernel = (first: number, end: number, positions: number, indices: number, reference: number, centroids: number, records: number, stride: number, moments: number) => number;
 type IdPartitionKernel = (first: number, count: number, axis: number, at: number, centroids: number, ids: number) => number;
 type PartitionKernel = (first: number, count: number, ax: number, ay: number, az: number, at: number, tris: number, centroids: number, ids: number) => number;
 
@@ -44,6 +46,12 @@ export interface TreeBuildArena {
   readonly axes: Float64Array;
   /** `project`'s result: the min on each axis, then the max. */
   readonly extents: Float64Array;
+  /** The moments' reference point (Builder's), for `measure`. */
+  readonly reference: Float64Array;
+  /** A one-thread AABB or sphere build's copy of the mesh's vertices, for `measure`; else null. */
+  readonly positions: Float64Array | null;
+  /** That build's copy of the mesh's corner indices; else null. */
+  readonly indices: Uint32Array | null;
   readonly idsAt: number;
   readonly momentsAt: number;
   readonly sumsAt: number;
@@ -51,6 +59,9 @@ export interface TreeBuildArena {
   readonly centroidsAt: number;
   readonly axesAt: number;
   readonly extentsAt: number;
+  readonly referenceAt: number;
+  readonly positionsAt: number;
+  readonly indicesAt: number;
   /** Sums triangles ids[first .. end - 1] into `sums`: sum(idsAt, first, end, momentsAt, sumsAt). */
   readonly sum: SumKernel;
   /** Projects `count` points at byte `points` on `axes` into `extents`: project(points, count, axesAt, extentsAt). */
@@ -65,6 +76,12 @@ export interface TreeBuildArena {
    * partitionIds(first, count, axis, at, centroidsAt, idsAt).
    */
   readonly partitionIds: IdPartitionKernel;
+  /**
+   * Builder.measure of triangles from .. to - 1 at the copied vertices, returning their largest
+   * |coordinate|: measure(from, to, positionsAt, indicesAt, referenceAt, centroidsAt, momentsAt,
+   * record bytes, 1 with the 'mean' moments else 0).
+   */
+  readonly measure: MeasureKernel;
 }
 
 interface Loaded {
@@ -73,6 +90,7 @@ interface Loaded {
   project: ProjectKernel;
   partition: PartitionKernel;
   partitionIds: IdPartitionKernel;
+  measure: MeasureKernel;
 }
 
 let loaded: Loaded | null | undefined;
@@ -90,6 +108,7 @@ function load(): Loaded | null {
       project: exports.projectPoints as ProjectKernel,
       partition: exports.partitionTriangles as PartitionKernel,
       partitionIds: exports.partitionIds as IdPartitionKernel,
+      measure: exports.measureTriangles as MeasureKernel,
     };
   } catch {
     loaded = null;
@@ -98,8 +117,9 @@ function load(): Loaded | null {
 }
 
 /**
- * Whether one-thread tree builds use the WebAssembly kernels (default true, where they load);
- * false keeps every build on the JavaScript loops, which give the same trees.
+ * Whether tree builds use the WebAssembly kernels (default true, where they load); false keeps
+ * every build on the JavaScript loops, which give the same trees. A pooled build's threads follow
+ * the setting of the thread that calls it.
  */
 export function setTreeBuildWasm(use: boolean): void {
   enabled = use;
@@ -112,20 +132,24 @@ export function treeBuildWasmAvailable(): boolean {
 
 /**
  * The arena for a build of `triangles` triangles whose range sums are of `kind`, the memory grown
- * to hold it (and the triangles, for covariance OBB builds); null when the kernels are off or
- * unavailable, or the memory cannot grow.
+ * to hold it (and the triangles, for covariance OBB builds, or a copy of the mesh's
+ * `positionCount` vertex coordinates and its indices, for AABB and sphere builds that measure in
+ * it; 0 for none); null when the kernels are off or unavailable, or the memory cannot grow.
  */
-export function treeBuildArena(triangles: number, kind: TreeSumsKind): TreeBuildArena | null {
+export function treeBuildArena(triangles: number, kind: TreeSumsKind, positionCount = 0): TreeBuildArena | null {
   const wasm = enabled ? load() : null;
   if (wasm === null) return null;
-  const sumsAt = 0, axesAt = 8 * SUM_NUMBERS, extentsAt = axesAt + 8 * 9, idsAt = extentsAt + 8 * 6;
+  const sumsAt = 0, axesAt = 8 * SUM_NUMBERS, extentsAt = axesAt + 8 * 9, referenceAt = extentsAt + 8 * 6, idsAt = referenceAt + 8 * 3;
   // Records start 16-byte aligned, as the kernels' 128-bit loads prefer.
   const momentsAt = (idsAt + 4 * triangles + 15) & ~15;
   const trisAt = momentsAt + 8 * RECORD_NUMBERS[kind] * triangles;
   // OBB builds move their triangles and centroids as nodes split; the others only the ids.
   const moved = kind === 'covariance' ? triangles : 0;
   const centroidsAt = trisAt + 72 * moved;
-  const bytes = centroidsAt + 24 * triangles;
+  const copied = kind === 'covariance' ? 0 : positionCount;
+  const positionsAt = centroidsAt + 24 * triangles;
+  const indicesAt = (positionsAt + 8 * copied + 15) & ~15;
+  const bytes = indicesAt + (copied > 0 ? 12 * triangles : 0);
   const memory = wasm.memory;
   try {
     const missing = bytes - memory.buffer.byteLength;
@@ -142,11 +166,15 @@ export function treeBuildArena(triangles: number, kind: TreeSumsKind): TreeBuild
     centroids: new Float64Array(buffer, centroidsAt, 3 * triangles),
     axes: new Float64Array(buffer, axesAt, 9),
     extents: new Float64Array(buffer, extentsAt, 6),
-    idsAt, momentsAt, sumsAt, trisAt, centroidsAt, axesAt, extentsAt,
+    reference: new Float64Array(buffer, referenceAt, 3),
+    positions: copied > 0 ? new Float64Array(buffer, positionsAt, copied) : null,
+    indices: copied > 0 ? new Uint32Array(buffer, indicesAt, 3 * triangles) : null,
+    idsAt, momentsAt, sumsAt, trisAt, centroidsAt, axesAt, extentsAt, referenceAt, positionsAt, indicesAt,
     sum: wasm.sums[kind],
     project: wasm.project,
     partition: wasm.partition,
     partitionIds: wasm.partitionIds,
+    measure: wasm.measure,
   };
 }
 

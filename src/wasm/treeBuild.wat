@@ -235,4 +235,68 @@
       (i32.store (local.get $b) (local.get $s))
       (br $swaps))
     (unreachable))
+
+  ;; Builder.measure of an AABB or sphere build's triangles first .. end - 1, read at the mesh's
+  ;; vertices (xyz doubles at $positions, u32 corner indices at $indices): each centroid (3
+  ;; doubles at $centroids), and each record ($stride bytes at $records) gets, after the moments
+  ;; when $moments is 1 (area and area-weighted centroid about the point at $reference), the
+  ;; corners' min and max. Returns the largest |coordinate| of the boxes (NaN when one is not a
+  ;; number). f64.min and f64.max are Math.min and Math.max, -0, 0 and NaN included.
+  (func (export "measureTriangles") (param $first i32) (param $end i32) (param $positions i32) (param $indices i32)
+    (param $reference i32) (param $centroids i32) (param $records i32) (param $stride i32) (param $moments i32) (result f64)
+    (local $t i32) (local $p i32) (local $q i32) (local $r i32) (local $w i32) (local $b i32)
+    (local $px f64) (local $py f64) (local $pz f64) (local $qx f64) (local $qy f64) (local $qz f64)
+    (local $rx f64) (local $ry f64) (local $rz f64) (local $ux f64) (local $uy f64) (local $uz f64)
+    (local $vx f64) (local $vy f64) (local $vz f64) (local $gx f64) (local $gy f64) (local $gz f64)
+    (local $x0 f64) (local $y0 f64) (local $z0 f64) (local $x1 f64) (local $y1 f64) (local $z1 f64)
+    (local $nx f64) (local $ny f64) (local $nz f64) (local $area f64) (local $maxAbs f64)
+    (local.set $t (local.get $first))
+    (block $done
+      (br_if $done (i32.ge_s (local.get $t) (local.get $end)))
+      (loop $next
+        (local.set $w (i32.add (local.get $indices) (i32.mul (local.get $t) (i32.const 12))))
+        (local.set $p (i32.add (local.get $positions) (i32.mul (i32.load offset=0 (local.get $w)) (i32.const 24))))
+        (local.set $q (i32.add (local.get $positions) (i32.mul (i32.load offset=4 (local.get $w)) (i32.const 24))))
+        (local.set $r (i32.add (local.get $positions) (i32.mul (i32.load offset=8 (local.get $w)) (i32.const 24))))
+        (local.set $px (f64.load offset=0 (local.get $p))) (local.set $py (f64.load offset=8 (local.get $p))) (local.set $pz (f64.load offset=16 (local.get $p)))
+        (local.set $qx (f64.load offset=0 (local.get $q))) (local.set $qy (f64.load offset=8 (local.get $q))) (local.set $qz (f64.load offset=16 (local.get $q)))
+        (local.set $rx (f64.load offset=0 (local.get $r))) (local.set $ry (f64.load offset=8 (local.get $r))) (local.set $rz (f64.load offset=16 (local.get $r)))
+        (local.set $ux (f64.sub (local.get $qx) (local.get $px))) (local.set $uy (f64.sub (local.get $qy) (local.get $py))) (local.set $uz (f64.sub (local.get $qz) (local.get $pz)))
+        (local.set $vx (f64.sub (local.get $rx) (local.get $px))) (local.set $vy (f64.sub (local.get $ry) (local.get $py))) (local.set $vz (f64.sub (local.get $rz) (local.get $pz)))
+        (local.set $gx (f64.div (f64.add (local.get $ux) (local.get $vx)) (f64.const 3)))
+        (local.set $gy (f64.div (f64.add (local.get $uy) (local.get $vy)) (f64.const 3)))
+        (local.set $gz (f64.div (f64.add (local.get $uz) (local.get $vz)) (f64.const 3)))
+        (local.set $w (i32.add (local.get $centroids) (i32.mul (local.get $t) (i32.const 24))))
+        (f64.store offset=0 (local.get $w) (f64.add (local.get $px) (local.get $gx)))
+        (f64.store offset=8 (local.get $w) (f64.add (local.get $py) (local.get $gy)))
+        (f64.store offset=16 (local.get $w) (f64.add (local.get $pz) (local.get $gz)))
+        (local.set $x0 (f64.min (f64.min (local.get $px) (local.get $qx)) (local.get $rx)))
+        (local.set $y0 (f64.min (f64.min (local.get $py) (local.get $qy)) (local.get $ry)))
+        (local.set $z0 (f64.min (f64.min (local.get $pz) (local.get $qz)) (local.get $rz)))
+        (local.set $x1 (f64.max (f64.max (local.get $px) (local.get $qx)) (local.get $rx)))
+        (local.set $y1 (f64.max (f64.max (local.get $py) (local.get $qy)) (local.get $ry)))
+        (local.set $z1 (f64.max (f64.max (local.get $pz) (local.get $qz)) (local.get $rz)))
+        (local.set $w (i32.add (local.get $records) (i32.mul (local.get $t) (local.get $stride))))
+        (local.set $b (select (i32.add (local.get $w) (i32.const 32)) (local.get $w) (local.get $moments)))
+        (f64.store offset=0 (local.get $b) (local.get $x0)) (f64.store offset=8 (local.get $b) (local.get $y0)) (f64.store offset=16 (local.get $b) (local.get $z0))
+        (f64.store offset=24 (local.get $b) (local.get $x1)) (f64.store offset=32 (local.get $b) (local.get $y1)) (f64.store offset=40 (local.get $b) (local.get $z1))
+        (local.set $maxAbs (f64.max (local.get $maxAbs)
+          (f64.max (f64.max (f64.max (f64.max (f64.max (f64.neg (local.get $x0)) (f64.neg (local.get $y0))) (f64.neg (local.get $z0))) (local.get $x1)) (local.get $y1)) (local.get $z1))))
+        (if (local.get $moments) (then
+          (local.set $nx (f64.sub (f64.mul (local.get $uy) (local.get $vz)) (f64.mul (local.get $uz) (local.get $vy))))
+          (local.set $ny (f64.sub (f64.mul (local.get $uz) (local.get $vx)) (f64.mul (local.get $ux) (local.get $vz))))
+          (local.set $nz (f64.sub (f64.mul (local.get $ux) (local.get $vy)) (f64.mul (local.get $uy) (local.get $vx))))
+          (local.set $area (f64.mul (f64.const 0.5) (f64.sqrt (f64.add (f64.add
+            (f64.mul (local.get $nx) (local.get $nx)) (f64.mul (local.get $ny) (local.get $ny))) (f64.mul (local.get $nz) (local.get $nz))))))
+          (f64.store offset=0 (local.get $w) (local.get $area))
+          (f64.store offset=8 (local.get $w) (f64.mul (local.get $area)
+            (f64.add (f64.sub (local.get $px) (f64.load offset=0 (local.get $reference))) (local.get $gx))))
+          (f64.store offset=16 (local.get $w) (f64.mul (local.get $area)
+            (f64.add (f64.sub (local.get $py) (f64.load offset=8 (local.get $reference))) (local.get $gy))))
+          (f64.store offset=24 (local.get $w) (f64.mul (local.get $area)
+            (f64.add (f64.sub (local.get $pz) (f64.load offset=16 (local.get $reference))) (local.get $gz))))))
+        (local.set $t (i32.add (local.get $t) (i32.const 1)))
+        (br_if $next (i32.lt_s (local.get $t) (local.get $end)))))
+    (local.get $maxAbs))
 )
+

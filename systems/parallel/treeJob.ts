@@ -13,7 +13,7 @@ import {
 import { SplitBuild, growSubtrees, PLAN_STRIDE, SUBTREES_PER_PART } from '../../src/tree/splitBuild';
 import { OBB_STRIDE, type ReadonlyFloats } from '../../src/layout';
 import { allocate, allocateLike, type SharableArray } from '../../src/sharedMemory';
-import { releaseTreeBuildArena } from '../../src/wasm/treeBuild';
+import { releaseTreeBuildArena, treeBuildWasmAvailable } from '../../src/wasm/treeBuild';
 import type { WorkerPool } from './pool';
 import { JOB_TREE_GROW, JOB_TREE_PREPARE, TREE_ARRAYS } from './protocol';
 
@@ -56,7 +56,9 @@ const PARAM_LEAF = 3;
 const PARAM_TRIANGLES = 4;
 const PARAM_POSITIONS = 5;
 const PARAM_SUBTREES = 6;
-const PARAM_MAX_ABS = 7;
+/** 1 when the calling thread has the WebAssembly kernels on (setTreeBuildWasm), so the workers follow it. */
+const PARAM_WASM = 7;
+const PARAM_MAX_ABS = 8;
 const CLAIM_CHUNK = 0;
 const CLAIM_SUBTREE = 1;
 /** Chunks of the triangles' preparation per thread: small enough for a late thread to leave its share to the others. */
@@ -99,13 +101,13 @@ function prepareChunks(builder: Builder, b: TreeBuffers, chunks: number): void {
 
 /**
  * Grows the subtrees this thread claims: in this thread's WebAssembly arena where the kernels
- * load (each subtree's run borrowed from the shared arrays and returned), else with `builder` on
- * the shared arrays.
+ * load and the calling thread has them on (each subtree's run borrowed from the shared arrays and
+ * returned), else with `builder` on the shared arrays.
  */
 function growClaimed(builder: Builder, b: TreeBuffers): void {
   const n = b.params[PARAM_TRIANGLES];
   const stack = buildStack(n);
-  const arena = wasmArenaFor(optionsOf(b), n);
+  const arena = b.params[PARAM_WASM] === 1 ? wasmArenaFor(optionsOf(b), n) : null;
   const grower = arena === null ? builder : builderOf(b, arenaArrays(arena, b.tris));
   try {
     growSubtrees(grower, b, { nodes: b.framed, sizes: b.sizes }, b.plan, b.params[PARAM_SUBTREES], b.claims.subarray(CLAIM_SUBTREE), b.params[PARAM_LEAF], stack.pending, stack.levels, arena === null ? null : b);
@@ -162,6 +164,7 @@ export function createTreeJobs(pool: WorkerPool): PooledTreeBuild {
     p[PARAM_LEAF] = opts.maxLeafTriangles;
     p[PARAM_TRIANGLES] = n;
     p[PARAM_POSITIONS] = positions.length;
+    p[PARAM_WASM] = treeBuildWasmAvailable() ? 1 : 0;
     b.claims.fill(0);
     const builder = builderOf(b);
     pool.run(JOB_TREE_PREPARE, n, 0, 0, 0, () => prepareChunks(builder, b, chunks));
