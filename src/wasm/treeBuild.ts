@@ -31,8 +31,9 @@ type IdPartitionKernel = (first: number, count: number, axis: number, at: number
 type PartitionKernel = (first: number, count: number, ax: number, ay: number, az: number, at: number, tris: number, centroids: number, ids: number) => number;
 
 /**
- * One build's arrays inside the module's memory, with the byte offsets the kernels take. Valid
- * until `releaseTreeBuildArena`; the next arena may grow (and so detach) the memory.
+ * One build's arrays inside the module's memory and the kernels over them, which take the arrays
+ * as byte offsets (their `byteOffset`). Valid until `releaseTreeBuildArena`; the next arena may
+ * grow (and so detach) the memory.
  */
 export interface TreeBuildArena {
   readonly ids: Uint32Array;
@@ -52,34 +53,24 @@ export interface TreeBuildArena {
   readonly positions: Float64Array | null;
   /** That build's copy of the mesh's corner indices; else null. */
   readonly indices: Uint32Array | null;
-  readonly idsAt: number;
-  readonly momentsAt: number;
-  readonly sumsAt: number;
-  readonly trisAt: number;
-  readonly centroidsAt: number;
-  readonly axesAt: number;
-  readonly extentsAt: number;
-  readonly referenceAt: number;
-  readonly positionsAt: number;
-  readonly indicesAt: number;
-  /** Sums triangles ids[first .. end - 1] into `sums`: sum(idsAt, first, end, momentsAt, sumsAt). */
+  /** Sums triangles ids[first .. end - 1] into `sums`: sum(ids, first, end, moments, sums). */
   readonly sum: SumKernel;
-  /** Projects `count` points at byte `points` on `axes` into `extents`: project(points, count, axesAt, extentsAt). */
+  /** Projects `count` points at byte `points` on `axes` into `extents`: project(points, count, axes, extents). */
   readonly project: ProjectKernel;
   /**
    * Builder.partition of a covariance OBB build, moving triangles, centroids and ids:
-   * partition(first, count, ax, ay, az, at, trisAt, centroidsAt, idsAt).
+   * partition(first, count, ax, ay, az, at, tris, centroids, ids).
    */
   readonly partition: PartitionKernel;
   /**
    * Builder.partition of an AABB or sphere build, moving ids only:
-   * partitionIds(first, count, axis, at, centroidsAt, idsAt).
+   * partitionIds(first, count, axis, at, centroids, ids).
    */
   readonly partitionIds: IdPartitionKernel;
   /**
    * Builder.measure of triangles from .. to - 1 at the copied vertices, returning their largest
-   * |coordinate|: measure(from, to, positionsAt, indicesAt, referenceAt, centroidsAt, momentsAt,
-   * record bytes, 1 with the 'mean' moments else 0).
+   * |coordinate|: measure(from, to, positions, indices, reference, centroids, moments, record
+   * bytes, 1 with the 'mean' moments else 0).
    */
   readonly measure: MeasureKernel;
 }
@@ -169,7 +160,6 @@ export function treeBuildArena(triangles: number, kind: TreeSumsKind, positionCo
     reference: new Float64Array(buffer, referenceAt, 3),
     positions: copied > 0 ? new Float64Array(buffer, positionsAt, copied) : null,
     indices: copied > 0 ? new Uint32Array(buffer, indicesAt, 3 * triangles) : null,
-    idsAt, momentsAt, sumsAt, trisAt, centroidsAt, axesAt, extentsAt, referenceAt, positionsAt, indicesAt,
     sum: wasm.sums[kind],
     project: wasm.project,
     partition: wasm.partition,
