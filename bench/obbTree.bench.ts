@@ -21,6 +21,7 @@ import { torusKnot } from '../scenes/torusKnot';
 import { createCollisionPipeline } from '../systems/pipeline';
 import { createWorkerPool } from '../systems/parallel/workerPool';
 import { buildMeshTree } from '../systems/meshCollider';
+import { setTreeBuildWasm } from '../src/wasm/treeBuild';
 import { markdownTable, runInterleaved, type BenchCase } from './harness';
 import type { BenchReport } from './harness';
 
@@ -42,6 +43,8 @@ const QUERY_TREES: TreeConfig[] = [
 /** The OBB trees compared with three-mesh-bvh query by query. */
 const PEER_TREES = QUERY_TREES.filter((c) => c.kind === 'obb');
 const BUILD_TREES: TreeConfig[] = [1, BVH_LEAF].flatMap((leaf) => KINDS.map((kind) => ({ name: leaf === 1 ? kind : `${kind} ≤${leaf}`, kind, leaf })));
+/** The builds of the targets also run on the JavaScript loops alone, to show what the WebAssembly kernels give. */
+const SCRIPT_TREES: TreeConfig[] = (['aabb', 'obb'] as const).map((kind) => ({ name: `${kind} ≤${BVH_LEAF} JavaScript`, kind, leaf: BVH_LEAF }));
 /** The builds also run on a worker pool: the leaf size of the targets. */
 const POOLED_TREES: TreeConfig[] = KINDS.map((kind) => ({ name: `${kind} ≤${BVH_LEAF} pooled`, kind, leaf: BVH_LEAF }));
 /** Build speed targets against three-mesh-bvh at its leaf size (speed ratio: its time over ours), on one thread and on the pool. */
@@ -177,9 +180,18 @@ export function run(): BenchReport {
   // One worker besides the calling thread: two threads, the benchmark machine's cores.
   const pipeline = createCollisionPipeline(createWorld(), { workers: createWorkerPool(1) });
   const pooled = (c: TreeConfig) => buildMeshTree(pipeline, mesh.positions, mesh.indices, { kind: c.kind, maxLeafTriangles: c.leaf });
+  const scripted = (c: TreeConfig) => {
+    setTreeBuildWasm(false);
+    try {
+      return build(c);
+    } finally {
+      setTreeBuildWasm(true);
+    }
+  };
   const builds = runInterleaved(
     [
       ...BUILD_TREES.map((c) => ({ name: c.name, run: () => build(c).nodeCount, ops: 1 })),
+      ...SCRIPT_TREES.map((c) => ({ name: c.name, run: () => scripted(c).nodeCount, ops: 1 })),
       ...POOLED_TREES.map((c) => ({ name: c.name, run: () => pooled(c).nodeCount, ops: 1 })),
       { name: 'three-mesh-bvh', run: () => new MeshBVH(geometry).geometry.index!.count, ops: 1 },
     ],
@@ -208,6 +220,8 @@ export function run(): BenchReport {
     ];
   }));
   const buildBvh = builds[builds.length - 1].medianMs;
+  const buildMs = (name: string) => builds.find((b) => b.name === name)!.medianMs;
+  const kernelGain = (kind: string) => (buildMs(`${kind} ≤${BVH_LEAF} JavaScript`) / buildMs(`${kind} ≤${BVH_LEAF}`)).toFixed(2);
   const markdown = [
     `Two ${mesh.triangleCount}-triangle torus knots, trees with one triangle per leaf (\`obb ≤${BVH_LEAF}\`: up to ${BVH_LEAF}), full SAT per node pair. Nv = volume tests, Np = triangle tests; times are medians (ms) of 15 interleaved samples.`,
     '',
@@ -217,7 +231,7 @@ export function run(): BenchReport {
     '',
     markdownTable(['pose', 'tree', 'pairs (OBB / bvh)', 'first: OBB ms', 'first: bvh ms', 'first: bvh/OBB', 'all: OBB ms', 'all: bvh ms', 'all: bvh/OBB'], peerRows),
     '',
-    `Builds of the same mesh, medians of 15 interleaved samples after ${BUILD_WARMUP} untimed rounds (\`≤${BVH_LEAF}\`: up to ${BVH_LEAF} triangles per leaf, three-mesh-bvh's default; \`pooled\`: \`buildMeshTree\` on a pipeline with \`createWorkerPool(1)\`, two threads, the same tree); ratio > 1 means faster than three-mesh-bvh (which builds on one thread). The target column judges the single-thread rows and the pooled rows each against the same target.`,
+    `Builds of the same mesh, medians of 15 interleaved samples after ${BUILD_WARMUP} untimed rounds (\`≤${BVH_LEAF}\`: up to ${BVH_LEAF} triangles per leaf, three-mesh-bvh's default; \`pooled\`: \`buildMeshTree\` on a pipeline with \`createWorkerPool(1)\`, two threads, the same tree); ratio > 1 means faster than three-mesh-bvh (which builds on one thread). The target column judges the single-thread rows and the pooled rows each against the same target. \`JavaScript\`: the same one-thread build with \`setTreeBuildWasm(false)\`, without the WebAssembly kernels (the same tree); the kernels make AABB ≤${BVH_LEAF} builds ${kernelGain('aabb')}x and OBB ≤${BVH_LEAF} builds ${kernelGain('obb')}x faster here.`,
     '',
     markdownTable(
       ['build', 'median ms', 'vs three-mesh-bvh', 'target'],
