@@ -15,7 +15,9 @@ import { createCollisionPipeline } from '../systems/pipeline';
 import { resolveBroadPhase } from '../systems/broadPhaseNames';
 import { shiftWorldOrigin } from '../systems/worldOrigin';
 import { createWorkerPool } from '../systems/parallel/workerPool';
-import { PARALLEL_MIN_CANDIDATES, PARALLEL_MIN_COLLIDERS, PARALLEL_MIN_DYNAMIC_BOXES } from '../systems/parallel/narrowBuffers';
+import {
+  PARALLEL_MIN_CANDIDATES, PARALLEL_MIN_COLLIDERS, PARALLEL_MIN_DYNAMIC_BOXES, POLLING_MIN_CANDIDATES, POLLING_MIN_COLLIDERS, POLLING_MIN_DYNAMIC_BOXES,
+} from '../systems/parallel/narrowBuffers';
 import { markdownTable, percentile, amdahl } from './harness';
 import { createCannonRunner, createRapierRunner, type SceneRunner } from './peers';
 import type { BenchReport } from './harness';
@@ -66,9 +68,13 @@ interface Contestant {
 const position = new Float64Array(3);
 const rotation = new Float64Array(4);
 
-function ours(scene: Scene, broadPhase: BroadPhaseName, sensor: boolean): Contestant {
+/** How long the pool's threads poll between jobs in the runs marked "polling" (WorkerPoolOptions.spinMs). */
+const POLL_MS = 1;
+
+/** Our pipeline on `scene`: pairs only (`sensor`) or with contacts, on the calling thread or with `workers` more that poll between jobs. */
+function ours(scene: Scene, broadPhase: BroadPhaseName, sensor: boolean, workers = 0): Contestant {
   const world: World = createWorld();
-  const p = createCollisionPipeline(world, { broadPhase: resolveBroadPhase(broadPhase), timings: true });
+  const p = createCollisionPipeline(world, { broadPhase: resolveBroadPhase(broadPhase), timings: true, ...(workers > 0 ? { workers: createWorkerPool(workers, { spinMs: POLL_MS }) } : {}) });
   const eids = new Int32Array(scene.count);
   const h = scene.half;
   for (let i = 0; i < scene.count; i++) {
@@ -78,7 +84,7 @@ function ours(scene: Scene, broadPhase: BroadPhaseName, sensor: boolean): Contes
   const boxOf = new Map<number, number>();
   eids.forEach((e, i) => boxOf.set(e, i));
   const c: Contestant = {
-    name: `ours ${broadPhase}${sensor ? '' : ' +contacts'}`,
+    name: `ours ${broadPhase}${sensor ? '' : ' +contacts'}${workers > 0 ? `, ${workers + 1} threads polling` : ''}`,
     frame() {
       for (let i = 0; i < scene.count; i++) {
         for (let k = 0; k < 3; k++) position[k] = scene.position[3 * i + k];
@@ -435,18 +441,19 @@ export function spatialOrderRows(): (string | number)[][] {
 const THREAD_COUNTS = [2000, 10000, 100000];
 
 /**
- * The pipeline on one thread against the same pipeline with a worker pool of one thread,
- * interleaved on the moving-boxes scene with contacts (setPosition + setRotation per box, then
- * step): medians in ms of the frame, of `step` alone and of each system, with the ratios.
+ * The pipeline on one thread against the same pipeline with a worker pool of one thread whose
+ * threads sleep between jobs (the default) and one whose threads poll (spinMs), interleaved on the
+ * moving-boxes scene with contacts (setPosition + setRotation per box, then step): medians in ms
+ * of the frame, of `step` alone and of each system, with the ratios.
  */
 export function threadRows(): { rows: (string | number)[][]; model: (string | number)[][] } {
   const rows: (string | number)[][] = [];
   const model: (string | number)[][] = [];
   for (const count of THREAD_COUNTS) {
     const scene = createScene(count, sizeForDensity(count));
-    const runs = [0, 1].map((workers) => {
+    const runs = [undefined, 0, POLL_MS].map((spinMs) => {
       const world: World = createWorld();
-      const p = createCollisionPipeline(world, workers > 0 ? { workers: createWorkerPool(workers), timings: true } : { timings: true });
+      const p = createCollisionPipeline(world, spinMs !== undefined ? { workers: createWorkerPool(1, { spinMs }), timings: true } : { timings: true });
       const eids = new Int32Array(scene.count);
       const h = scene.half;
       for (let i = 0; i < scene.count; i++) {
@@ -477,14 +484,18 @@ export function threadRows(): { rows: (string | number)[][]; model: (string | nu
       for (let k = 0; k < runs.length; k++) runs[(k + f) % runs.length].frame(f >= warmup);
       advanceScene(scene);
     }
-    if (runs[0].p.candidates.count !== runs[1].p.candidates.count) throw new Error(`threads: ${runs[1].p.candidates.count} candidates against ${runs[0].p.candidates.count} on one thread`);
-    if (runs[0].contacts() !== runs[1].contacts()) throw new Error(`threads: ${runs[1].contacts()} contacts against ${runs[0].contacts()} on one thread`);
+    for (const r of runs.slice(1)) {
+      if (runs[0].p.candidates.count !== r.p.candidates.count) throw new Error(`threads: ${r.p.candidates.count} candidates against ${runs[0].p.candidates.count} on one thread`);
+      if (runs[0].contacts() !== r.contacts()) throw new Error(`threads: ${r.contacts()} contacts against ${runs[0].contacts()} on one thread`);
+    }
     const med = (v: number[]) => percentile(v.slice().sort((a, b) => a - b), 0.5);
-    const [one, two] = runs.map((r) => r.times);
+    const [one, two, polled] = runs.map((r) => r.times);
     const label = count.toLocaleString('en-US');
-    rows.push([label, fmt(med(one.frame)), fmt(med(two.frame)), `${(med(one.frame) / med(two.frame)).toFixed(2)}x`,
-      fmt(med(one.step)), fmt(med(two.step)), `${(med(one.step) / med(two.step)).toFixed(2)}x`,
-      `${fmt(med(one.refit))} / ${fmt(med(two.refit))}`, `${fmt(med(one.broad))} / ${fmt(med(two.broad))}`, `${fmt(med(one.narrow))} / ${fmt(med(two.narrow))}`]);
+    for (const [waits, t] of [['sleep', two], [`poll ${POLL_MS} ms`, polled]] as const) {
+      rows.push([label, waits, fmt(med(one.frame)), fmt(med(t.frame)), `${(med(one.frame) / med(t.frame)).toFixed(2)}x`,
+        fmt(med(one.step)), fmt(med(t.step)), `${(med(one.step) / med(t.step)).toFixed(2)}x`,
+        `${fmt(med(one.refit))} / ${fmt(med(t.refit))}`, `${fmt(med(one.broad))} / ${fmt(med(t.broad))}`, `${fmt(med(one.narrow))} / ${fmt(med(t.narrow))}`]);
+    }
     if (count === THREAD_COUNTS[THREAD_COUNTS.length - 1]) {
       // Amdahl per part (see amdahl).
       const parts: [string, number[], number[]][] = [
@@ -518,6 +529,7 @@ export async function run(): Promise<BenchReport> {
     const scene = createScene(s.count, s.size);
     const contestants: Contestant[] = OUR_BROAD_PHASES.filter((b) => s.sap || b !== 'sap').map((b) => ours(scene, b, true));
     contestants.push(ours(scene, CONTACTS_BROAD_PHASE, false));
+    contestants.push(ours(scene, CONTACTS_BROAD_PHASE, true, 1));
     contestants.push(peer(await createRapierRunner(scene)));
     if (s.cannon) contestants.push(peer(createCannonRunner(scene)));
     for (let frame = 0; frame < s.warmup + s.frames; frame++) {
@@ -542,7 +554,8 @@ export async function run(): Promise<BenchReport> {
       return { name: c.name, medianMs: percentile(sorted, 0.5), p95Ms: percentile(sorted, 0.95), pairs: c.pairs };
     });
     const byName = (n: string) => stats.find((x) => x.name === n);
-    const oursPairsOnly = stats.filter((x) => x.name.startsWith('ours') && !x.name.includes('contacts'));
+    const oursPairsOnly = stats.filter((x) => x.name.startsWith('ours') && !x.name.includes('contacts') && !x.name.includes('threads'));
+    const twoThreads = byName(`ours ${CONTACTS_BROAD_PHASE}, 2 threads polling`)!;
     const best = oursPairsOnly.reduce((a, b) => (b.medianMs < a.medianMs ? b : a));
     const rapier = byName('Rapier'), cannon = byName('cannon-es');
     const cell = (x: { medianMs: number; p95Ms: number } | undefined) => (x ? `${fmt(x.medianMs)} / ${fmt(x.p95Ms)}` : 'not run');
@@ -550,11 +563,14 @@ export async function run(): Promise<BenchReport> {
       s.label,
       ...OUR_BROAD_PHASES.map((b) => cell(byName(`ours ${b}`))),
       cell(byName(`ours ${CONTACTS_BROAD_PHASE} +contacts`)),
+      cell(twoThreads),
       cell(rapier),
       cell(cannon),
       `${best.pairs} / ${rapier?.pairs ?? '—'} / ${cannon?.pairs ?? '—'}`,
       rapier ? `${(rapier.medianMs / best.medianMs).toFixed(1)}x (${best.name.slice(5)})` : '—',
+      rapier ? `${(rapier.medianMs / twoThreads.medianMs).toFixed(1)}x` : '—',
     ]);
+    if (twoThreads.pairs !== best.pairs) throw new Error(`${s.label}: ${twoThreads.pairs} pairs on two threads against ${best.pairs} on one`);
     // Where our time goes, for the best pairs-only configuration.
     const bestC = contestants.find((c) => c.name === best.name)!;
     const med = (v: number[]) => percentile(v.slice().sort((a, b) => a - b), 0.5);
@@ -586,10 +602,11 @@ export async function run(): Promise<BenchReport> {
   console.log(spatialOrder.map((r) => r.join(' | ')).join('\n'));
   const markdown = [
     'Milliseconds per frame, median / p95 (setTransform per box + step for ours; set poses + step for the peers). ' +
-      'Ratio = Rapier median / our best pairs-only median.',
+      'Ratio = Rapier median / our best pairs-only median on the calling thread; on two threads, the spatial hash pairs only with ' +
+      `\`createWorkerPool(1, { spinMs: ${POLL_MS} })\` (threads polling between jobs; this machine has two cores; Rapier's JavaScript builds run on one).`,
     '',
     markdownTable(
-      ['scene', 'ours sap', 'ours spatialHash', `ours ${CONTACTS_BROAD_PHASE} + contacts`, 'Rapier', 'cannon-es', 'pairs ours / Rapier / cannon', 'Rapier / ours'],
+      ['scene', 'ours sap', 'ours spatialHash', `ours ${CONTACTS_BROAD_PHASE} + contacts`, `ours ${CONTACTS_BROAD_PHASE}, 2 threads polling`, 'Rapier', 'cannon-es', 'pairs ours / Rapier / cannon', 'Rapier / ours', 'Rapier / ours, 2 threads'],
       rows,
     ),
     '',
@@ -622,11 +639,11 @@ export async function run(): Promise<BenchReport> {
     '',
     markdownTable(['bodies', 'frame, tags off', 'frame, tags on', 'ratio', 'begin + end events per frame'], tagCost),
     '',
-    `Worker threads: the same pipeline (with contacts) on the calling thread alone and with \`createWorkerPool(1)\` (two threads; this machine has two cores), interleaved; medians in ms. The refit, the spatial hash (its sort by lower x, classification, bucket fill and scans) and the narrow phase run on the pool from ${PARALLEL_MIN_COLLIDERS.toLocaleString('en-US')} changed colliders, ${PARALLEL_MIN_DYNAMIC_BOXES.toLocaleString('en-US')} dynamic colliders and ${PARALLEL_MIN_CANDIDATES.toLocaleString('en-US')} candidate pairs, each job split where the threads' parts end together. Both runs report the same contacts.`,
+    `Worker threads: the same pipeline (with contacts) on the calling thread alone and with \`createWorkerPool(1)\` (two threads; this machine has two cores), its threads sleeping between jobs (the default) or polling for ${POLL_MS} ms (\`spinMs: ${POLL_MS}\`), interleaved; medians in ms. The refit, the spatial hash (its sort by lower x, classification, bucket fill and scans) and the narrow phase run on the pool from ${PARALLEL_MIN_COLLIDERS.toLocaleString('en-US')} changed colliders, ${PARALLEL_MIN_DYNAMIC_BOXES.toLocaleString('en-US')} dynamic colliders and ${PARALLEL_MIN_CANDIDATES.toLocaleString('en-US')} candidate pairs with sleeping threads, from ${POLLING_MIN_COLLIDERS.toLocaleString('en-US')}, ${POLLING_MIN_DYNAMIC_BOXES.toLocaleString('en-US')} and ${POLLING_MIN_CANDIDATES.toLocaleString('en-US')} with polling ones, each job split where the threads' parts end together. All runs report the same contacts.`,
     '',
-    markdownTable(['bodies', 'frame, 1 thread', 'frame, 2 threads', 'ratio', 'step, 1 thread', 'step, 2 threads', 'ratio', 'refit 1 / 2', 'broad 1 / 2', 'narrow 1 / 2'], threads.rows),
+    markdownTable(['bodies', 'threads between jobs', 'frame, 1 thread', 'frame, 2 threads', 'ratio', 'step, 1 thread', 'step, 2 threads', 'ratio', 'refit 1 / 2', 'broad 1 / 2', 'narrow 1 / 2'], threads.rows),
     '',
-    `Scaling model at ${THREAD_COUNTS[THREAD_COUNTS.length - 1].toLocaleString('en-US')} bodies (Amdahl's law per part, from its one- and two-thread medians: serial share s = 1 - 2(1 - t2/t1), then t1·(s + (1 - s)/n) on n cores; the model ignores memory bandwidth, which a machine shares between its cores):`,
+    `Scaling model at ${THREAD_COUNTS[THREAD_COUNTS.length - 1].toLocaleString('en-US')} bodies (Amdahl's law per part, from its one- and two-thread medians, the threads sleeping between jobs: serial share s = 1 - 2(1 - t2/t1), then t1·(s + (1 - s)/n) on n cores; the model ignores memory bandwidth, which a machine shares between its cores):`,
     '',
     markdownTable(['part', '1 thread', '2 threads', 'serial share', '4 cores', '8 cores', '16 cores'], threads.model),
     '',

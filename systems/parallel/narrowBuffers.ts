@@ -8,10 +8,11 @@ import { shareAll, type WorkerPool } from './pool';
 import { COLLIDER_ARRAYS, NARROW_ARRAYS, TRANSFORM_ARRAYS } from './protocol';
 
 /**
- * Defaults of ParallelState's thresholds (below them, the calling thread alone is faster). The
- * refit on two threads, on a quiet machine: 0.80x of one thread at 5,000 changed colliders,
- * 0.89x to 1.23x at 10,000, 1.13x at 12,000, 1.33x at 15,000 (on a busier machine it was slower
- * up to 15,000); the narrow phase faster from 2,180 candidates (1.4x to 1.5x).
+ * Defaults of ParallelState's thresholds (below them, the calling thread alone is faster), for
+ * threads that sleep between jobs. The refit on two threads, on a quiet machine: 0.80x of one
+ * thread at 5,000 changed colliders, 0.89x to 1.23x at 10,000, 1.13x at 12,000, 1.33x at 15,000
+ * (on a busier machine it was slower up to 15,000); the narrow phase faster from 2,180
+ * candidates (1.4x to 1.5x).
  */
 export const PARALLEL_MIN_COLLIDERS = 12000;
 export const PARALLEL_MIN_CANDIDATES = 2048;
@@ -22,6 +23,16 @@ export const PARALLEL_MIN_CANDIDATES = 2048;
  * denser. Earlier runs on a busier machine: 0.85x to 1.2x at 10,000 to 15,000, 1.1x at 20,000 to 25,000.
  */
 export const PARALLEL_MIN_DYNAMIC_BOXES = 12000;
+/**
+ * The same thresholds for threads that poll between jobs (WorkerPoolOptions.spinMs > 0). On a
+ * quiet two-core machine, one thread / two on the moving-boxes scene (ms): the refit 0.028 /
+ * 0.022 at 500 changed colliders, 0.042 / 0.033 at 750; the narrow phase 0.025 / 0.021 at 218
+ * candidates, 0.051 / 0.042 at 425; the spatial hash (about ten jobs a frame) 0.099 / 0.112 at
+ * 500 boxes, about even at 750 and 1,000, 0.42 / 0.36 at 1,500 and at 2,000.
+ */
+export const POLLING_MIN_COLLIDERS = 512;
+export const POLLING_MIN_CANDIDATES = 256;
+export const POLLING_MIN_DYNAMIC_BOXES = 1500;
 
 /** Hands the stores' arrays the jobs read to the pool (sent again only when a store grew). */
 export function shareStores(pool: WorkerPool, collider: ColliderStore, transform: TransformStore): void {

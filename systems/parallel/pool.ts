@@ -20,7 +20,7 @@
  */
 import {
   CTRL_BINDINGS, CTRL_BYTES, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
-  CTRL_ARG, CTRL_ARG2, CTRL_CHUNKS, CTRL_CLAIM, JOB_FAIL, JOB_STOP, MAX_WORKERS, controlViews, forClaimedChunks, partStart, type Bindings, type Control,
+  CTRL_ARG, CTRL_ARG2, CTRL_CHUNKS, CTRL_CLAIM, JOB_FAIL, JOB_STOP, MAX_WORKERS, controlViews, forClaimedChunks, partStart, pollWhileEqual, type Bindings, type Control,
 } from './protocol';
 import { PartSplit } from './partSplit';
 
@@ -75,7 +75,20 @@ export interface WorkerPoolOptions {
   workerUrl?: string | URL;
   /** Makes one Web Worker running `bitecs-collide/worker`, e.g. with your bundler's worker import. */
   createWorker?: () => WorkerHandle;
+  /**
+   * How long, in ms, a thread keeps polling after a job before it sleeps: a worker for the next
+   * job, the calling thread for the workers' end (default 0, at most MAX_SPIN_MS). Waking a
+   * sleeping thread takes tens of microseconds, a polling one answers within a microsecond, so a
+   * step's jobs then pay from far smaller frames (the pipeline splits them from smaller sizes).
+   * A polling thread holds its core: give a positive value only where the threads have cores of
+   * their own. With more runnable threads than cores, polling made frames two to four times
+   * slower than one thread (docs/design/threads.md).
+   */
+  spinMs?: number;
 }
+
+/** Largest `spinMs`: a frame's jobs come within a few milliseconds of each other; polling longer only burns the core. */
+export const MAX_SPIN_MS = 100;
 
 type NodeWorkerCtor = new (script: URL | string, options: { eval?: boolean; execArgv?: string[]; workerData?: unknown }) => WorkerHandle;
 
@@ -126,6 +139,8 @@ export class WorkerPool {
   private kdopK = 0;
   private started = false;
   private destroyed = false;
+  /** How long a thread polls before it sleeps (WorkerPoolOptions.spinMs). */
+  readonly spinMs: number;
   /** Whether this thread may block waiting for a job's end. */
   private readonly blocking = canBlock();
   /** Whether the first job waits for the workers to start (Node); Web Workers start only once their parent returns to its event loop. */
@@ -144,6 +159,7 @@ export class WorkerPool {
 
   constructor(workerCount: number, source: WorkerPoolOptions = {}) {
     this.workerCount = workerCount;
+    this.spinMs = source.spinMs ?? 0;
     this.durations = new Float64Array(workerCount + 1);
     const buffer = new SharedArrayBuffer(CTRL_BYTES);
     this.control = controlViews(buffer);
@@ -151,7 +167,7 @@ export class WorkerPool {
     const fromSources = import.meta.url.endsWith('.ts');
     const url = new URL(fromSources ? './worker.ts' : './worker.js', import.meta.url);
     for (let w = 0; w < workerCount; w++) {
-      const workerData = { control: buffer, index: w };
+      const workerData = { control: buffer, index: w, spinMs: this.spinMs };
       let handle: WorkerHandle;
       if (NodeWorker !== undefined) {
         // From the TypeScript sources (tests, scripts), the worker registers tsx itself: a worker
@@ -268,7 +284,7 @@ export class WorkerPool {
         own(0, count); // the same results, on this thread alone
         return;
       }
-      waitAtLeast(ints, CTRL_READY, this.workerCount, WORKER_START_TIMEOUT_MS, 'start', this.blocking);
+      waitAtLeast(ints, CTRL_READY, this.workerCount, WORKER_START_TIMEOUT_MS, 'start', this.blocking, 0);
       this.started = true;
     }
     this.sendBindings();
@@ -297,7 +313,7 @@ export class WorkerPool {
     }
     const durations = this.durations;
     durations[0] = performance.now() - start;
-    waitAtLeast(ints, CTRL_DONE, this.workerCount, WORKER_JOB_TIMEOUT_MS, 'finish a job', this.blocking);
+    waitAtLeast(ints, CTRL_DONE, this.workerCount, WORKER_JOB_TIMEOUT_MS, 'finish a job', this.blocking, this.spinMs);
     if (ownError !== undefined) throw ownError;
     for (let w = 1; w < parts; w++) durations[w] = this.control.partMs[w];
     split.record(durations);
@@ -321,14 +337,16 @@ export class WorkerPool {
 }
 
 /**
- * Waits until ints[index] >= target: blocking where allowed, else spinning on Atomics.load (a
- * page's main thread; the workers' parts end within the frame, so the spin is that short).
+ * Waits until ints[index] >= target: polling for `spinMs` after each change, then blocking where
+ * allowed, else polling on (a page's main thread; the workers' parts end within the frame, so
+ * the spin is that short).
  */
-function waitAtLeast(ints: Int32Array, index: number, target: number, timeoutMs: number, what: string, block: boolean): void {
+function waitAtLeast(ints: Int32Array, index: number, target: number, timeoutMs: number, what: string, block: boolean, spinMs: number): void {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const value = Atomics.load(ints, index);
     if (value >= target) return;
+    if (pollWhileEqual(ints, index, value, spinMs)) continue;
     if (performance.now() > deadline) throw new Error(`bitecs-collide: worker threads did not ${what} within ${timeoutMs} ms`);
     if (block) Atomics.wait(ints, index, value, 20);
   }

@@ -184,3 +184,17 @@ export const TREE_ARRAYS = [
   'positions', 'indices', 'tris', 'ids', 'centroids', 'moments', 'boxes', 'children', 'firstTriangle', 'nodeTriangleCount', 'framed', 'sizes',
   'plan', 'claims', 'params',
 ] as const;
+
+/**
+ * Polls ints[index] while it equals `value`, for at most `ms` milliseconds: true once it
+ * changed, false when the time ran out (the caller then sleeps in Atomics.wait).
+ */
+export function pollWhileEqual(ints: Int32Array, index: number, value: number, ms: number): boolean {
+  if (ms <= 0) return false;
+  const until = performance.now() + ms;
+  for (;;) {
+    // The clock costs more than a load: read it once per 64 polls.
+    for (let k = 0; k < 64; k++) if (Atomics.load(ints, index) !== value) return true;
+    if (performance.now() > until) return false;
+  }
+}

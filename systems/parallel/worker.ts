@@ -42,7 +42,7 @@ import {
   QUERY_JOB_PARAMS, QUERY_PARAM_BOUNDS, QUERY_PARAM_GRIDS, QUERY_PARAM_MESH_LENGTH, QUERY_PARAM_TREES, QUERY_TREE_ARRAYS, QUERY_TREE_KINDS, QUERY_TREE_PARAMS,
   QUERY_TREE_PARAM_STRIDE, QUERY_MESH_OF, JOB_SWEEPS, SWEEP_JOB_PARAMS, SWEEP_PARAM_CELL, SWEEP_PARAM_CHARACTERS, SWEEP_PARAM_HITBOXES,
   SWEEP_PARAM_START_COUNT, SWEEP_PARAM_STORE_CHARACTERS, SWEEP_PARAM_VERSION,
-  type Bindings, type Control,
+  pollWhileEqual, type Bindings, type Control,
 } from './protocol';
 
 interface Port {
@@ -53,6 +53,8 @@ interface Port {
 interface WorkerStart {
   control: SharedArrayBuffer;
   index: number;
+  /** How long to poll for the next job before sleeping (WorkerPoolOptions.spinMs). */
+  spinMs: number;
 }
 
 let control: Control;
@@ -348,7 +350,11 @@ async function start(data: WorkerStart): Promise<void> {
     // New bindings are received by returning to the event loop (below) only when a job needs them.
     // A wake-up alone does not mean a new job: the caller bumps the sequence, then notifies, and
     // this thread may have seen the bump, run the job and be waiting again when that notify lands.
-    while (Atomics.load(ints, CTRL_SEQUENCE) === seen) Atomics.wait(ints, CTRL_SEQUENCE, seen);
+    // Polling first: the next job of a step usually comes within the window, and a sleeping
+    // thread takes tens of microseconds to wake.
+    if (!pollWhileEqual(ints, CTRL_SEQUENCE, seen, data.spinMs)) {
+      while (Atomics.load(ints, CTRL_SEQUENCE) === seen) Atomics.wait(ints, CTRL_SEQUENCE, seen);
+    }
     seen = Atomics.load(ints, CTRL_SEQUENCE);
     const job = ints[CTRL_JOB];
     if (job === JOB_STOP) return;

@@ -4,14 +4,17 @@
  * pipeline it serves, so a program that never creates one never references (nor bundles) the
  * thread code.
  */
-import { CollideInputError, assertKnownKeys } from '../../src/errors';
+import { CollideInputError, assertKnownKeys, valueName } from '../../src/errors';
 import { canShareMemory } from '../../src/sharedMemory';
 import { markChanged } from '../../components/transform';
 import type { CollisionPipeline, CollisionWorkers, ParallelState } from '../collisionState';
 import { refitRange } from '../refitVolumes';
-import { createNarrowBuffers, shareStores, PARALLEL_MIN_CANDIDATES, PARALLEL_MIN_COLLIDERS, PARALLEL_MIN_DYNAMIC_BOXES } from './narrowBuffers';
+import {
+  createNarrowBuffers, shareStores, PARALLEL_MIN_CANDIDATES, PARALLEL_MIN_COLLIDERS, PARALLEL_MIN_DYNAMIC_BOXES, POLLING_MIN_CANDIDATES, POLLING_MIN_COLLIDERS,
+  POLLING_MIN_DYNAMIC_BOXES,
+} from './narrowBuffers';
 import { parallelNarrowTests } from './narrowJob';
-import { MAX_WORKERS, WorkerPool, autoWorkerCount, canStartWorkers, type WorkerPoolOptions, type WorkerHandle } from './pool';
+import { MAX_SPIN_MS, MAX_WORKERS, WorkerPool, autoWorkerCount, canStartWorkers, type WorkerPoolOptions, type WorkerHandle } from './pool';
 import { createScanSplitter } from './broadJob';
 import type { BroadPhase } from '../../src/broadphase/broadPhase';
 import type { SpatialHash } from '../../src/broadphase/spatialHash';
@@ -24,13 +27,16 @@ export type { WorkerPoolOptions, WorkerHandle };
 
 let warnedNoSharedMemory = false;
 
-const WORKER_POOL_OPTIONS = ['workerUrl', 'createWorker'] as const;
+const WORKER_POOL_OPTIONS = ['workerUrl', 'createWorker', 'spinMs'] as const;
 
 /** The options, checked: CollideInputError naming a bad or unknown field. */
 function checkPoolOptions(options: WorkerPoolOptions): WorkerPoolOptions {
   if (options === null || typeof options !== 'object') throw new CollideInputError(`createWorkerPool: options must be an object, got ${String(options)}`);
   assertKnownKeys(options, WORKER_POOL_OPTIONS, 'createWorkerPool');
-  const { workerUrl, createWorker } = options;
+  const { workerUrl, createWorker, spinMs } = options;
+  if (spinMs !== undefined && !(typeof spinMs === 'number' && spinMs >= 0 && spinMs <= MAX_SPIN_MS)) {
+    throw new CollideInputError(`createWorkerPool: spinMs must be a number of milliseconds in [0, ${MAX_SPIN_MS}], got ${valueName(spinMs)}`);
+  }
   if (workerUrl !== undefined && typeof workerUrl !== 'string' && !(workerUrl instanceof URL)) {
     throw new CollideInputError(`createWorkerPool: workerUrl must be a string or a URL, got ${String(workerUrl)}`);
   }
@@ -38,7 +44,7 @@ function checkPoolOptions(options: WorkerPoolOptions): WorkerPoolOptions {
     throw new CollideInputError(`createWorkerPool: createWorker must be a function returning a Worker, got ${String(createWorker)}`);
   }
   if (workerUrl !== undefined && createWorker !== undefined) throw new CollideInputError('createWorkerPool: give workerUrl or createWorker, not both');
-  return { workerUrl, createWorker };
+  return { workerUrl, createWorker, spinMs };
 }
 
 /**
@@ -87,10 +93,11 @@ export function createWorkerPool(workers: number | 'auto', options: WorkerPoolOp
 function parallelState(pool: WorkerPool): ParallelState {
   const narrow = createNarrowBuffers();
   let splitBroadPhase: SpatialHash | undefined;
+  const polls = pool.spinMs > 0;
   const state: ParallelState = {
     workers: pool.workerCount,
-    minRefit: PARALLEL_MIN_COLLIDERS,
-    minNarrow: PARALLEL_MIN_CANDIDATES,
+    minRefit: polls ? POLLING_MIN_COLLIDERS : PARALLEL_MIN_COLLIDERS,
+    minNarrow: polls ? POLLING_MIN_CANDIDATES : PARALLEL_MIN_CANDIDATES,
     get jobsOnWorkers() {
       return pool.jobsOnWorkers;
     },
@@ -104,7 +111,7 @@ function parallelState(pool: WorkerPool): ParallelState {
     queries: createQueryJobs(pool),
     minTreeTriangles: PARALLEL_MIN_TREE_TRIANGLES,
     buildTree: createTreeJobs(pool),
-    minBroad: PARALLEL_MIN_DYNAMIC_BOXES,
+    minBroad: polls ? POLLING_MIN_DYNAMIC_BOXES : PARALLEL_MIN_DYNAMIC_BOXES,
     installBroadPhase(broadPhase: BroadPhase): void {
       const splittable = broadPhase as Partial<SpatialHash>;
       if (typeof splittable.splitScans !== 'function') return;

@@ -24,6 +24,7 @@ import { createWorkerPool } from '../../systems/parallel/workerPool';
 import { createScanSplitter } from '../../systems/parallel/broadJob';
 import { WorkerPool } from '../../systems/parallel/pool';
 import { CTRL_DONE, CTRL_SEQUENCE, JOB_REFIT } from '../../systems/parallel/protocol';
+import { PARALLEL_MIN_CANDIDATES, PARALLEL_MIN_COLLIDERS, PARALLEL_MIN_DYNAMIC_BOXES, POLLING_MIN_CANDIDATES, POLLING_MIN_COLLIDERS, POLLING_MIN_DYNAMIC_BOXES } from '../../systems/parallel/narrowBuffers';
 import { overlapColliders } from '../../systems/shapeQueries';
 import { castShapeColliders, createColliderShapeHit } from '../../systems/shapeCasts';
 import { createShapeQuery, setCapsuleQuery, setShapeCast, setSphereQuery } from '../../src/query/shapeQuery';
@@ -58,10 +59,14 @@ interface Run {
   eids: number[];
 }
 
-/** A world with the scene's bodies (sensors every fifth, one k-DOP, one mesh floor), on `workers` threads. */
+/**
+ * A world with the scene's bodies (sensors every fifth, one k-DOP, one mesh floor), on `workers`
+ * threads. With an even number of workers the threads sleep after every job (spinMs 0), with an
+ * odd one they poll for the next: both ways of waiting run.
+ */
 function createRun(bodies: Body[], workers: number): Run {
   const world = createWorld();
-  const p = createCollisionPipeline(world, workers > 0 ? { workers: createWorkerPool(workers) } : {});
+  const p = createCollisionPipeline(world, workers > 0 ? { workers: createWorkerPool(workers, { spinMs: workers % 2 === 0 ? 0 : 5 }) } : {});
   if (p.parallel !== undefined) {
     // Every frame of these small scenes on the pool.
     p.parallel.minRefit = 1;
@@ -269,7 +274,11 @@ describe('the pipeline on worker threads', () => {
   it('refuses bad or unknown pool options, naming the field', () => {
     const cases: [unknown, RegExp][] = [
       [null, /createWorkerPool: options must be an object, got null/],
-      [{ workerURL: 'w.js' }, /createWorkerPool: unknown option 'workerURL' \(accepted: workerUrl, createWorker\)/],
+      [{ workerURL: 'w.js' }, /createWorkerPool: unknown option 'workerURL' \(accepted: workerUrl, createWorker, spinMs\)/],
+      [{ spinMs: -1 }, /createWorkerPool: spinMs must be a number of milliseconds in \[0, 100\], got -1/],
+      [{ spinMs: NaN }, /createWorkerPool: spinMs must be a number of milliseconds in \[0, 100\], got NaN/],
+      [{ spinMs: 1000 }, /createWorkerPool: spinMs must be a number of milliseconds in \[0, 100\], got 1000/],
+      [{ spinMs: '1' }, /createWorkerPool: spinMs must be a number of milliseconds in \[0, 100\], got '1'/],
       [{ workerUrl: 3 }, /createWorkerPool: workerUrl must be a string or a URL, got 3/],
       [{ createWorker: 'worker.js' }, /createWorkerPool: createWorker must be a function returning a Worker, got worker.js/],
       [{ workerUrl: 'w.js', createWorker: () => undefined }, /createWorkerPool: give workerUrl or createWorker, not both/],
@@ -280,6 +289,17 @@ describe('the pipeline on worker threads', () => {
       expect(call).toThrow(message);
     }
     expect(() => createWorkerPool(1, { workerUrl: new URL('https://example.org/worker.js') })).not.toThrow();
+  });
+
+  it('splits a step from smaller frames when its threads poll between jobs', () => {
+    const sleeping = createCollisionPipeline(createWorld(), { workers: createWorkerPool(1) });
+    const polling = createCollisionPipeline(createWorld(), { workers: createWorkerPool(1, { spinMs: 0.5 }) });
+    running.push({ world: sleeping.world, p: sleeping, eids: [] }, { world: polling.world, p: polling, eids: [] });
+    expect([sleeping.parallel!.minRefit, sleeping.parallel!.minBroad, sleeping.parallel!.minNarrow]).toEqual([PARALLEL_MIN_COLLIDERS, PARALLEL_MIN_DYNAMIC_BOXES, PARALLEL_MIN_CANDIDATES]);
+    expect([polling.parallel!.minRefit, polling.parallel!.minBroad, polling.parallel!.minNarrow]).toEqual([POLLING_MIN_COLLIDERS, POLLING_MIN_DYNAMIC_BOXES, POLLING_MIN_CANDIDATES]);
+    expect(POLLING_MIN_COLLIDERS).toBeLessThan(PARALLEL_MIN_COLLIDERS);
+    expect(POLLING_MIN_DYNAMIC_BOXES).toBeLessThan(PARALLEL_MIN_DYNAMIC_BOXES);
+    expect(POLLING_MIN_CANDIDATES).toBeLessThan(PARALLEL_MIN_CANDIDATES);
   });
 
   it('ready resolves once the threads have started, and the first step runs on them', async () => {
@@ -327,22 +347,25 @@ import { addEntity, createWorld } from 'bitecs';
 import { createCollisionPipeline } from ${JSON.stringify(join(root, 'systems/pipeline.ts'))};
 import { createWorkerPool } from ${JSON.stringify(join(root, 'systems/parallel/workerPool.ts'))};
 import { addCollider, setTransform } from ${JSON.stringify(join(root, 'systems/colliderApi.ts'))};
-const world = createWorld();
-const workers = createWorkerPool(2);
-const p = createCollisionPipeline(world, { workers });
-await workers.ready;
-console.log('ready');
-p.parallel.minRefit = 1;
-p.parallel.minNarrow = 1;
-    p.parallel.minBroad = 1;
-for (let i = 0; i < 50; i++) { const e = addEntity(world); addCollider(world, e, { shape: 'sphere', radius: 1 }); setTransform(world, e, [1.5 * i, 0, 0]); }
-p.step(world);
-console.log('pairs', p.touchingPairs.count);
-p.destroy();
+// Threads that sleep between jobs, and threads that poll for as long as they may.
+for (const options of [{}, { spinMs: 100 }]) {
+  const world = createWorld();
+  const workers = createWorkerPool(2, options);
+  const p = createCollisionPipeline(world, { workers });
+  await workers.ready;
+  console.log('ready');
+  p.parallel.minRefit = 1;
+  p.parallel.minNarrow = 1;
+  p.parallel.minBroad = 1;
+  for (let i = 0; i < 50; i++) { const e = addEntity(world); addCollider(world, e, { shape: 'sphere', radius: 1 }); setTransform(world, e, [1.5 * i, 0, 0]); }
+  p.step(world);
+  console.log('pairs', p.touchingPairs.count);
+  p.destroy();
+}
 `);
       const started = performance.now();
       const out = execFileSync(process.execPath, ['--import', 'tsx', script], { cwd: root, encoding: 'utf8', timeout: 60_000 });
-      expect(out.trim()).toBe('ready\npairs 49');
+      expect(out.trim()).toBe('ready\npairs 49\nready\npairs 49');
       expect(performance.now() - started).toBeLessThan(60_000);
     } finally {
       rmSync(dir, { recursive: true, force: true });
