@@ -137,10 +137,17 @@ export interface CollisionWorkers {
 export interface ParallelState {
   /** Worker threads besides the calling one. */
   readonly workers: number;
-  /** Changed colliders from which the refit runs on the pool. */
+  /**
+   * Changed colliders from which the refit runs on the pool. Until set, it follows `polling`
+   * (lower while the threads poll), as do minNarrow and minBroad.
+   */
   minRefit: number;
   /** Candidate pairs from which the narrow phase runs on the pool. */
   minNarrow: number;
+  /** Whether the threads poll between jobs now (WorkerPoolOptions.spinMs, unless they were seen losing their cores lately). */
+  readonly polling: boolean;
+  /** Wakes the workers to poll for a step's jobs, when they poll (see WorkerPool.wake). */
+  wake(): void;
   /** Jobs split with the workers so far (not those a browser page ran alone while they started). */
   readonly jobsOnWorkers: number;
   /** Characters from which the character stage (bone matrices and hitboxes) runs on the pool. */

@@ -143,6 +143,7 @@ export function createCollisionPipeline(world: World, options: CollisionPipeline
       if (pipeline.destroyed) throw new CollideInputError('step: this pipeline was destroyed (create a new one with createCollisionPipeline)');
       if (w !== world) throw new CollideInputError('step: this pipeline belongs to another world');
       const lastTime = pipeline.time;
+      pipeline.parallel?.wake();
       pipeline.characterKind?.stepTime(pipeline, time);
       try {
         w = timed(pipeline, 'refitVolumes', refitVolumes, w, measure);

@@ -24,15 +24,18 @@ export const PARALLEL_MIN_CANDIDATES = 2048;
  */
 export const PARALLEL_MIN_DYNAMIC_BOXES = 12000;
 /**
- * The same thresholds for threads that poll between jobs (WorkerPoolOptions.spinMs > 0). On a
- * quiet two-core machine, one thread / two on the moving-boxes scene (ms): the refit 0.028 /
- * 0.022 at 500 changed colliders, 0.042 / 0.033 at 750; the narrow phase 0.025 / 0.021 at 218
- * candidates, 0.051 / 0.042 at 425; the spatial hash (about ten jobs a frame) 0.099 / 0.112 at
- * 500 boxes, about even at 750 and 1,000, 0.42 / 0.36 at 1,500 and at 2,000.
+ * The same thresholds for threads that poll between jobs (WorkerPoolOptions.spinMs > 0). With
+ * frames back to back on a quiet two-core machine, one thread / two on the moving-boxes scene
+ * (ms): the refit 0.028 / 0.022 at 500 changed colliders; the narrow phase 0.025 / 0.021 at 218
+ * candidates; the spatial hash (about ten jobs a frame) 0.099 / 0.112 at 500 boxes, about even
+ * at 750 and 1,000, 0.42 / 0.36 at 1,500 and at 2,000. With other work between the steps (a game;
+ * the benchmark's peers), a step's first job finds the worker waking with cold caches, and the
+ * whole 1,000-body frame split that way ran 0.76x of one thread's speed: frames that small stay
+ * on one thread (docs/design/threads.md).
  */
-export const POLLING_MIN_COLLIDERS = 512;
-export const POLLING_MIN_CANDIDATES = 256;
-export const POLLING_MIN_DYNAMIC_BOXES = 1500;
+export const POLLING_MIN_COLLIDERS = 2000;
+export const POLLING_MIN_CANDIDATES = 512;
+export const POLLING_MIN_DYNAMIC_BOXES = 2000;
 
 /** Hands the stores' arrays the jobs read to the pool (sent again only when a store grew). */
 export function shareStores(pool: WorkerPool, collider: ColliderStore, transform: TransformStore): void {

@@ -20,7 +20,7 @@
  */
 import {
   CTRL_BINDINGS, CTRL_BYTES, CTRL_COUNT, CTRL_DONE, CTRL_ERROR, CTRL_JOB, CTRL_MARGIN, CTRL_PARTS, CTRL_READY, CTRL_SEQUENCE,
-  CTRL_ARG, CTRL_ARG2, CTRL_CHUNKS, CTRL_CLAIM, JOB_FAIL, JOB_STOP, MAX_WORKERS, controlViews, forClaimedChunks, partStart, pollWhileEqual, type Bindings, type Control,
+  CTRL_ARG, CTRL_ARG2, CTRL_CHUNKS, CTRL_CLAIM, JOB_FAIL, JOB_STOP, MAX_WORKERS, controlViews, forClaimedChunks, partStart, JUDGE_AFTER_JOBS, createPollRecord, lostCore, pollWhileEqual, pollingAllowed, stopPolling, type Bindings, type Control,
 } from './protocol';
 import { PartSplit } from './partSplit';
 
@@ -80,12 +80,18 @@ export interface WorkerPoolOptions {
    * job, the calling thread for the workers' end (default 0, at most MAX_SPIN_MS). Waking a
    * sleeping thread takes tens of microseconds, a polling one answers within a microsecond, so a
    * step's jobs then pay from far smaller frames (the pipeline splits them from smaller sizes).
-   * A polling thread holds its core: give a positive value only where the threads have cores of
-   * their own. With more runnable threads than cores, polling made frames two to four times
-   * slower than one thread (docs/design/threads.md).
+   * A polling pool also wakes its workers when a step begins, to poll for its first job.
+   * A polling thread holds its core, and with more runnable threads than cores polling made
+   * frames two to four times slower than one thread: when the threads are seen losing their
+   * cores (lostCore), they all sleep between jobs for a while (QUIET_MS) and the pipeline's
+   * thresholds go back to those of sleeping threads (docs/design/threads.md).
    */
   spinMs?: number;
 }
+
+/** A polled job's wait for the workers up to this share of the calling thread's own part, plus WAIT_SLACK_MS, is not lost time (see judgeWait). */
+const WAIT_SLACK_SHARE = 1;
+const WAIT_SLACK_MS = 0.25;
 
 /** Largest `spinMs`: a frame's jobs come within a few milliseconds of each other; polling longer only burns the core. */
 export const MAX_SPIN_MS = 100;
@@ -141,6 +147,8 @@ export class WorkerPool {
   private destroyed = false;
   /** How long a thread polls before it sleeps (WorkerPoolOptions.spinMs). */
   readonly spinMs: number;
+  /** The polled jobs' time and their waits for the workers beyond the slack, for lostCore. */
+  private readonly waitRecord = createPollRecord();
   /** Whether this thread may block waiting for a job's end. */
   private readonly blocking = canBlock();
   /** Whether the first job waits for the workers to start (Node); Web Workers start only once their parent returns to its event loop. */
@@ -284,7 +292,7 @@ export class WorkerPool {
         own(0, count); // the same results, on this thread alone
         return;
       }
-      waitAtLeast(ints, CTRL_READY, this.workerCount, WORKER_START_TIMEOUT_MS, 'start', this.blocking, 0);
+      waitAtLeast(ints, CTRL_READY, this.workerCount, WORKER_START_TIMEOUT_MS, 'start', this.blocking);
       this.started = true;
     }
     this.sendBindings();
@@ -312,8 +320,12 @@ export class WorkerPool {
       ownError = error;
     }
     const durations = this.durations;
-    durations[0] = performance.now() - start;
-    waitAtLeast(ints, CTRL_DONE, this.workerCount, WORKER_JOB_TIMEOUT_MS, 'finish a job', this.blocking, this.spinMs);
+    const ownEnd = performance.now();
+    durations[0] = ownEnd - start;
+    const polls = this.polls;
+    if (polls) this.pollDone();
+    waitAtLeast(ints, CTRL_DONE, this.workerCount, WORKER_JOB_TIMEOUT_MS, 'finish a job', this.blocking);
+    if (polls && this.jobsOnWorkers > JUDGE_AFTER_JOBS && this.workersPolled()) this.judgeWait(durations[0], performance.now() - ownEnd);
     if (ownError !== undefined) throw ownError;
     for (let w = 1; w < parts; w++) durations[w] = this.control.partMs[w];
     split.record(durations);
@@ -321,6 +333,50 @@ export class WorkerPool {
       const text = this.control.errorText;
       const end = text.indexOf(0);
       throw new Error(`bitecs-collide: a worker thread failed: ${new TextDecoder().decode(text.slice(0, end < 0 ? text.length : end))}`);
+    }
+  }
+
+  /**
+   * Whether the threads poll between jobs now: `spinMs` is positive and they were not found
+   * losing their cores in the last QUIET_MS (see lostCore).
+   */
+  get polls(): boolean {
+    return this.spinMs > 0 && pollingAllowed(this.control);
+  }
+
+  /**
+   * Counts a polled job's wait for the workers beyond WAIT_SLACK_SHARE of its own part plus
+   * WAIT_SLACK_MS as lost: parts split to end together end that close unless a worker lost its
+   * core mid-job. Too much lost (lostCore) and the threads stop polling for QUIET_MS.
+   */
+  private judgeWait(ownMs: number, waitMs: number): void {
+    const record = this.waitRecord;
+    record[0] += ownMs + waitMs;
+    record[1] += Math.max(0, waitMs - WAIT_SLACK_SHARE * ownMs - WAIT_SLACK_MS);
+    if (lostCore(record)) stopPolling(this.control);
+  }
+
+  /**
+   * Wakes sleeping workers to poll for the jobs to come (a step begins), when the threads poll:
+   * the tens of microseconds of their wake-up then pass while the calling thread works.
+   */
+  wake(): void {
+    if (this.started && this.polls) Atomics.notify(this.control.ints, CTRL_SEQUENCE);
+  }
+
+  /** Whether every worker took the current job while polling (none had to be woken). */
+  private workersPolled(): boolean {
+    const slept = this.control.slept;
+    for (let p = 1; p <= this.workerCount; p++) if (slept[p] !== 0) return false;
+    return true;
+  }
+
+  /** Polls for the workers' end of the current job for up to `spinMs` (then run() sleeps on it). */
+  private pollDone(): void {
+    const ints = this.control.ints;
+    for (let done = Atomics.load(ints, CTRL_DONE); done < this.workerCount; done = Atomics.load(ints, CTRL_DONE)) {
+      // Unjudged: the gaps the calling thread sees include its own garbage collection.
+      if (!pollWhileEqual(ints, CTRL_DONE, done, this.spinMs)) return;
     }
   }
 
@@ -337,16 +393,14 @@ export class WorkerPool {
 }
 
 /**
- * Waits until ints[index] >= target: polling for `spinMs` after each change, then blocking where
- * allowed, else polling on (a page's main thread; the workers' parts end within the frame, so
- * the spin is that short).
+ * Waits until ints[index] >= target: blocking where allowed, else spinning on Atomics.load (a
+ * page's main thread; the workers' parts end within the frame, so the spin is that short).
  */
-function waitAtLeast(ints: Int32Array, index: number, target: number, timeoutMs: number, what: string, block: boolean, spinMs: number): void {
+function waitAtLeast(ints: Int32Array, index: number, target: number, timeoutMs: number, what: string, block: boolean): void {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const value = Atomics.load(ints, index);
     if (value >= target) return;
-    if (pollWhileEqual(ints, index, value, spinMs)) continue;
     if (performance.now() > deadline) throw new Error(`bitecs-collide: worker threads did not ${what} within ${timeoutMs} ms`);
     if (block) Atomics.wait(ints, index, value, 20);
   }

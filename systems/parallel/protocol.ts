@@ -28,7 +28,9 @@ export const CTRL_INTS = 16;
 export const CTRL_MARGIN = 0; // the pipeline's aabbMargin
 export const CTRL_BOUNDS = 1; // MAX_PARTS + 1 slots: part p of a job covers [bounds[p], bounds[p + 1]) of its items, as fractions
 export const CTRL_PART_MS = CTRL_BOUNDS + MAX_PARTS + 1; // MAX_PARTS slots: how long each worker's part of the last job took, ms
-export const CTRL_FLOATS = CTRL_PART_MS + MAX_PARTS;
+export const CTRL_QUIET_UNTIL = CTRL_PART_MS + MAX_PARTS; // the time (epochNow) until which every thread sleeps between jobs instead of polling (see lostCore)
+export const CTRL_SLEPT = CTRL_QUIET_UNTIL + 1; // MAX_PARTS slots: per worker, 1 when it slept before taking the current job (its wake-up is in the job's time)
+export const CTRL_FLOATS = CTRL_SLEPT + MAX_PARTS;
 /** Bytes of error text (UTF-8) after the floats. */
 export const CTRL_ERROR_BYTES = 2048;
 export const CTRL_BYTES = 4 * CTRL_INTS + 8 * CTRL_FLOATS + CTRL_ERROR_BYTES;
@@ -63,6 +65,8 @@ export interface Control {
   bounds: Float64Array;
   /** Per part, how long it took in the last job, ms (written by the workers; slot 0 unused). */
   partMs: Float64Array;
+  /** Per worker, 1 when it slept before taking the current job (see CTRL_SLEPT). */
+  slept: Float64Array;
   errorText: Uint8Array;
 }
 
@@ -74,6 +78,7 @@ export function controlViews(buffer: SharedArrayBuffer): Control {
     floats,
     bounds: floats.subarray(CTRL_BOUNDS, CTRL_BOUNDS + MAX_PARTS + 1),
     partMs: floats.subarray(CTRL_PART_MS, CTRL_PART_MS + MAX_PARTS),
+    slept: floats.subarray(CTRL_SLEPT, CTRL_SLEPT + MAX_PARTS),
     errorText: new Uint8Array(buffer, 4 * CTRL_INTS + 8 * CTRL_FLOATS, CTRL_ERROR_BYTES),
   };
 }
@@ -186,15 +191,79 @@ export const TREE_ARRAYS = [
 ] as const;
 
 /**
- * Polls ints[index] while it equals `value`, for at most `ms` milliseconds: true once it
- * changed, false when the time ran out (the caller then sleeps in Atomics.wait).
+ * A gap this long (ms) between two of a polling loop's clock reads, which come well under a
+ * microsecond apart, is time the thread lost its core (to another thread, or to the host of a
+ * virtual machine, which takes a few tenths of a millisecond now and then even when idle).
  */
-export function pollWhileEqual(ints: Int32Array, index: number, value: number, ms: number): boolean {
-  if (ms <= 0) return false;
-  const until = performance.now() + ms;
+export const DESCHEDULED_GAP_MS = 0.1;
+/** Threads that lost more than this share of the time observed hold cores others want (see lostCore). */
+export const CONTENDED_SHARE = 0.25;
+/** lostCore judges once this much time (ms) was lost, and forgets what it saw after this much time observed. */
+export const JUDGE_AFTER_LOST_MS = 20;
+export const FORGET_AFTER_POLLED_MS = 500;
+/** Jobs a pool runs before its threads' time is judged: the first ones run code the engine has not optimized yet, and the threads start up. */
+export const JUDGE_AFTER_JOBS = 1000;
+/** How long (ms) the threads sleep between jobs instead of polling once found contended. */
+export const QUIET_MS = 2000;
+
+/** Whether the pool's threads may poll between jobs now (none found them contended in the last QUIET_MS). */
+export function pollingAllowed(control: Control): boolean {
+  return epochNow() >= control.floats[CTRL_QUIET_UNTIL];
+}
+
+/** Makes every thread of the pool sleep between jobs for QUIET_MS. */
+export function stopPolling(control: Control): void {
+  control.floats[CTRL_QUIET_UNTIL] = epochNow() + QUIET_MS;
+}
+
+/** Milliseconds since the epoch, comparable between threads (each thread's performance.now() has its own origin). */
+export function epochNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/**
+ * A record of [ms observed, ms of them lost] for lostCore: a worker's polling and the time it
+ * lost its core in it; the calling thread's polled jobs and its waits for the workers beyond the slack.
+ */
+export function createPollRecord(): Float64Array {
+  return new Float64Array(2);
+}
+
+/**
+ * Polls ints[index] while it equals `value`, for at most `ms` milliseconds: true once it
+ * changed, false when the time ran out (the caller then sleeps in Atomics.wait). Adds the time
+ * polled, and the time lost to descheduling, to `record` when given.
+ */
+export function pollWhileEqual(ints: Int32Array, index: number, value: number, ms: number, record?: Float64Array): boolean {
+  const start = performance.now(), until = start + ms;
+  let last = start, lost = 0, changed = false;
   for (;;) {
     // The clock costs more than a load: read it once per 64 polls.
-    for (let k = 0; k < 64; k++) if (Atomics.load(ints, index) !== value) return true;
-    if (performance.now() > until) return false;
+    for (let k = 0; k < 64 && !changed; k++) changed = Atomics.load(ints, index) !== value;
+    const now = performance.now();
+    if (now - last > DESCHEDULED_GAP_MS) lost += now - last;
+    last = now;
+    if (changed || now > until) break;
   }
+  if (record !== undefined) {
+    record[0] += last - start;
+    record[1] += lost;
+  }
+  return changed;
+}
+
+/**
+ * Whether a record (createPollRecord) shows the threads losing their cores: over
+ * JUDGE_AFTER_LOST_MS of lost time, more than CONTENDED_SHARE of the time observed. The threads
+ * should then sleep between jobs (for QUIET_MS): more threads want the cores than there are, and
+ * polling takes a core from them.
+ */
+export function lostCore(record: Float64Array): boolean {
+  if (record[1] >= JUDGE_AFTER_LOST_MS) {
+    const contended = record[1] > CONTENDED_SHARE * record[0];
+    record[0] = record[1] = 0;
+    return contended;
+  }
+  if (record[0] >= FORGET_AFTER_POLLED_MS) record[0] = record[1] = 0;
+  return false;
 }

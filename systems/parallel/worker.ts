@@ -42,7 +42,7 @@ import {
   QUERY_JOB_PARAMS, QUERY_PARAM_BOUNDS, QUERY_PARAM_GRIDS, QUERY_PARAM_MESH_LENGTH, QUERY_PARAM_TREES, QUERY_TREE_ARRAYS, QUERY_TREE_KINDS, QUERY_TREE_PARAMS,
   QUERY_TREE_PARAM_STRIDE, QUERY_MESH_OF, JOB_SWEEPS, SWEEP_JOB_PARAMS, SWEEP_PARAM_CELL, SWEEP_PARAM_CHARACTERS, SWEEP_PARAM_HITBOXES,
   SWEEP_PARAM_START_COUNT, SWEEP_PARAM_STORE_CHARACTERS, SWEEP_PARAM_VERSION,
-  pollWhileEqual, type Bindings, type Control,
+  JUDGE_AFTER_JOBS, createPollRecord, lostCore, pollWhileEqual, pollingAllowed, stopPolling, type Bindings, type Control,
 } from './protocol';
 
 interface Port {
@@ -58,6 +58,12 @@ interface WorkerStart {
 }
 
 let control: Control;
+/** This thread's polling between jobs, for lostCore. */
+const pollRecord = createPollRecord();
+/** Jobs this thread took. */
+let jobsRun = 0;
+/** How long to poll for the next job before sleeping (WorkerPoolOptions.spinMs). */
+let spinMs = 0;
 let part = 0;
 let version = 0;
 // Made by the calling thread's factories, so they have its stores' shapes (fields and their
@@ -338,9 +344,18 @@ function reportError(error: unknown): void {
   Atomics.store(control.ints, CTRL_ERROR, 1);
 }
 
+/** Polls for a job after sequence `seen` when the pool's threads may poll (true once one came). */
+function poll(seen: number): boolean {
+  if (spinMs <= 0 || !pollingAllowed(control)) return false;
+  const changed = pollWhileEqual(control.ints, CTRL_SEQUENCE, seen, spinMs, jobsRun > JUDGE_AFTER_JOBS ? pollRecord : undefined);
+  if (lostCore(pollRecord)) stopPolling(control);
+  return changed;
+}
+
 async function start(data: WorkerStart): Promise<void> {
   control = controlViews(data.control);
   part = data.index + 1;
+  spinMs = data.spinMs;
   const ints = control.ints;
   let seen = Atomics.load(ints, CTRL_SEQUENCE);
   Atomics.add(ints, CTRL_READY, 1);
@@ -350,11 +365,16 @@ async function start(data: WorkerStart): Promise<void> {
     // New bindings are received by returning to the event loop (below) only when a job needs them.
     // A wake-up alone does not mean a new job: the caller bumps the sequence, then notifies, and
     // this thread may have seen the bump, run the job and be waiting again when that notify lands.
-    // Polling first: the next job of a step usually comes within the window, and a sleeping
-    // thread takes tens of microseconds to wake.
-    if (!pollWhileEqual(ints, CTRL_SEQUENCE, seen, data.spinMs)) {
-      while (Atomics.load(ints, CTRL_SEQUENCE) === seen) Atomics.wait(ints, CTRL_SEQUENCE, seen);
+    // Where the threads poll (spinMs), polling first: the next job of a step usually comes
+    // within the window, and a sleeping thread takes tens of microseconds to wake. A wake-up
+    // with no job is then the pool's wake() (a step has begun): poll for its first job.
+    let polled = poll(seen);
+    while (!polled && Atomics.load(ints, CTRL_SEQUENCE) === seen) {
+      Atomics.wait(ints, CTRL_SEQUENCE, seen);
+      if (Atomics.load(ints, CTRL_SEQUENCE) === seen) polled = poll(seen);
     }
+    control.slept[part] = polled ? 0 : 1;
+    jobsRun++;
     seen = Atomics.load(ints, CTRL_SEQUENCE);
     const job = ints[CTRL_JOB];
     if (job === JOB_STOP) return;

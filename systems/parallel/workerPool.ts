@@ -93,11 +93,26 @@ export function createWorkerPool(workers: number | 'auto', options: WorkerPoolOp
 function parallelState(pool: WorkerPool): ParallelState {
   const narrow = createNarrowBuffers();
   let splitBroadPhase: SpatialHash | undefined;
-  const polls = pool.spinMs > 0;
+  // The step's thresholds follow how the threads wait between jobs now (pool.polls), unless set.
+  let minRefit: number | undefined, minNarrow: number | undefined, minBroad: number | undefined;
   const state: ParallelState = {
     workers: pool.workerCount,
-    minRefit: polls ? POLLING_MIN_COLLIDERS : PARALLEL_MIN_COLLIDERS,
-    minNarrow: polls ? POLLING_MIN_CANDIDATES : PARALLEL_MIN_CANDIDATES,
+    get minRefit() {
+      return minRefit ?? (pool.polls ? POLLING_MIN_COLLIDERS : PARALLEL_MIN_COLLIDERS);
+    },
+    set minRefit(value: number) {
+      minRefit = value;
+    },
+    get minNarrow() {
+      return minNarrow ?? (pool.polls ? POLLING_MIN_CANDIDATES : PARALLEL_MIN_CANDIDATES);
+    },
+    set minNarrow(value: number) {
+      minNarrow = value;
+    },
+    get polling() {
+      return pool.polls;
+    },
+    wake: () => pool.wake(),
     get jobsOnWorkers() {
       return pool.jobsOnWorkers;
     },
@@ -111,7 +126,12 @@ function parallelState(pool: WorkerPool): ParallelState {
     queries: createQueryJobs(pool),
     minTreeTriangles: PARALLEL_MIN_TREE_TRIANGLES,
     buildTree: createTreeJobs(pool),
-    minBroad: polls ? POLLING_MIN_DYNAMIC_BOXES : PARALLEL_MIN_DYNAMIC_BOXES,
+    get minBroad() {
+      return minBroad ?? (pool.polls ? POLLING_MIN_DYNAMIC_BOXES : PARALLEL_MIN_DYNAMIC_BOXES);
+    },
+    set minBroad(value: number) {
+      minBroad = value;
+    },
     installBroadPhase(broadPhase: BroadPhase): void {
       const splittable = broadPhase as Partial<SpatialHash>;
       if (typeof splittable.splitScans !== 'function') return;

@@ -23,7 +23,10 @@ import { createCollisionPipeline } from '../../systems/pipeline';
 import { createWorkerPool } from '../../systems/parallel/workerPool';
 import { createScanSplitter } from '../../systems/parallel/broadJob';
 import { WorkerPool } from '../../systems/parallel/pool';
-import { CTRL_DONE, CTRL_SEQUENCE, JOB_REFIT } from '../../systems/parallel/protocol';
+import {
+  CONTENDED_SHARE, CTRL_DONE, CTRL_SEQUENCE, FORGET_AFTER_POLLED_MS, JOB_REFIT, JUDGE_AFTER_LOST_MS, createPollRecord, lostCore, pollWhileEqual, pollingAllowed, stopPolling,
+  type Control,
+} from '../../systems/parallel/protocol';
 import { PARALLEL_MIN_CANDIDATES, PARALLEL_MIN_COLLIDERS, PARALLEL_MIN_DYNAMIC_BOXES, POLLING_MIN_CANDIDATES, POLLING_MIN_COLLIDERS, POLLING_MIN_DYNAMIC_BOXES } from '../../systems/parallel/narrowBuffers';
 import { overlapColliders } from '../../systems/shapeQueries';
 import { castShapeColliders, createColliderShapeHit } from '../../systems/shapeCasts';
@@ -297,9 +300,54 @@ describe('the pipeline on worker threads', () => {
     running.push({ world: sleeping.world, p: sleeping, eids: [] }, { world: polling.world, p: polling, eids: [] });
     expect([sleeping.parallel!.minRefit, sleeping.parallel!.minBroad, sleeping.parallel!.minNarrow]).toEqual([PARALLEL_MIN_COLLIDERS, PARALLEL_MIN_DYNAMIC_BOXES, PARALLEL_MIN_CANDIDATES]);
     expect([polling.parallel!.minRefit, polling.parallel!.minBroad, polling.parallel!.minNarrow]).toEqual([POLLING_MIN_COLLIDERS, POLLING_MIN_DYNAMIC_BOXES, POLLING_MIN_CANDIDATES]);
+    expect([sleeping.parallel!.polling, polling.parallel!.polling]).toEqual([false, true]);
+    // A threshold set stays whatever the threads do.
+    polling.parallel!.minRefit = 7;
+    expect(polling.parallel!.minRefit).toBe(7);
     expect(POLLING_MIN_COLLIDERS).toBeLessThan(PARALLEL_MIN_COLLIDERS);
     expect(POLLING_MIN_DYNAMIC_BOXES).toBeLessThan(PARALLEL_MIN_DYNAMIC_BOXES);
     expect(POLLING_MIN_CANDIDATES).toBeLessThan(PARALLEL_MIN_CANDIDATES);
+  });
+
+  it('judges contention from time lost, and stops every thread polling for a while once found', () => {
+    // lostCore: nothing judged before JUDGE_AFTER_LOST_MS were lost; then contended above CONTENDED_SHARE.
+    const record = createPollRecord();
+    record[0] = FORGET_AFTER_POLLED_MS;
+    record[1] = JUDGE_AFTER_LOST_MS / 2;
+    expect(lostCore(record)).toBe(false);
+    expect(Array.from(record)).toEqual([0, 0]); // unjudged, and forgotten: over FORGET_AFTER_POLLED_MS observed
+    record[0] = FORGET_AFTER_POLLED_MS / 2;
+    record[1] = JUDGE_AFTER_LOST_MS;
+    expect(lostCore(record)).toBe(false); // a small share of the time observed
+    expect(Array.from(record)).toEqual([0, 0]); // judged, then forgotten
+    record[0] = 2 * JUDGE_AFTER_LOST_MS;
+    record[1] = JUDGE_AFTER_LOST_MS;
+    expect(lostCore(record)).toBe(true);
+    record[0] = FORGET_AFTER_POLLED_MS;
+    record[1] = 1;
+    expect(lostCore(record)).toBe(false);
+    expect(Array.from(record)).toEqual([0, 0]);
+    expect(CONTENDED_SHARE).toBeGreaterThan(0);
+    // pollWhileEqual: adds the time it polled, and returns at once on a change.
+    const ints = new Int32Array(new SharedArrayBuffer(8));
+    expect(pollWhileEqual(ints, 0, 0, 2, record)).toBe(false);
+    expect(record[0]).toBeGreaterThanOrEqual(2);
+    ints[0] = 1;
+    expect(pollWhileEqual(ints, 0, 0, 50, record)).toBe(true);
+    expect(pollWhileEqual(ints, 0, 0, 0)).toBe(true);
+    // A pool that polls stops, for every thread, once stopPolling is called.
+    const pool = new WorkerPool(1, { spinMs: 1 });
+    const sleeping = new WorkerPool(1);
+    try {
+      expect(pool.polls).toBe(true);
+      expect(sleeping.polls).toBe(false);
+      stopPolling((pool as unknown as { control: Control }).control);
+      expect(pool.polls).toBe(false);
+      expect(pollingAllowed((pool as unknown as { control: Control }).control)).toBe(false);
+    } finally {
+      pool.destroy();
+      sleeping.destroy();
+    }
   });
 
   it('ready resolves once the threads have started, and the first step runs on them', async () => {
