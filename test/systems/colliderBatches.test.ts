@@ -91,8 +91,8 @@ function createScene(bodies: Body[], workers: number, sap: boolean, rand: () => 
 }
 
 /**
- * `n` rays over the scene: from inside it and from far outside, some aimed at a character's
- * hips, some unlimited, some with a mask or ignoring a body.
+ * `n` rays over the scene: from inside it and from far outside, some from just outside a
+ * character's box towards it, some unlimited, some with a mask or ignoring a body.
  */
 function fillRays(rays: RayBatch, n: number, rand: () => number, scene: Scene): void {
   const eids = scene.eids;
@@ -103,13 +103,18 @@ function fillRays(rays: RayBatch, n: number, rand: () => number, scene: Scene): 
       rays.origin[3 * i + k] = far ? -1e4 : SIDE * rand();
       rays.direction[3 * i + k] = far ? 1e4 + SIDE * rand() : rand() - 0.5;
     }
-    if (i % 6 === 1) {
-      const [x, z] = scene.characters[i % scene.characters.length];
-      rays.direction[3 * i] = x - rays.origin[3 * i];
-      rays.direction[3 * i + 1] = 0.3 - rays.origin[3 * i + 1];
-      rays.direction[3 * i + 2] = z - rays.origin[3 * i + 2];
-    }
     rays.maxDistance[i] = i % 3 === 0 ? Infinity : 5 + 40 * rand();
+    if (i % 6 === 1) {
+      // From just outside a character's box, each character from each of its sides and from
+      // above in turn, towards its middle: a body may stand in the way of some, not of all.
+      const k = Math.floor(i / 6), box = scene.p.characters!.hitboxes.characterAabb, o = 6 * (k % scene.characters.length);
+      const axis = Math.floor(k / scene.characters.length) % 5, side = axis === 4 ? 1 : axis % 2 === 0 ? 1 : -1, along = axis === 4 ? 1 : axis < 2 ? 0 : 2;
+      for (let a = 0; a < 3; a++) {
+        const middle = (box[o + a] + box[o + 3 + a]) / 2;
+        rays.origin[3 * i + a] = a === along ? (side > 0 ? box[o + 3 + a] + 0.3 : box[o + a] - 0.3) : middle;
+        rays.direction[3 * i + a] = a === along ? -side : 0.02 * (rand() - 0.5);
+      }
+    }
     rays.mask[i] = i % 11 === 0 ? 2 : 0xffffffff;
     rays.ignore[i] = i % 4 === 0 ? eids[Math.floor(rand() * eids.length)] : -1;
   }
