@@ -89,26 +89,29 @@ export function createWorkerPool(workers: number | 'auto', options: WorkerPoolOp
   };
 }
 
+/** A step threshold: the polling or the sleeping default, as the pool's threads wait between jobs now (pool.polls), until fixed. */
+function followsPolling(pool: WorkerPool, polling: number, sleeping: number): { fixed: number | undefined; value(): number } {
+  return {
+    fixed: undefined,
+    value() {
+      return this.fixed ?? (pool.polls ? polling : sleeping);
+    },
+  };
+}
+
 /** The parallel refit, broad-phase scans, narrow phase, hitbox jobs and tree builds on `pool`. */
 function parallelState(pool: WorkerPool): ParallelState {
   const narrow = createNarrowBuffers();
   let splitBroadPhase: SpatialHash | undefined;
-  // The step's thresholds follow how the threads wait between jobs now (pool.polls), unless set.
-  let minRefit: number | undefined, minNarrow: number | undefined, minBroad: number | undefined;
+  const refitMin = followsPolling(pool, POLLING_MIN_COLLIDERS, PARALLEL_MIN_COLLIDERS);
+  const narrowMin = followsPolling(pool, POLLING_MIN_CANDIDATES, PARALLEL_MIN_CANDIDATES);
+  const broadMin = followsPolling(pool, POLLING_MIN_DYNAMIC_BOXES, PARALLEL_MIN_DYNAMIC_BOXES);
   const state: ParallelState = {
     workers: pool.workerCount,
-    get minRefit() {
-      return minRefit ?? (pool.polls ? POLLING_MIN_COLLIDERS : PARALLEL_MIN_COLLIDERS);
-    },
-    set minRefit(value: number) {
-      minRefit = value;
-    },
-    get minNarrow() {
-      return minNarrow ?? (pool.polls ? POLLING_MIN_CANDIDATES : PARALLEL_MIN_CANDIDATES);
-    },
-    set minNarrow(value: number) {
-      minNarrow = value;
-    },
+    get minRefit() { return refitMin.value(); },
+    set minRefit(value: number) { refitMin.fixed = value; },
+    get minNarrow() { return narrowMin.value(); },
+    set minNarrow(value: number) { narrowMin.fixed = value; },
     get polling() {
       return pool.polls;
     },
@@ -126,12 +129,8 @@ function parallelState(pool: WorkerPool): ParallelState {
     queries: createQueryJobs(pool),
     minTreeTriangles: PARALLEL_MIN_TREE_TRIANGLES,
     buildTree: createTreeJobs(pool),
-    get minBroad() {
-      return minBroad ?? (pool.polls ? POLLING_MIN_DYNAMIC_BOXES : PARALLEL_MIN_DYNAMIC_BOXES);
-    },
-    set minBroad(value: number) {
-      minBroad = value;
-    },
+    get minBroad() { return broadMin.value(); },
+    set minBroad(value: number) { broadMin.fixed = value; },
     installBroadPhase(broadPhase: BroadPhase): void {
       const splittable = broadPhase as Partial<SpatialHash>;
       if (typeof splittable.splitScans !== 'function') return;
