@@ -99,6 +99,21 @@ export function assertRecord(record: unknown, caller: string, what: string): voi
   if (record === null || typeof record !== 'object') throw new CollideInputError(`${caller}: ${what} must be an object, got ${valueName(record)}`);
 }
 
+/**
+ * Throws CollideInputError unless `hit` is a hit record as `maker` makes it: an object whose
+ * `point` and `normal` are arrays of at least 3 numbers, which a query writes when it hits.
+ */
+export function assertHitRecord(hit: unknown, caller: string, maker: string): void {
+  const record = hit as { point?: unknown; normal?: unknown } | null;
+  if (record === null || typeof record !== 'object' || !isVector(record.point) || !isVector(record.normal)) {
+    throw new CollideInputError(`${caller}: hit must come from ${maker} (a record with point and normal arrays of 3 numbers), got ${valueName(hit)}`);
+  }
+}
+
+function isVector(v: unknown): boolean {
+  return isNumberList(v) && v.length >= 3;
+}
+
 /** Throws CollideInputError unless `options` is an object whose keys are all in `known`. */
 export function assertOptions(options: unknown, known: readonly string[], what: string): void {
   assertRecord(options, what, 'options');

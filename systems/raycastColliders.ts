@@ -36,7 +36,7 @@ import { HIT_GROUP_NAMES } from '../src/character/hitGroups';
 import { castHitboxRange, prepareHitboxRayBatch, type HitboxRayHits } from '../src/character/hitboxRaycast';
 import { createHitboxStore } from '../src/character/hitboxStore';
 import { createCharacterRayGrid } from '../src/character/rayGrid';
-import { CollideInputError, assertRecord } from '../src/errors';
+import { CollideInputError, assertHitRecord } from '../src/errors';
 import { WALK_SLACK_RELATIVE } from '../src/tolerances';
 import { writeHypot } from '../src/hypot';
 import type { RayBatch } from '../src/query/rayQuery';
@@ -106,7 +106,7 @@ const SPAN_LENGTH = 3;
  */
 export function raycastColliders(target: World | CollisionPipeline, hit: ColliderRayHit, query: RayQuery): boolean {
   const p = pipelineOf(target, 'raycastColliders');
-  assertRecord(hit, 'raycastColliders', 'hit');
+  assertHitRecord(hit, 'raycastColliders', 'createColliderRayHit');
   rayLimit(span, SPAN_LIMIT, query, 'raycastColliders');
   return castRay(p, hit, query.origin, query.direction, 0, query.mask | 0, query.ignore);
 }

@@ -16,7 +16,7 @@ import { shapecastTree } from '../src/tree/shapecastTree';
 import { POSE_STRIDE } from '../src/tree/pose';
 import { TreeQueryResult } from '../src/tree/queryResult';
 import { obbFromAabb } from '../src/volumes/obb';
-import { assertRecord } from '../src/errors';
+import { assertHitRecord } from '../src/errors';
 import { QUERY_AABB, QUERY_CAPSULE, QUERY_OBB, QUERY_SPHERE, assertShapeQuery, shapeQueryBounds, type ShapeQuery } from '../src/query/shapeQuery';
 import {
   SHAPE_AABB,
@@ -109,7 +109,7 @@ function boxEntry(box: Float64Array, d: Float64Array, b: ArrayLike<number>, bo: 
  */
 export function castShapeColliders(target: World | CollisionPipeline, hit: ColliderShapeHit, query: ShapeQuery): boolean {
   const p = pipelineOf(target, 'castShapeColliders');
-  assertRecord(hit, 'castShapeColliders', 'hit');
+  assertHitRecord(hit, 'castShapeColliders', 'createColliderShapeHit');
   assertShapeQuery(query, 'castShapeColliders', true);
   return castShapeQuery(p, hit, query);
 }

@@ -1,5 +1,5 @@
 import { grown } from '../broadphase/growable';
-import { CollideInputError, valueName } from '../errors';
+import { CollideInputError, isNumberList, valueName } from '../errors';
 import { assertMadeBy } from '../query/rayQuery';
 import { OBB_STRIDE, SPHERE_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 import { HITBOX_ROUNDING_MARGIN_RELATIVE } from '../tolerances';
@@ -431,6 +431,7 @@ export function boxesAt(out: Floats, history: HitboxHistory, store: HitboxStore,
   }
   const first = character < 0 ? 0 : character, last = character < 0 ? store.characterCount - 1 : character;
   const needed = OBB_STRIDE * (last < 0 ? 0 : store.firstHitbox[last] + store.hitboxCount[last]);
+  if (!isNumberList(out)) throw new CollideInputError(`${caller}: out must be an array of numbers (typed or plain), got ${valueName(out)}`);
   if (!(out.length >= needed)) throw new CollideInputError(`${caller}: out holds ${out.length} numbers, ${needed} needed`);
   let written = 0;
   for (let c = first; c <= last; c++) {

@@ -1,7 +1,7 @@
 import { HITBOX_ROUNDING_MARGIN_RELATIVE, RAY_GRID_BOUNDARY_SLACK } from '../tolerances';
 import { RAY_INPUT_STRIDE, raycastObbArrays } from '../query/raycast';
 import { writeHypot } from '../hypot';
-import { assertRecord } from '../errors';
+import { assertHitRecord } from '../errors';
 import { assertHitboxStore, HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { assertRayGrid, cellOf, type CharacterRayGrid } from './rayGrid';
 import { nameHitbox, type HitboxHit } from './hitboxHit';
@@ -152,7 +152,7 @@ function rayMeetsAabb(box: Float32Array, bo: number, ox: number, oy: number, oz:
  * or is otherwise invalid (rayLimit), naming it.
  */
 export function raycastHitboxes(hit: HitboxRayHit, store: HitboxStore, grid: CharacterRayGrid, query: RayQuery): boolean {
-  assertRecord(hit, 'raycastHitboxes', 'hit');
+  assertHitRecord(hit, 'raycastHitboxes', 'createHitboxRayHit');
   assertHitboxStore(store, 'raycastHitboxes');
   assertRayGrid(grid, 'raycastHitboxes');
   rayLimit(queryLimit, 0, query, 'raycastHitboxes');
@@ -183,7 +183,7 @@ export function raycastHitboxesAt(hit: HitboxRayHit, history: HitboxHistory, sto
 
 /** @internal raycastHitboxesAt, its errors naming `caller`. */
 export function castAt(hit: HitboxRayHit, history: HitboxHistory, store: HitboxStore, query: RayQuery, time: number, caller: string): boolean {
-  assertRecord(hit, caller, 'hit');
+  assertHitRecord(hit, caller, 'createHitboxRayHit');
   assertHitboxHistory(history, caller);
   assertHitboxStore(store, caller);
   rayLimit(queryLimit, 0, query, caller);

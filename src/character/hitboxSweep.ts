@@ -1,4 +1,4 @@
-import { CollideInputError, assertKnownKeys, assertNumberList, assertRecord, coordinateRefusal, isCoordinate } from '../errors';
+import { CollideInputError, assertKnownKeys, assertHitRecord, assertNumberList, coordinateRefusal, isCoordinate } from '../errors';
 import { CAPSULE_STRIDE, OBB_STRIDE } from '../layout';
 import { SWEEP_AXES_ORTHONORMAL, SWEEP_CONTACT_TOLERANCE } from '../tolerances';
 import { SWEEP_HIT_STRIDE, SWEEP_LIMIT, SWEEP_MOTION_STRIDE, SWEEP_NEXT, SWEEP_T, SWEPT_BOUNDS_STRIDE, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedStartTime, preparedSweptBounds, sweepClock, sweepContact, sweepSelect, sweepStep, SWEEP_STEP_CONTACT } from '../query/sweep';
@@ -336,7 +336,7 @@ export function sweepHitboxes(hit: HitboxHit, store: HitboxStore, motion: Hitbox
  * when the caller resolved it (a worker thread's store has no entity map).
  */
 export function sweepFirst(hit: HitboxHit, store: HitboxStore, motion: HitboxMotion, query: SweepQuery, caller: string, ignored?: number): boolean {
-  assertRecord(hit, caller, 'hit');
+  assertHitRecord(hit, caller, 'createHitboxHit');
   const own = prepareSweep(store, motion, query, caller);
   const characters = charactersMet(motion, ignored ?? own);
   let count = 0;
@@ -366,6 +366,7 @@ export function sweepHitboxesAll(hits: HitboxHit[], store: HitboxStore, motion: 
 /** @internal sweepHitboxesAll, its errors naming `caller`. */
 export function sweepAll(hits: HitboxHit[], store: HitboxStore, motion: HitboxMotion, query: SweepQuery, caller: string): number {
   if (!Array.isArray(hits)) throw new CollideInputError(`${caller}: hits must be an array of hit records (createHitboxSweepHits)`);
+  for (let i = 0; i < hits.length; i++) assertHitRecord(hits[i], `${caller}: hits[${i}]`, 'createHitboxSweepHits');
   const characters = charactersMet(motion, prepareSweep(store, motion, query, caller));
   const capacity = hits.length;
   let count = 0;

@@ -358,6 +358,7 @@ describe('hitbox history: bad input', () => {
     expect(refusal(() => raycastHitboxesAt(hit, history, store, query, NaN))).toMatch(/time NaN is outside the kept window/);
     expect(refusal(() => hitboxesAt(new Float64Array(15 * store.count), history, store, NaN))).toMatch(/hitboxesAt: time NaN/);
     expect(refusal(() => hitboxesAt(new Float64Array(3), history, store, kept[1].time))).toMatch(/hitboxesAt: out holds 3 numbers/);
+    expect(refusal(() => hitboxesAt(undefined as unknown as Float64Array, history, store, kept[1].time))).toMatch(/hitboxesAt: out must be an array of numbers \(typed or plain\), got undefined/);
     expect(refusal(() => hitboxesAt(new Float64Array(15 * store.count), history, store, kept[1].time, 99))).toMatch(/character must be -1 or a character index/);
     const rays = sceneRays(store, mulberry32(1), 4, 5);
     const hits = createHitboxRayHits(4);

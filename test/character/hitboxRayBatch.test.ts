@@ -112,8 +112,13 @@ describe('raycastHitboxesBatch', () => {
     expect(refusal(() => raycastHitboxesBatch(hits, store, grid, undefined as unknown as RayBatch))).toMatch(/raycastHitboxesBatch: rays must be an object, got undefined/);
     expect(refusal(() => raycastHitboxesBatchAt(hits, history, store, rays, null as unknown as number[]))).toMatch(/raycastHitboxesBatchAt: times is missing \(null\), 4 numbers needed/);
     // A miss leaves the hit alone, so without the check a null hit threw only on a hit.
-    expect(refusal(() => raycastHitboxes(null as unknown as HitboxRayHit, store, grid, createRayQuery({ origin: [-100, 0, 0] })))).toMatch(/raycastHitboxes: hit must be an object, got null/);
-    expect(refusal(() => raycastHitboxesAt(null as unknown as HitboxRayHit, history, store, createRayQuery({ origin: [-100, 0, 0] }), 1))).toMatch(/raycastHitboxesAt: hit must be an object, got null/);
+    expect(refusal(() => raycastHitboxes(null as unknown as HitboxRayHit, store, grid, createRayQuery({ origin: [-100, 0, 0] })))).toMatch(/raycastHitboxes: hit must come from createHitboxRayHit \(a record with point and normal arrays of 3 numbers\), got null/);
+    expect(refusal(() => raycastHitboxesAt(null as unknown as HitboxRayHit, history, store, createRayQuery({ origin: [-100, 0, 0] }), 1))).toMatch(/raycastHitboxesAt: hit must come from createHitboxRayHit/);
+    // An object without the point and normal arrays: a hit would write into them.
+    for (const bad of [{}, { point: [0, 0], normal: new Float64Array(3) }, { point: new Float64Array(3), normal: 'up' }]) {
+      expect(refusal(() => raycastHitboxes(bad as unknown as HitboxRayHit, store, grid, createRayQuery({ origin: [-100, 0, 0] })))).toMatch(/raycastHitboxes: hit must come from createHitboxRayHit/);
+      expect(refusal(() => raycastHitboxesAt(bad as unknown as HitboxRayHit, history, store, createRayQuery({ origin: [-100, 0, 0] }), 1))).toMatch(/raycastHitboxesAt: hit must come from createHitboxRayHit/);
+    }
     expect(refusal(() => createRayBatch(2 ** 40))).toMatch(/createRayBatch: capacity 1099511627776 is too large to allocate/);
     expect(refusal(() => createHitboxRayHits(2 ** 40))).toMatch(/createHitboxRayHits: capacity 1099511627776 is too large to allocate/);
   });

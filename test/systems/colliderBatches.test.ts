@@ -371,7 +371,10 @@ describe('batches of world queries', () => {
     expect(refusal(() => raycastCollidersBatch(p, createHitboxRayHits(2) as unknown as ColliderHits, rays))).toMatch(/raycastCollidersBatch: hits\.triangle is missing/);
     expect(refusal(() => raycastCollidersBatch(p, hits, createShapeQueryBatch(2) as unknown as RayBatch))).toMatch(/raycastCollidersBatch: rays\.origin is missing/);
     expect(refusal(() => raycastCollidersBatch(null as unknown as World, hits, rays))).toMatch(/raycastCollidersBatch: this world has no collision pipeline/);
-    expect(refusal(() => raycastColliders(p, null as unknown as ReturnType<typeof createColliderRayHit>, createRayQuery()))).toMatch(/raycastColliders: hit must be an object, got null/);
+    expect(refusal(() => raycastColliders(p, null as unknown as ReturnType<typeof createColliderRayHit>, createRayQuery()))).toMatch(/raycastColliders: hit must come from createColliderRayHit \(a record with point and normal arrays of 3 numbers\), got null/);
+    expect(refusal(() => raycastColliders(p, { entity: -1 } as unknown as ReturnType<typeof createColliderRayHit>, createRayQuery({ origin: [-5, 0, 0], direction: [1, 0, 0] })))).toMatch(/raycastColliders: hit must come from createColliderRayHit/);
+    const aimed = setShapeCast(setSphereQuery(createShapeQuery(), -5, 0, 0, 0.5), 10, 0, 0);
+    expect(refusal(() => castShapeColliders(p, {} as ReturnType<typeof createColliderShapeHit>, aimed))).toMatch(/castShapeColliders: hit must come from createColliderShapeHit/);
 
     const casts = createShapeQueryBatch(2), q = createShapeQuery();
     for (let i = 0; i < 2; i++) setShapeQueryAt(casts, i, setShapeCast(setSphereQuery(q, -5, 0, 0, 0.5), 10, 0, 0));

@@ -21,7 +21,7 @@ import { createSweepBatch, setSweepAt, sweepAt, type SweepBatch } from '../../sr
 import { HIT_GROUP_HEAD, HIT_GROUP_TORSO } from '../../src/character/hitGroups';
 import { setTransform } from '../../systems/colliderApi';
 import { addCharacterCollider } from '../../systems/characters';
-import { sweepCharacters, sweepCharactersBatch } from '../../systems/characterSweep';
+import { sweepCharacters, sweepCharactersAll, sweepCharactersBatch } from '../../systems/characterSweep';
 import type { CollisionPipeline } from '../../systems/collisionState';
 import { createCollisionPipeline } from '../../systems/pipeline';
 import { createWorkerPool } from '../../systems/parallel/workerPool';
@@ -225,7 +225,9 @@ describe('sweepCharactersBatch', () => {
     expect(refusal(() => sweepCharactersBatch(k.world, createColliderHits(2) as unknown as HitboxRayHits, batch))).toMatch(/sweepCharactersBatch: hits\.character is missing/);
     expect(refusal(() => sweepCharactersBatch(k.world, hits, null as unknown as SweepBatch))).toMatch(/sweepCharactersBatch: sweeps must be an object, got null/);
     expect(refusal(() => sweepCharactersBatch(k.world, hits, createShapeQueryBatch(2) as unknown as SweepBatch))).toMatch(/sweepCharactersBatch: sweeps\.start is missing/);
-    expect(refusal(() => sweepCharacters(k.world, null as unknown as HitboxHit, createSweepQuery()))).toMatch(/sweepCharacters: hit must be an object, got null/);
+    expect(refusal(() => sweepCharacters(k.world, null as unknown as HitboxHit, createSweepQuery()))).toMatch(/sweepCharacters: hit must come from createHitboxHit \(a record with point and normal arrays of 3 numbers\), got null/);
+    expect(refusal(() => sweepCharacters(k.world, {} as HitboxHit, createSweepQuery()))).toMatch(/sweepCharacters: hit must come from createHitboxHit/);
+    expect(refusal(() => sweepCharactersAll(k.world, [createHitboxHit(), {} as HitboxHit], createSweepQuery()))).toMatch(/sweepCharactersAll: hits\[1\]: hit must come from createHitboxSweepHits/);
     expect(refusal(() => createSweepBatch(2 ** 40))).toMatch(/createSweepBatch: capacity 1099511627776 is too large to allocate/);
     expect(sweepCharactersBatch(k.world, hits, batch)).toBeGreaterThanOrEqual(0);
   });
