@@ -25,6 +25,8 @@ export function assertFinitePoints(
   what: string,
   offset = 0,
 ): void {
+  if (!isNumberList(points)) assertNumberList(points, `${what}: points`);
+  if (!Number.isInteger(offset) || offset < 0) throw new CollideInputError(`${what}: offset must be a non-negative integer, got ${valueName(offset)}`);
   if (!Number.isInteger(count) || count < 0) {
     throw new CollideInputError(`${what}: point count must be a non-negative integer, got ${count}`);
   }
@@ -94,6 +96,26 @@ export function assertNumberList(v: unknown, what: string): void {
   if (!isNumberList(v)) throw new CollideInputError(`${what} must be an array of numbers (typed or plain), got ${valueName(v)}`);
 }
 
+/**
+ * Throws CollideInputError unless `values` (named `what`) is an array of numbers holding `n` of
+ * them from offset `o` (a non-negative integer).
+ */
+export function assertNumberRun(values: unknown, o: number, n: number, what: string): void {
+  if (!isNumberList(values)) throw new CollideInputError(`${what} must be an array of numbers (typed or plain), got ${valueName(values)}`);
+  if (!(Number.isInteger(o) && o >= 0 && o + n <= values.length)) throw new CollideInputError(`${what}: ${n} numbers from offset ${valueName(o)} needed, it holds ${values.length}`);
+}
+
+/**
+ * Throws CollideInputError unless `out` can take a result of `n` numbers at offset `o` (a
+ * non-negative integer): a plain array (it grows), or a typed array with room for them, since
+ * numbers written past a typed array's end are dropped without a word.
+ */
+export function assertOutput(out: unknown, o: number, n: number, what: string): void {
+  if (!isNumberList(out)) throw new CollideInputError(`${what}: out must be an array of numbers (typed or plain), got ${valueName(out)}`);
+  if (!Number.isInteger(o) || o < 0) throw new CollideInputError(`${what}: the out offset must be a non-negative integer, got ${valueName(o)}`);
+  if (!Array.isArray(out) && o + n > out.length) throw new CollideInputError(`${what}: out holds ${out.length} numbers, ${o + n} needed (${n} at offset ${o})`);
+}
+
 /** Throws CollideInputError unless `record` (named `what`, e.g. 'hits', 'hit') is an object. */
 export function assertRecord(record: unknown, caller: string, what: string): void {
   if (record === null || typeof record !== 'object') throw new CollideInputError(`${caller}: ${what} must be an object, got ${valueName(record)}`);
@@ -104,10 +126,13 @@ export function assertRecord(record: unknown, caller: string, what: string): voi
  * `point` and `normal` are arrays of at least 3 numbers, which a query writes when it hits.
  */
 export function assertHitRecord(hit: unknown, caller: string, maker: string): void {
+  if (!isHitRecord(hit)) throw new CollideInputError(`${caller}: hit must come from ${maker} (a record with point and normal arrays of 3 numbers), got ${valueName(hit)}`);
+}
+
+/** Whether `hit` is an object whose `point` and `normal` are arrays of at least 3 numbers. */
+export function isHitRecord(hit: unknown): boolean {
   const record = hit as { point?: unknown; normal?: unknown } | null;
-  if (record === null || typeof record !== 'object' || !isVector(record.point) || !isVector(record.normal)) {
-    throw new CollideInputError(`${caller}: hit must come from ${maker} (a record with point and normal arrays of 3 numbers), got ${valueName(hit)}`);
-  }
+  return record !== null && typeof record === 'object' && isVector(record.point) && isVector(record.normal);
 }
 
 function isVector(v: unknown): boolean {

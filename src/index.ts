@@ -114,7 +114,7 @@ export { updateHitboxes } from './character/hitboxUpdate';
 export { createCharacterRayGrid, buildCharacterRayGrid, type CharacterRayGrid } from './character/rayGrid';
 export { createHitboxRayHit, createHitboxRayHits, raycastHitboxes, raycastHitboxesBatch, type HitboxRayHit, type HitboxRayHits } from './character/hitboxRaycast';
 export { raycastHitboxesAt, raycastHitboxesBatchAt } from './character/hitboxRaycast';
-export { createHitboxHistory, recordHitboxHistory, clearHitboxHistory, hitboxesAt, type HitboxHistory } from './character/hitboxHistory';
+export { createHitboxHistory, recordHitboxHistory, clearHitboxHistory, hitboxesAt, MAX_HISTORY_FRAMES, type HitboxHistory } from './character/hitboxHistory';
 export { createRayBatch, createRayQuery, setRay, type RayBatch, type RayQuery, type RayQueryInit } from './query/rayQuery';
 export { createShapeQueryBatch, setShapeQueryAt, type ShapeQueryBatch } from './query/shapeQueryBatch';
 export { createColliderHits, createOverlapHits, type ColliderHits, type OverlapHits } from './query/colliderHits';
@@ -131,6 +131,6 @@ export { obbSweep, capsuleObbSweep, SWEEP_HIT_STRIDE } from './query/sweep';
 export { createHitboxHit, type HitboxHit } from './character/hitboxHit';
 export { createHitboxMotion, beginHitboxMotion, beginHitboxMotionAt, finishHitboxMotion, type HitboxMotion } from './character/hitboxMotion';
 export {
-  createSweepQuery, setSweepObb, setSweepCapsule, createHitboxSweepHits, sweepHitboxes, sweepHitboxesAll,
+  createSweepQuery, setSweepObb, setSweepCapsule, createHitboxSweepHits, MAX_SWEEP_HITS, sweepHitboxes, sweepHitboxesAll,
   type SweepQuery, type SweepQueryInit, type SweepWeaponKind,
 } from './character/hitboxSweep';

@@ -11,7 +11,7 @@ import { addCharacter, createSkeletonStore } from '../src/character/skeleton';
 import type { BoneHitboxes } from '../src/character/hitboxFit';
 import { addCharacterHitboxes, createHitboxStore } from '../src/character/hitboxStore';
 import { createCharacterRayGrid } from '../src/character/rayGrid';
-import { createHitboxHistory, type HitboxHistory } from '../src/character/hitboxHistory';
+import { assertHistoryFrames, createHitboxHistory, type HitboxHistory } from '../src/character/hitboxHistory';
 import { createHitboxMotion } from '../src/character/hitboxMotion';
 import { SHAPE_CHARACTER } from '../components/collider';
 import { COLLIDER_OPTION_KEYS, attachCollider, checkColliderOptions, type ColliderBits, type ColliderOptions } from './colliderApi';
@@ -58,7 +58,7 @@ function resolveCharacterOptions(option: CollisionPipelineOptions['characters'],
   }
   if (history !== null && typeof history === 'object') assertKnownKeys(history, ['frames'], 'createCollisionPipeline: characters.history');
   const frames = (history as { frames?: unknown } | null)?.frames;
-  if (!(Number.isInteger(frames) && (frames as number) >= 2)) throw new CollideInputError(`createCollisionPipeline: characters.history.frames must be an integer >= 2, got ${String(frames)}`);
+  assertHistoryFrames(frames, 'createCollisionPipeline: characters.history.frames');
   p.historyFrames = frames as number;
 }
 

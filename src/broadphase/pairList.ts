@@ -4,6 +4,7 @@
  * the 24-bit ids (b first, then a, each in as few digits as the pair count affords), linear in
  * the pair count and allocation-free.
  */
+import { CollideInputError, valueName } from '../errors';
 import { grown } from './growable';
 import { radixScatterPass } from './radixPass';
 
@@ -31,11 +32,17 @@ export class PairList {
   private scratchSecond: Uint32Array;
   private readonly buckets = new Uint32Array(1 << MAX_DIGIT_BITS);
 
-  /** Creates an empty list with room for `capacity` pairs (grows on demand). */
+  /** Creates an empty list with room for `capacity` pairs (grows on demand). Throws CollideInputError for a capacity that is negative, not a number or too large to allocate. */
   constructor(capacity = 64) {
+    if (!(capacity >= 0)) throw new CollideInputError(`PairList: capacity must be a non-negative number, got ${valueName(capacity)}`);
     const n = Math.max(1, Math.floor(capacity));
-    this.a = new Uint32Array(n);
-    this.b = new Uint32Array(n);
+    try {
+      this.a = new Uint32Array(n);
+      this.b = new Uint32Array(n);
+    } catch (error) {
+      if (error instanceof RangeError) throw new CollideInputError(`PairList: capacity ${capacity} is too large to allocate (${error.message})`);
+      throw error;
+    }
     this.scratchFirst = new Uint32Array(0);
     this.scratchSecond = new Uint32Array(0);
   }

@@ -1,4 +1,4 @@
-import { CollideInputError, assertKnownKeys, assertHitRecord, assertNumberList, coordinateRefusal, isCoordinate } from '../errors';
+import { CollideInputError, assertKnownKeys, assertHitRecord, assertNumberList, coordinateRefusal, isCoordinate, isHitRecord, valueName } from '../errors';
 import { CAPSULE_STRIDE, OBB_STRIDE } from '../layout';
 import { SWEEP_AXES_ORTHONORMAL, SWEEP_CONTACT_TOLERANCE } from '../tolerances';
 import { SWEEP_HIT_STRIDE, SWEEP_LIMIT, SWEEP_MOTION_STRIDE, SWEEP_NEXT, SWEEP_T, SWEPT_BOUNDS_STRIDE, prepareBoxMotion, prepareCapsuleSweep, prepareObbSweep, preparedStartTime, preparedSweptBounds, sweepClock, sweepContact, sweepSelect, sweepStep, SWEEP_STEP_CONTACT } from '../query/sweep';
@@ -347,9 +347,17 @@ export function sweepFirst(hit: HitboxHit, store: HitboxStore, motion: HitboxMot
   return h >= 0;
 }
 
-/** `capacity` reusable hit records for sweepHitboxesAll. */
+/**
+ * Most records createHitboxSweepHits makes: a swing's first contact with as many characters
+ * (each record is an object, about 550 bytes: 36 MB at this many).
+ */
+export const MAX_SWEEP_HITS = 65536;
+
+/** `capacity` reusable hit records for sweepHitboxesAll (at most MAX_SWEEP_HITS). */
 export function createHitboxSweepHits(capacity: number): HitboxHit[] {
-  if (!(Number.isInteger(capacity) && capacity >= 0)) throw new CollideInputError(`createHitboxSweepHits: capacity must be a non-negative integer, got ${capacity}`);
+  if (!(Number.isInteger(capacity) && capacity >= 0 && capacity <= MAX_SWEEP_HITS)) {
+    throw new CollideInputError(`createHitboxSweepHits: capacity must be an integer in [0, ${MAX_SWEEP_HITS}], got ${valueName(capacity)}`);
+  }
   return Array.from({ length: capacity }, createHitboxHit);
 }
 
@@ -366,7 +374,8 @@ export function sweepHitboxesAll(hits: HitboxHit[], store: HitboxStore, motion: 
 /** @internal sweepHitboxesAll, its errors naming `caller`. */
 export function sweepAll(hits: HitboxHit[], store: HitboxStore, motion: HitboxMotion, query: SweepQuery, caller: string): number {
   if (!Array.isArray(hits)) throw new CollideInputError(`${caller}: hits must be an array of hit records (createHitboxSweepHits)`);
-  for (let i = 0; i < hits.length; i++) assertHitRecord(hits[i], `${caller}: hits[${i}]`, 'createHitboxSweepHits');
+  // The message is built only for a bad record: a query allocates nothing.
+  for (let i = 0; i < hits.length; i++) if (!isHitRecord(hits[i])) assertHitRecord(hits[i], `${caller}: hits[${i}]`, 'createHitboxSweepHits');
   const characters = charactersMet(motion, prepareSweep(store, motion, query, caller));
   const capacity = hits.length;
   let count = 0;

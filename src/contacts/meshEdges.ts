@@ -1,7 +1,7 @@
 import type { BoundingTree } from '../tree/build';
 import { grown } from '../broadphase/growable';
 import { ZERO_AREA_TRIANGLE_RATIO, DEFAULT_FLAT_EDGE_ANGLE } from '../tolerances';
-import { CollideInputError, assertRecord } from '../errors';
+import { CollideInputError, assertFiniteValues, assertNumberList, assertRecord, valueName } from '../errors';
 import { assertMadeBy } from '../query/rayQuery';
 import type { ReadonlyFloats } from '../layout';
 
@@ -69,9 +69,17 @@ function mix(h: number, word: number): number {
 /**
  * Edge flags (two 6-bit masks, see above) of `count` triangles stored 9 numbers each in
  * `triangles`, into out[0..count); returns out. Edges bent by at most `flatEdgeAngle` radians are
- * flat. Linear time: two hash passes (corners by position, edges by welded vertex pair).
+ * flat. Linear time: two hash passes (corners by position, edges by welded vertex pair). Throws
+ * CollideInputError unless `out` is a Uint16Array of at least `count` masks and `triangles` holds
+ * 9·count numbers within ±MAX_COORDINATE, or for an angle outside [0, π).
  */
 export function computeEdgeFlags(out: Uint16Array, triangles: ReadonlyFloats, count: number, flatEdgeAngle: number = DEFAULT_FLAT_EDGE_ANGLE): Uint16Array {
+  if (!(out instanceof Uint16Array)) throw new CollideInputError(`computeEdgeFlags: out must be a Uint16Array, got ${valueName(out)}`);
+  if (!(Number.isInteger(count) && count >= 0 && count <= out.length)) throw new CollideInputError(`computeEdgeFlags: count must be an integer in [0, out.length = ${out.length}], got ${valueName(count)}`);
+  assertNumberList(triangles, 'computeEdgeFlags: triangles');
+  if (triangles.length < 9 * count) throw new CollideInputError(`computeEdgeFlags: ${count} triangles need ${9 * count} numbers, triangles has ${triangles.length}`);
+  assertFiniteValues(triangles, 0, 9 * count, 'computeEdgeFlags: triangles');
+  if (!(flatEdgeAngle >= 0 && flatEdgeAngle < Math.PI)) throw new CollideInputError(`computeEdgeFlags: flatEdgeAngle must be in [0, π), got ${valueName(flatEdgeAngle)}`);
   const corners = 3 * count;
   vertexOf = grown(vertexOf, corners);
   partner = grown(partner, corners);

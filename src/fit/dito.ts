@@ -1,9 +1,9 @@
-import { CollideInputError, assertNonEmptyPoints } from '../errors';
+import { CollideInputError, assertNonEmptyPoints, assertOutput } from '../errors';
 import { KDOP_DIRECTIONS } from '../volumes/kdop';
 import type { Floats, ReadonlyFloats } from '../layout';
 import { obbFromAxes } from '../volumes/obb';
 import { ROUNDING_ALLOWANCE, DITO_RELATIVE_TOLERANCE } from '../tolerances';
-import { IDENTITY_AXES } from '../layout';
+import { IDENTITY_AXES, OBB_STRIDE } from '../layout';
 
 /**
  * DiTO: Ditetrahedron OBB fitting (Larsson & Källberg 2011, "Fast Computation of Tight-Fitting
@@ -37,6 +37,7 @@ let tolerance = 0;
  */
 export function ditoObb(out: Floats, o: number, points: ReadonlyFloats, count: number, k: 14 | 26, offset = 0): Floats {
   if (k !== 14 && k !== 26) throw new CollideInputError(`ditoObb: k must be 14 or 26, got ${k}`);
+  assertOutput(out, o, OBB_STRIDE, 'ditoObb');
   assertNonEmptyPoints(points, count, 'ditoObb', offset);
   const dirs = KDOP_DIRECTIONS[k];
   const normals = k >> 1;

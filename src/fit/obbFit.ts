@@ -1,6 +1,6 @@
 import { ditoObb } from './dito';
 import { symmetricEigen3 } from './eigen3';
-import { CollideInputError, assertNonEmptyPoints, coordinateRefusal, isCoordinate } from '../errors';
+import { CollideInputError, assertNonEmptyPoints, assertOutput, coordinateRefusal, isCoordinate } from '../errors';
 import { OBB_AXES, OBB_HALF, OBB_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 import { obbFromAxes, obbSurfaceArea, obbVolume } from '../volumes/obb';
 import { quickhull } from './quickhull';
@@ -112,6 +112,7 @@ function elementBox(
  * Throws CollideInputError on an empty set or non-finite coordinates.
  */
 export function fitObbPcaPoints(out: Floats, o: number, points: ReadonlyFloats, count: number, offset = 0): Floats {
+  assertOutput(out, o, OBB_STRIDE, 'fitObbPcaPoints');
   assertNonEmptyPoints(points, count, 'fitObbPcaPoints', offset);
   pointMoments(moments, points, count, offset);
   axesFromMoments();
@@ -123,6 +124,7 @@ export function fitObbPcaPoints(out: Floats, o: number, points: ReadonlyFloats, 
  * axes, but uneven hull tessellation still does. Returns `out`.
  */
 export function fitObbPcaHull(out: Floats, o: number, points: ReadonlyFloats, count: number, offset = 0): Floats {
+  assertOutput(out, o, OBB_STRIDE, 'fitObbPcaHull');
   const hull = quickhull(points, count, offset);
   return fitObbPcaPoints(out, o, hull.vertices, hull.vertexCount);
 }
@@ -133,6 +135,7 @@ export function fitObbPcaHull(out: Floats, o: number, points: ReadonlyFloats, co
  * area, collinear and single-point sets the hull vertices. Returns `out`.
  */
 export function fitObbHullTriangles(out: Floats, o: number, points: ReadonlyFloats, count: number, offset = 0): Floats {
+  assertOutput(out, o, OBB_STRIDE, 'fitObbHullTriangles');
   const hull = quickhull(points, count, offset);
   if (hull.triangleCount === 0) return fitObbPcaPoints(out, o, hull.vertices, hull.vertexCount);
   return fitObbTriangles(out, o, hull.vertices, hull.indices, hull.triangleCount);
@@ -154,6 +157,7 @@ export function fitObbTriangles(
   triangleCount: number,
   firstTriangle = 0,
 ): Floats {
+  assertOutput(out, o, OBB_STRIDE, 'fitObbTriangles');
   validateElements(positions, indices, 3, triangleCount, firstTriangle, 'fitObbTriangles');
   triangleMoments(moments, positions, indices, triangleCount, firstTriangle);
   axesFromMoments();
@@ -174,6 +178,7 @@ export function fitObbSegments(
   segmentCount: number,
   firstSegment = 0,
 ): Floats {
+  assertOutput(out, o, OBB_STRIDE, 'fitObbSegments');
   validateElements(positions, indices, 2, segmentCount, firstSegment, 'fitObbSegments');
   segmentMoments(moments, positions, indices, segmentCount, firstSegment);
   axesFromMoments();
@@ -303,6 +308,7 @@ export function fitObbRefined(
   offset = 0,
   options?: ObbRefineOptions,
 ): Floats {
+  assertOutput(out, o, OBB_STRIDE, 'fitObbRefined');
   const hull = quickhull(points, count, offset);
   const vertices = hull.vertices, n = hull.vertexCount;
   const flatTolerance = roundingFloor(vertices, n, 0);

@@ -1,6 +1,6 @@
 import { selectByKey } from '../broadphase/sortByKey';
 import { ditoObb } from '../fit/dito';
-import { CollideInputError, assertNumberList, coordinateRefusal, isCoordinate } from '../errors';
+import { CollideInputError, assertNumberList, assertOptions, coordinateRefusal, isCoordinate } from '../errors';
 import { IDENTITY_AXES, OBB_AXES, OBB_CENTER, OBB_HALF, OBB_STRIDE, type ReadonlyFloats } from '../layout';
 import { obbFromAxes, obbFromExtents } from '../volumes/obb';
 import { symmetricEigen3 } from '../fit/eigen3';
@@ -115,6 +115,7 @@ function refuseCoordinates(positions: ReadonlyFloats, indices: ReadonlyFloats): 
 }
 
 function readOptions(options: BoundingTreeOptions): Required<BoundingTreeOptions> {
+  assertOptions(options, ['kind', 'fit', 'split', 'maxLeafTriangles'], 'buildBoundingTree');
   const kind = options.kind ?? 'obb';
   const fit = options.fit ?? 'covariance';
   const split = options.split ?? 'mean';

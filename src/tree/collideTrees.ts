@@ -6,7 +6,7 @@ import { TRI_TRI_DISJOINT, TRI_TRI_SEGMENT, triTriIntersectionSegment, triTriOve
 import { TREE_SLACK_RELATIVE } from '../tolerances';
 import { enterBodyNode, enterNode, boxesDisjoint, spheresDisjoint } from './nodeTests';
 import { POSE_STRIDE, relativePose, transformByPose } from './pose';
-import { type TreeBoxTest, type TreeQueryMode, TreeQueryResult, TREE_CONTACT_STRIDE } from './queryResult';
+import { type TreeBoxTest, type TreeQueryMode, TreeQueryResult, TREE_CONTACT_STRIDE, assertTreeQuery } from './queryResult';
 
 /**
  * Tree vs tree (RAPID / PQP): the pose of B's current node in A's current node frame (R, T) is
@@ -110,6 +110,8 @@ export function collideTrees(
   mode: TreeQueryMode = 'all',
   boxTest: TreeBoxTest = 'sat',
 ): number {
+  assertTreeQuery(result, a, poseA, pao, 'collideTrees');
+  assertTreeQuery(result, b, poseB, pbo, 'collideTrees');
   if (a.kind !== b.kind) throw new CollideInputError(`collideTrees: trees have different node kinds (${a.kind}, ${b.kind})`);
   result.clear();
   relativePose(rootState, 0, poseA, pao, poseB, pbo);

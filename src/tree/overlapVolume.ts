@@ -13,12 +13,14 @@ import {
   OBB_HALF,
   OBB_STRIDE,
   IDENTITY_AXES,
+  SPHERE_STRIDE,
   type ReadonlyFloats,
 } from '../layout';
 import { RAY_HIT_STRIDE, raycastTriangle } from '../query/raycast';
 import { SAT_AXIS_SLACK, ROUNDING_ALLOWANCE, TREE_SLACK_RELATIVE } from '../tolerances';
 import { toMeshFrame, directionToMeshFrame, POSE_STRIDE } from './pose';
-import { type TreeQueryMode, TreeQueryResult } from './queryResult';
+import { type TreeQueryMode, TreeQueryResult, assertTreeQuery } from './queryResult';
+import { assertNumberRun } from '../errors';
 import { enterNode, boxesDisjoint, spheresDisjoint } from './nodeTests';
 
 /**
@@ -239,6 +241,8 @@ export function overlapTreeObb(
   result: TreeQueryResult, tree: BoundingTree, pose: ReadonlyFloats, po: number,
   box: ReadonlyFloats, bo: number, mode: TreeQueryMode = 'all',
 ): number {
+  assertTreeQuery(result, tree, pose, po, 'overlapTreeObb');
+  assertNumberRun(box, bo, OBB_STRIDE, 'overlapTreeObb: box');
   queryFrame(pose, po, box[bo + OBB_CENTER], box[bo + OBB_CENTER + 1], box[bo + OBB_CENTER + 2], box, bo + OBB_AXES);
   for (let i = 0; i < 12; i++) queryBox[i] = rootState[i];
   for (let i = 0; i < 3; i++) queryBox[OBB_HALF + i] = queryHalf[i] = box[bo + OBB_HALF + i];
@@ -254,6 +258,8 @@ export function overlapTreeSphere(
   result: TreeQueryResult, tree: BoundingTree, pose: ReadonlyFloats, po: number,
   sphere: ReadonlyFloats, so: number, mode: TreeQueryMode = 'all',
 ): number {
+  assertTreeQuery(result, tree, pose, po, 'overlapTreeSphere');
+  assertNumberRun(sphere, so, SPHERE_STRIDE, 'overlapTreeSphere: sphere');
   queryFrame(pose, po, sphere[so], sphere[so + 1], sphere[so + 2], IDENTITY_AXES, 0);
   for (let i = 0; i < 3; i++) queryCapsule[i] = queryCapsule[3 + i] = rootState[i];
   queryCapsule[6] = queryHalf[0] = sphere[so + 3];
@@ -273,6 +279,8 @@ export function overlapTreeCapsule(
   result: TreeQueryResult, tree: BoundingTree, pose: ReadonlyFloats, po: number,
   capsule: ReadonlyFloats, co: number, mode: TreeQueryMode = 'all',
 ): number {
+  assertTreeQuery(result, tree, pose, po, 'overlapTreeCapsule');
+  assertNumberRun(capsule, co, CAPSULE_STRIDE, 'overlapTreeCapsule: capsule');
   const x0 = capsule[co], y0 = capsule[co + 1], z0 = capsule[co + 2];
   const dx = capsule[co + 3] - x0, dy = capsule[co + 4] - y0, dz = capsule[co + 5] - z0, r = capsule[co + 6];
   const len = Math.hypot(dx, dy, dz);

@@ -1,4 +1,5 @@
 import { quaternionToMat3 } from '../rotation';
+import { assertNumberRun, assertOutput } from '../errors';
 import { type Floats, type ReadonlyFloats } from '../layout';
 
 /**
@@ -10,8 +11,13 @@ import { type Floats, type ReadonlyFloats } from '../layout';
 /** Rigid pose: translation (3), then the rotation as 3 columns (9), like an OBB without half-extents. */
 export const POSE_STRIDE = 12;
 
-/** Writes the pose (translation, quaternion x, y, z, w) as a POSE_STRIDE run at out[o]. Returns out. */
+/**
+ * Writes the pose (translation, quaternion x, y, z, w) as a POSE_STRIDE run at out[o]. Returns
+ * out. Throws CollideInputError unless `out` has room for it and `q` holds 4 numbers.
+ */
 export function poseFromTranslationQuaternion(out: Floats, o: number, tx: number, ty: number, tz: number, q: ReadonlyFloats): Floats {
+  assertOutput(out, o, POSE_STRIDE, 'poseFromTranslationQuaternion');
+  assertNumberRun(q, 0, 4, 'poseFromTranslationQuaternion: q');
   out[o] = tx;
   out[o + 1] = ty;
   out[o + 2] = tz;

@@ -1,4 +1,7 @@
 import { PairList } from '../broadphase/pairList';
+import { CollideInputError, assertNumberRun, isNumberList, valueName } from '../errors';
+import { assertMadeBy } from '../query/rayQuery';
+import { POSE_STRIDE } from './pose';
 import { OBB_STRIDE } from '../layout';
 import { SHAPE_CAST_HIT_STRIDE } from '../query/shapeCastHit';
 
@@ -54,4 +57,16 @@ export class TreeQueryResult {
     this.boxTests = 0;
     this.triangleTests = 0;
   }
+}
+
+/**
+ * Throws CollideInputError unless `result` is a TreeQueryResult, `tree` a bounding tree
+ * (buildBoundingTree) and `pose` holds a pose at `po`: what every tree query reads before its
+ * walk, a few loads next to the walk itself.
+ */
+export function assertTreeQuery(result: unknown, tree: unknown, pose: unknown, po: number, caller: string): void {
+  if (!(result instanceof TreeQueryResult)) throw new CollideInputError(`${caller}: result must come from new TreeQueryResult(), got ${valueName(result)}`);
+  assertMadeBy(tree, 'triangles', caller, 'tree', 'buildBoundingTree');
+  // Messages are built only on failure: a query allocates nothing.
+  if (!(isNumberList(pose) && Number.isInteger(po) && po >= 0 && po + POSE_STRIDE <= pose.length)) assertNumberRun(pose, po, POSE_STRIDE, `${caller}: pose`);
 }

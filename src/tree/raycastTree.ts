@@ -5,7 +5,7 @@ import { BALL_ENTRY, ballEntry, raycastTriangleArrays, RAY_HIT_STRIDE, RAY_INPUT
 import { TREE_SLACK_RELATIVE } from '../tolerances';
 import { writeHypot } from '../hypot';
 import { directionToMeshFrame, toMeshFrame } from './pose';
-import { TreeQueryResult } from './queryResult';
+import { TreeQueryResult, assertTreeQuery } from './queryResult';
 
 /**
  * Ray casts against a bounding tree: nearest hit, nearer child first, pruned by the best hit so far.
@@ -81,6 +81,7 @@ export function raycastTree(
   result: TreeQueryResult, tree: BoundingTree, pose: ReadonlyFloats, po: number,
   ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, maxT: number,
 ): boolean {
+  assertTreeQuery(result, tree, pose, po, 'raycastTree');
   return raycastTreeArrays(result, tree, pose, po, writeRay(treeRay, ox, oy, oz, dx, dy, dz, maxT), 0);
 }
 

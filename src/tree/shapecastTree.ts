@@ -7,7 +7,8 @@ import { castObbTriangle } from '../query/shapeCastBox';
 import { SHAPE_CAST_HIT_STRIDE } from '../query/shapeCastHit';
 import { SAT_AXIS_SLACK, TREE_SLACK_RELATIVE } from '../tolerances';
 import { directionToMeshFrame, toMeshFrame } from './pose';
-import { TreeQueryResult } from './queryResult';
+import { TreeQueryResult, assertTreeQuery } from './queryResult';
+import { CollideInputError, assertNumberRun, valueName } from '../errors';
 import { enterRay, rayEntry } from './raycastTree';
 
 /**
@@ -45,6 +46,9 @@ export function shapecastTree(
   kind: ShapeCastMover, moverArray: ReadonlyFloats, mo: number,
   dx: number, dy: number, dz: number, maxT: number,
 ): boolean {
+  assertTreeQuery(result, tree, pose, po, 'shapecastTree');
+  if (kind !== 'sphere' && kind !== 'capsule' && kind !== 'obb') throw new CollideInputError(`shapecastTree: kind must be 'sphere', 'capsule' or 'obb', got ${valueName(kind)}`);
+  assertNumberRun(moverArray, mo, SHAPE_CAST_MOVER_STRIDE[kind], 'shapecastTree: moverArray');
   result.clear();
   result.shapeTriangle = -1;
   let radius: number;

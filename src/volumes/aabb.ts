@@ -1,5 +1,5 @@
-import { CollideInputError, assertNonEmptyPoints } from '../errors';
-import type { Floats, ReadonlyFloats } from '../layout';
+import { CollideInputError, assertNonEmptyPoints, assertOutput } from '../errors';
+import { AABB_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 import { quaternionToMat3 } from '../rotation';
 
 /**
@@ -125,6 +125,7 @@ export function aabbOverlapCenterRadiusInt(a: Int32Array, ao: number, b: Int32Ar
 
 /** Tightest min-max box around `count` points (xyz at `pointsOffset`). */
 export function aabbFromPoints(out: Floats, o: number, points: ReadonlyFloats, count: number, pointsOffset = 0): Floats {
+  assertOutput(out, o, AABB_STRIDE, 'aabbFromPoints');
   assertNonEmptyPoints(points, count, 'aabbFromPoints', pointsOffset);
   return aabbOfTrustedPoints(out, o, points, count, pointsOffset);
 }

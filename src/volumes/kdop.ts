@@ -1,4 +1,4 @@
-import { CollideInputError, assertNonEmptyPoints } from '../errors';
+import { CollideInputError, assertNonEmptyPoints, assertOutput } from '../errors';
 import type { Floats, KdopK, ReadonlyFloats } from '../layout';
 import { obbCorners } from './obb';
 
@@ -32,6 +32,7 @@ function assertKdopK(k: number, what: string): asserts k is KdopK {
  */
 export function kdopFromPoints(out: Floats, o: number, k: KdopK, points: ReadonlyFloats, count: number, offset = 0): Floats {
   assertKdopK(k, 'kdopFromPoints');
+  assertOutput(out, o, k, 'kdopFromPoints');
   assertNonEmptyPoints(points, count, 'kdopFromPoints', offset);
   return kdopRefit(out, o, k, points, count, IDENTITY_ROTATION, ZERO_TRANSLATION, 1, offset);
 }

@@ -1,6 +1,6 @@
 import { aabbFromPoints } from './aabb';
-import { assertNonEmptyPoints } from '../errors';
-import type { Floats, ReadonlyFloats } from '../layout';
+import { assertNonEmptyPoints, assertOutput } from '../errors';
+import { SPHERE_STRIDE, type Floats, type ReadonlyFloats } from '../layout';
 import { WELZL_RELATIVE_TOLERANCE, WELZL_DEGENERATE_SUPPORT } from '../tolerances';
 
 /**
@@ -49,6 +49,7 @@ function writeSphere(out: Floats, o: number, cx: number, cy: number, cz: number,
  * no search: the fastest fit, and no worse than half the box diagonal.
  */
 export function sphereFromAabb(out: Floats, o: number, points: ReadonlyFloats, count: number, pointsOffset = 0): Floats {
+  assertOutput(out, o, SPHERE_STRIDE, 'sphereFromAabb');
   assertNonEmptyPoints(points, count, 'sphereFromAabb', pointsOffset);
   aabbFromPoints(bounds, 0, points, count, pointsOffset);
   const cx = 0.5 * (bounds[0] + bounds[3]), cy = 0.5 * (bounds[1] + bounds[4]), cz = 0.5 * (bounds[2] + bounds[5]);
@@ -60,6 +61,7 @@ export function sphereFromAabb(out: Floats, o: number, points: ReadonlyFloats, c
  * then grow just enough to take in each point left outside. Three linear passes; not minimal.
  */
 export function ritterSphere(out: Floats, o: number, points: ReadonlyFloats, count: number, pointsOffset = 0): Floats {
+  assertOutput(out, o, SPHERE_STRIDE, 'ritterSphere');
   assertNonEmptyPoints(points, count, 'ritterSphere', pointsOffset);
   const po = pointsOffset;
   // Indices of the min and max point along x, y, z.
@@ -195,6 +197,7 @@ function ballOfQuad(i: number, j: number, k: number, l: number): void {
  * `WELZL_RELATIVE_TOLERANCE` of the set's extent and contains every point exactly.
  */
 export function welzlSphere(out: Floats, o: number, points: ReadonlyFloats, count: number, pointsOffset = 0): Floats {
+  assertOutput(out, o, SPHERE_STRIDE, 'welzlSphere');
   assertNonEmptyPoints(points, count, 'welzlSphere', pointsOffset);
   const po = pointsOffset;
   let minX = Infinity, minY = Infinity, minZ = Infinity;

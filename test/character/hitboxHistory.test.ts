@@ -332,10 +332,13 @@ describe('hitbox history: characters added and removed', () => {
 });
 
 describe('hitbox history: bad input', () => {
-  it('refuses frames < 2 or not an integer', () => {
-    expect(refusal(() => createHitboxHistory(1))).toMatch(/frames must be an integer >= 2, got 1/);
+  it('refuses frames < 2, beyond MAX_HISTORY_FRAMES or not an integer', () => {
+    expect(refusal(() => createHitboxHistory(1))).toMatch(/frames must be an integer in \[2, 65536\], got 1/);
     expect(refusal(() => createHitboxHistory(2.5))).toMatch(/got 2\.5/);
     expect(refusal(() => createHitboxHistory(NaN))).toMatch(/got NaN/);
+    // Each frame is an object: 2^31 of them would exhaust the heap, which no catch recovers from.
+    expect(refusal(() => createHitboxHistory(2 ** 31))).toMatch(/got 2147483648/);
+    expect(refusal(() => createHitboxHistory('8' as unknown as number))).toMatch(/got '8'/);
   });
 
   it('refuses a record time that is not finite or does not increase', () => {

@@ -11,6 +11,9 @@ import {
   createCharacterRayGrid, createExtremeVertexTracker, createHitboxMotion, createHitboxStore, createRayQuery, createShapeQuery,
   createSkeletonStore, createSweepQuery, defineSkeleton, defineSkin, finishHitboxMotion, fitBoneHitboxes, setMeshEdges,
   setObbQuery, setRay, setShapeCast, setSphereQuery, setSweepObb, updateHitboxes,
+  fitObb, fitObbPcaPoints, welzlSphere, aabbFromPoints, quickhull, kdopFromPoints, computeEdgeFlags, overlapTreeSphere, overlapTreeObb,
+  overlapTreeCapsule, raycastTree, collideTrees, shapecastTree, poseFromTranslationQuaternion, POSE_STRIDE, TreeQueryResult,
+  createHitboxHistory, createHitboxSweepHits, PairList,
 } from '../../src/index';
 import { CollideInputError } from '../../src/errors';
 import { addCollider, contactsOf, createCollisionPipeline, touching, updateBoneHitboxes } from '../../systems/index';
@@ -18,6 +21,10 @@ import { loadGltfCharacter, sampleGltfAnimation } from '../../gltf/index';
 import { def, fitted, humanoid } from '../support/hitboxRays';
 
 const box = new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1]);
+const points = Float64Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1);
+const mesh = { positions: Float64Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1), indices: Uint32Array.of(0, 1, 2, 0, 1, 3) };
+const tree = () => buildBoundingTree(mesh.positions, mesh.indices);
+const pose = poseFromTranslationQuaternion(new Float64Array(POSE_STRIDE), 0, 0, 0, 0, [0, 0, 0, 1]);
 
 /** A skeleton and hitbox store with one humanoid. */
 function stores() {
@@ -84,6 +91,28 @@ const cases: [string, () => unknown, RegExp][] = [
     return addCharacterHitboxes(createHitboxStore(), s, 0, {} as never);
   }, /addCharacterHitboxes: fitted must come from fitBoneHitboxes/],
   ['setMeshEdges, not a tree', () => setMeshEdges({} as never), /setMeshEdges: tree must come from buildBoundingTree/],
+  ['buildBoundingTree, null options', () => buildBoundingTree(mesh.positions, mesh.indices, null as never), /buildBoundingTree: options must be an object, got null/],
+  ['buildBoundingTree, unknown option', () => buildBoundingTree(mesh.positions, mesh.indices, { maxLeaf: 4 } as never), /buildBoundingTree: unknown option 'maxLeaf'/],
+  ['fitObbPcaPoints, no out', () => fitObbPcaPoints(undefined as never, 0, points, 4), /fitObbPcaPoints: out must be an array of numbers \(typed or plain\), got undefined/],
+  ['fitObb, out too short', () => fitObb(new Float64Array(14), 0, points, 4, 'dito26'), /ditoObb: out holds 14 numbers, 15 needed \(15 at offset 0\)/],
+  ['welzlSphere, a negative out offset', () => welzlSphere(new Float64Array(8), -1, points, 4), /welzlSphere: the out offset must be a non-negative integer, got -1/],
+  ['aabbFromPoints, no points', () => aabbFromPoints(new Float64Array(6), 0, null as never, 4), /aabbFromPoints: points must be an array of numbers \(typed or plain\), got null/],
+  ['quickhull, a fractional offset', () => quickhull(points, 2, 1.5), /quickhull: offset must be a non-negative integer, got 1\.5/],
+  ['kdopFromPoints, out too short', () => kdopFromPoints(new Float64Array(13), 0, 14, points, 4), /kdopFromPoints: out holds 13 numbers, 14 needed/],
+  ['computeEdgeFlags, out not a Uint16Array', () => computeEdgeFlags([] as never, new Float64Array(9), 1), /computeEdgeFlags: out must be a Uint16Array, got /],
+  ['computeEdgeFlags, short triangles', () => computeEdgeFlags(new Uint16Array(2), new Float64Array(9), 2), /computeEdgeFlags: 2 triangles need 18 numbers, triangles has 9/],
+  ['computeEdgeFlags, a NaN corner', () => computeEdgeFlags(new Uint16Array(1), Float64Array.of(0, 0, 0, 1, 0, 0, NaN, 1, 0), 1), /computeEdgeFlags: triangles: value 6 is not finite \(NaN\)/],
+  ['overlapTreeSphere, no result', () => overlapTreeSphere(undefined as never, tree(), pose, 0, [0, 0, 0, 1], 0), /overlapTreeSphere: result must come from new TreeQueryResult\(\), got undefined/],
+  ['overlapTreeObb, not a tree', () => overlapTreeObb(new TreeQueryResult(), {} as never, pose, 0, box, 0), /overlapTreeObb: tree must come from buildBoundingTree/],
+  ['overlapTreeCapsule, short capsule', () => overlapTreeCapsule(new TreeQueryResult(), tree(), pose, 0, [0, 0, 0, 1, 0, 0], 0), /overlapTreeCapsule: capsule: 7 numbers from offset 0 needed, it holds 6/],
+  ['raycastTree, no pose', () => raycastTree(new TreeQueryResult(), tree(), null as never, 0, 0, 0, -1, 0, 0, 1, 5), /raycastTree: pose must be an array of numbers \(typed or plain\), got null/],
+  ['collideTrees, the second pose past its end', () => collideTrees(new TreeQueryResult(), tree(), pose, 0, tree(), pose, 1), /collideTrees: pose: 12 numbers from offset 1 needed, it holds 12/],
+  ['shapecastTree, an unknown mover', () => shapecastTree(new TreeQueryResult(), tree(), pose, 0, 'cone' as never, box, 0, 1, 0, 0, 1), /shapecastTree: kind must be 'sphere', 'capsule' or 'obb', got 'cone'/],
+  ['poseFromTranslationQuaternion, no quaternion', () => poseFromTranslationQuaternion(new Float64Array(12), 0, 0, 0, 0, undefined as never), /poseFromTranslationQuaternion: q must be an array of numbers/],
+  ['createHitboxHistory, frames beyond the maximum', () => createHitboxHistory(2 ** 31), /createHitboxHistory: frames must be an integer in \[2, 65536\], got 2147483648/],
+  ['createHitboxSweepHits, capacity beyond the maximum', () => createHitboxSweepHits(2 ** 31), /createHitboxSweepHits: capacity must be an integer in \[0, 65536\], got 2147483648/],
+  ['PairList, an infinite capacity', () => new PairList(Infinity), /PairList: capacity Infinity is too large to allocate/],
+  ['PairList, a negative capacity', () => new PairList(-1), /PairList: capacity must be a non-negative number, got -1/],
 ];
 
 describe('arguments of the wrong kind', () => {
@@ -111,5 +140,11 @@ describe('arguments of the wrong kind', () => {
     expect(setObbQuery(createShapeQuery(), box).shape).toBe('obb');
     expect(setSweepObb(createSweepQuery(), box, 0, box, 0).kind).toBe('obb');
     expect(createExtremeVertexTracker(4).stamp.length).toBe(4);
+    expect(fitObb([], 0, points, 4, 'dito26').length).toBe(15); // a plain array grows to take the result
+    expect(welzlSphere(new Float64Array(8), 4, points, 4)[7]).toBeGreaterThan(0);
+    expect(computeEdgeFlags(new Uint16Array(2), Float64Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0), 2).length).toBe(2);
+    expect(overlapTreeSphere(new TreeQueryResult(), tree(), pose, 0, [0, 0, 0, 0.5], 0)).toBeGreaterThan(0);
+    expect(raycastTree(new TreeQueryResult(), tree(), pose, 0, 0.2, 0.2, -1, 0, 0, 1, 5)).toBe(true);
+    expect(new PairList(0).count).toBe(0);
   });
 });

@@ -144,8 +144,8 @@ describe('pipeline hitbox history', () => {
       createCollisionPipeline(w, { characters: characters as never });
       addCharacterCollider(w, addEntity(w), asset);
     };
-    for (const frames of [1, 2.5, NaN]) {
-      expect(refusal(withCharacter({ history: { frames } }))).toMatch(/characters\.history\.frames must be an integer >= 2, got/);
+    for (const frames of [1, 2.5, NaN, 2 ** 31]) {
+      expect(refusal(withCharacter({ history: { frames } }))).toMatch(/characters\.history\.frames must be an integer in \[2, 65536\], got/);
     }
     expect(refusal(withCharacter({ history: { frames: 4, size: 2 } }))).toMatch(/unknown/i);
     expect(refusal(withCharacter({ history: { frames: 4 } }))).toBe('no error');
