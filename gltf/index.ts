@@ -11,8 +11,8 @@
  */
 import type { Accessor, Document, Node, Skin } from '@gltf-transform/core';
 import { fitBoneHitboxes, type BoneHitboxes, type HitboxFitOptions } from '../src/character/hitboxFit';
-import { CollideInputError, assertRecord, valueName } from '../src/errors';
-import { addCharacter, boneRefusal, computeWorldMatrices, createSkeletonStore, defineSkeleton, type SkeletonDefinition } from '../src/character/skeleton';
+import { CollideInputError, assertNumberList, assertNumberRun, assertOutput, assertRecord, isNumberList, valueName } from '../src/errors';
+import { addCharacter, assertSkeletonDefinition, boneRefusal, computeWorldMatrices, createSkeletonStore, defineSkeleton, type SkeletonDefinition } from '../src/character/skeleton';
 import { defineSkin, type SkinDefinition } from '../src/character/skin';
 import { slerpQuaternion } from '../src/rotation';
 import { ROOT_PLACEMENT_TOLERANCE } from '../src/tolerances';
@@ -63,6 +63,12 @@ export interface GltfCharacter {
   /** The document's animations, each with its channels that drive bones of the skin. */
   animations: GltfAnimation[];
 }
+
+/**
+ * Most poses sampled per animation (`poseSamples`, `sampleGltfPoses`): far more than a fit needs,
+ * and each pose is an array of 16 numbers per bone.
+ */
+export const MAX_POSE_SAMPLES = 4096;
 
 /** Default `poseSamples` of `loadGltfCharacter`. */
 export const DEFAULT_POSE_SAMPLES = 20;
@@ -153,8 +159,8 @@ export function loadGltfCharacter(doc: Document, options: GltfCharacterOptions =
   assertRecord(options, 'loadGltfCharacter', 'options');
   const skinIndex = options.skin ?? 0;
   const poseSamples = options.poseSamples ?? DEFAULT_POSE_SAMPLES;
-  if (!Number.isInteger(poseSamples) || poseSamples < 0) {
-    throw new CollideInputError(`gltf: poseSamples must be a non-negative integer, got ${poseSamples}`);
+  if (!Number.isInteger(poseSamples) || poseSamples < 0 || poseSamples > MAX_POSE_SAMPLES) {
+    throw new CollideInputError(`gltf: poseSamples must be an integer in [0, ${MAX_POSE_SAMPLES}], got ${valueName(poseSamples)}`);
   }
   const gltfSkin = doc.getRoot().listSkins()[skinIndex];
   if (!gltfSkin) throw new CollideInputError(`gltf: the document has no skin ${skinIndex}`);
@@ -228,18 +234,31 @@ function keyBefore(times: Float64Array, t: number): number {
 
 /**
  * Writes rotation x, y, z, w at out[o]: the shortest-path spherical interpolation from key a to
- * key b of `values` at fraction u. Allocation-free.
+ * key b of `values` at fraction u. Allocation-free. Throws CollideInputError unless `out` has room
+ * for the rotation, both keys are within `values` and u is finite.
  */
 export function slerpKeys(out: Float64Array, o: number, values: Float64Array, a: number, b: number, u: number): void {
+  assertOutput(out, o, 4, 'slerpKeys');
+  assertNumberRun(values, a, 4, 'slerpKeys: values at key a');
+  assertNumberRun(values, b, 4, 'slerpKeys: values at key b');
+  if (!Number.isFinite(u)) throw new CollideInputError(`slerpKeys: u must be finite, got ${valueName(u)}`);
   slerpQuaternion(out, o, values, a, values, b, u);
+}
+
+/** Throws CollideInputError unless `animation` looks made by loadGltfCharacter (its channels an array). */
+function assertAnimation(animation: unknown, caller: string): void {
+  if (animation === null || typeof animation !== 'object' || !Array.isArray((animation as GltfAnimation).channels)) {
+    throw new CollideInputError(`${caller}: animation must come from loadGltfCharacter, got ${valueName(animation)}`);
+  }
 }
 
 /**
  * Samples `animation` at time t (clamped to the keys; pass t modulo `duration` to loop) into the
  * local TRS arrays of a skeleton store, for the character whose bones start at `firstBone`.
  * LINEAR: lerp (slerp for rotations); STEP: the key at or before t; CUBICSPLINE: its key values,
- * lerped (tangents ignored). Bones without a channel keep their values. A time that is not
- * finite throws CollideInputError. Allocation-free.
+ * lerped (tangents ignored). Bones without a channel keep their values. Throws CollideInputError
+ * for a time that is not finite, TRS arguments that are not arrays, a negative or fractional
+ * `firstBone`, or a channel's bone beyond its array. Allocation-free.
  */
 export function sampleGltfAnimation(
   animation: GltfAnimation,
@@ -249,22 +268,27 @@ export function sampleGltfAnimation(
   scale: Float64Array,
   firstBone = 0,
 ): void {
-  if (animation === null || typeof animation !== 'object' || !Array.isArray(animation.channels)) {
-    throw new CollideInputError(`sampleGltfAnimation: animation must come from loadGltfCharacter, got ${valueName(animation)}`);
-  }
+  assertAnimation(animation, 'sampleGltfAnimation');
   if (!Number.isFinite(t)) throw new CollideInputError(`sampleGltfAnimation: time ${valueName(t)} is not finite`);
+  if (!(isNumberList(translation) && isNumberList(rotation) && isNumberList(scale))) {
+    const name = !isNumberList(translation) ? 'translation' : !isNumberList(rotation) ? 'rotation' : 'scale';
+    assertNumberList({ translation, rotation, scale }[name], `sampleGltfAnimation: ${name}`);
+  }
+  if (!Number.isInteger(firstBone) || firstBone < 0) throw new CollideInputError(`sampleGltfAnimation: firstBone must be a non-negative integer, got ${valueName(firstBone)}`);
   for (const ch of animation.channels) {
     const { times, values } = ch;
     if (times.length === 0) continue;
     const width = ch.path === 'rotation' ? 4 : 3;
     const out = ch.path === 'translation' ? translation : ch.path === 'rotation' ? rotation : scale;
     const o = width * (firstBone + ch.bone);
+    // A typed array drops what is written past its end: a bone beyond the arrays is an error.
+    if (o + width > out.length) throw new CollideInputError(`sampleGltfAnimation: the animation drives bone ${firstBone + ch.bone}, its ${ch.path} array holds ${out.length / width} bones`);
     const k = keyBefore(times, t);
     const last = k === times.length - 1;
     const span = last ? 0 : times[k + 1] - times[k];
     const u = ch.interpolation === 'STEP' || last || span <= 0 ? 0 : Math.min(1, Math.max(0, (t - times[k]) / span));
     const a = width * k, b = width * (last ? k : k + 1);
-    if (width === 4) slerpKeys(out, o, values, a, b, u);
+    if (width === 4) slerpQuaternion(out, o, values, a, values, b, u);
     else for (let i = 0; i < 3; i++) out[o + i] = values[a + i] + u * (values[b + i] - values[a + i]);
   }
 }
@@ -279,6 +303,7 @@ export function animateCharacter(target: World | CollisionPipeline, entity: numb
   const p = pipelineOf(target, 'animateCharacter');
   const character = characterOf(p, entity);
   if (!Number.isFinite(t)) throw new CollideInputError(`animateCharacter(entity ${entity}): time ${t} is not finite`);
+  assertAnimation(animation, 'animateCharacter');
   const skeletons = p.characters!.skeletons;
   const bones = skeletons.characterBoneCount[character];
   for (const ch of animation.channels) {
@@ -291,11 +316,16 @@ export function animateCharacter(target: World | CollisionPipeline, entity: numb
  * Bone world matrices (16 per bone, definition order, character at the identity) at
  * `samplesPerAnimation` evenly spaced times of each animation, including both ends: the `poses`
  * option of `fitBoneHitboxes`, so the boxes cover the blended vertices in these animations.
+ * Throws CollideInputError unless `samplesPerAnimation` is an integer in [1, MAX_POSE_SAMPLES],
+ * `skeleton` comes from defineSkeleton and `animations` is an array of animations.
  */
 export function sampleGltfPoses(skeleton: SkeletonDefinition, animations: readonly GltfAnimation[], samplesPerAnimation: number): Float64Array[] {
-  if (!Number.isInteger(samplesPerAnimation) || samplesPerAnimation < 1) {
-    throw new CollideInputError(`sampleGltfPoses: samplesPerAnimation must be a positive integer, got ${samplesPerAnimation}`);
+  if (!Number.isInteger(samplesPerAnimation) || samplesPerAnimation < 1 || samplesPerAnimation > MAX_POSE_SAMPLES) {
+    throw new CollideInputError(`sampleGltfPoses: samplesPerAnimation must be an integer in [1, ${MAX_POSE_SAMPLES}], got ${valueName(samplesPerAnimation)}`);
   }
+  assertSkeletonDefinition(skeleton, 'sampleGltfPoses');
+  if (!Array.isArray(animations)) throw new CollideInputError(`sampleGltfPoses: animations must be an array (loadGltfCharacter's animations), got ${valueName(animations)}`);
+  for (const animation of animations) assertAnimation(animation, 'sampleGltfPoses');
   const store = createSkeletonStore();
   addCharacter(store, skeleton, 0);
   const poses: Float64Array[] = [];

@@ -130,6 +130,6 @@ describe('glTF adapter on the Fox', () => {
     expect(loaded.coverage).toBeGreaterThanOrEqual(0.99);
     expect(bindOnly.coverage).toBeLessThan(0.99);
     expect(loaded.singleOutside).toBe(0);
-    for (const bad of [-1, 2.5, NaN]) expect(() => loadGltfCharacter(doc, { poseSamples: bad })).toThrow(/poseSamples must be a non-negative integer/);
+    for (const bad of [-1, 2.5, NaN, 2 ** 31]) expect(() => loadGltfCharacter(doc, { poseSamples: bad })).toThrow(/poseSamples must be an integer in \[0, 4096\]/);
   }, 60_000);
 });

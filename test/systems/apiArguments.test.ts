@@ -16,14 +16,19 @@ import {
   createHitboxHistory, createHitboxSweepHits, PairList,
 } from '../../src/index';
 import { CollideInputError } from '../../src/errors';
-import { addCollider, contactsOf, createCollisionPipeline, touching, updateBoneHitboxes } from '../../systems/index';
-import { loadGltfCharacter, sampleGltfAnimation } from '../../gltf/index';
+import { addCharacterCollider, addCollider, contactsOf, createCollisionPipeline, touching, updateBoneHitboxes } from '../../systems/index';
+import { animateCharacter, loadGltfCharacter, sampleGltfAnimation, sampleGltfPoses, slerpKeys, type GltfAnimation } from '../../gltf/index';
 import { def, fitted, humanoid } from '../support/hitboxRays';
 
 const box = new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1]);
 const points = Float64Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1);
 const mesh = { positions: Float64Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1), indices: Uint32Array.of(0, 1, 2, 0, 1, 3) };
 const tree = () => buildBoundingTree(mesh.positions, mesh.indices);
+/** An animation turning bone 0 a quarter turn about z over a second. */
+const oneChannel: GltfAnimation = {
+  name: 'turn', duration: 1,
+  channels: [{ bone: 0, path: 'rotation', interpolation: 'LINEAR', times: Float64Array.of(0, 1), values: Float64Array.of(0, 0, 0, 1, 0, 0, Math.SQRT1_2, Math.SQRT1_2) }],
+};
 const pose = poseFromTranslationQuaternion(new Float64Array(POSE_STRIDE), 0, 0, 0, 0, [0, 0, 0, 1]);
 
 /** A skeleton and hitbox store with one humanoid. */
@@ -113,6 +118,22 @@ const cases: [string, () => unknown, RegExp][] = [
   ['createHitboxSweepHits, capacity beyond the maximum', () => createHitboxSweepHits(2 ** 31), /createHitboxSweepHits: capacity must be an integer in \[0, 65536\], got 2147483648/],
   ['PairList, an infinite capacity', () => new PairList(Infinity), /PairList: capacity Infinity is too large to allocate/],
   ['PairList, a negative capacity', () => new PairList(-1), /PairList: capacity must be a non-negative number, got -1/],
+  ['animateCharacter, no animation', () => {
+    const world = createWorld();
+    createCollisionPipeline(world);
+    const e = addEntity(world);
+    addCharacterCollider(world, e, { skeleton: def, hitboxes: fitted });
+    return animateCharacter(world, e, undefined as never, 0);
+  }, /animateCharacter: animation must come from loadGltfCharacter, got undefined/],
+  ['sampleGltfAnimation, no rotation array', () => {
+    const s = createSkeletonStore();
+    return sampleGltfAnimation(oneChannel, 0.5, s.translation, undefined as never, s.scale);
+  }, /sampleGltfAnimation: rotation must be an array of numbers \(typed or plain\), got undefined/],
+  ['sampleGltfAnimation, arrays too short for the bone', () => sampleGltfAnimation(oneChannel, 0.5, new Float64Array(3), new Float64Array(4), new Float64Array(3), 1), /sampleGltfAnimation: the animation drives bone 1, its rotation array holds 1 bones/],
+  ['sampleGltfPoses, animations not an array', () => sampleGltfPoses(def, undefined as never, 2), /sampleGltfPoses: animations must be an array/],
+  ['sampleGltfPoses, too many samples', () => sampleGltfPoses(def, [oneChannel], 2 ** 31), /sampleGltfPoses: samplesPerAnimation must be an integer in \[1, 4096\], got 2147483648/],
+  ['slerpKeys, no out', () => slerpKeys(undefined as never, 0, Float64Array.of(0, 0, 0, 1, 0, 0, 1, 0), 0, 4, 0.5), /slerpKeys: out must be an array of numbers/],
+  ['slerpKeys, key b past the values', () => slerpKeys(new Float64Array(4), 0, Float64Array.of(0, 0, 0, 1, 0, 0, 1, 0), 0, 8, 0.5), /slerpKeys: values at key b: 4 numbers from offset 8 needed, it holds 8/],
 ];
 
 describe('arguments of the wrong kind', () => {
@@ -146,5 +167,13 @@ describe('arguments of the wrong kind', () => {
     expect(overlapTreeSphere(new TreeQueryResult(), tree(), pose, 0, [0, 0, 0, 0.5], 0)).toBeGreaterThan(0);
     expect(raycastTree(new TreeQueryResult(), tree(), pose, 0, 0.2, 0.2, -1, 0, 0, 1, 5)).toBe(true);
     expect(new PairList(0).count).toBe(0);
+    const turned = new Float64Array(4);
+    slerpKeys(turned, 0, oneChannel.channels[0].values, 0, 4, 0.5);
+    expect(turned[3]).toBeCloseTo(Math.cos(Math.PI / 8), 12);
+    const s = createSkeletonStore();
+    addCharacter(s, def, 0);
+    sampleGltfAnimation(oneChannel, 1, s.translation, s.rotation, s.scale);
+    expect(s.rotation[3]).toBeCloseTo(Math.SQRT1_2, 12);
+    expect(sampleGltfPoses(def, [oneChannel], 3).length).toBe(3);
   });
 });
