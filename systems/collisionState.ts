@@ -98,15 +98,16 @@ export interface CharactersOption {
   /** Ray grid rebuilt each step, for raycastHitboxes. */
   rayGrid?: BoneHitboxState['rayGrid'];
   /**
-   * Keep the characters' hitboxes of the last `frames` steps (an integer >= 2), each at the step's
-   * time (`step(world, time)`), for ray casts and hitbox queries at a past time (lag
-   * compensation: raycastCharactersAt, raycastCharactersBatchAt, characterHitboxesAt). Memory per
+   * Keep the characters' hitboxes of the last `frames` steps (an integer from 2 to
+   * MAX_HISTORY_FRAMES, 65,536), each at the step's time (`step(world, time)`), for ray casts
+   * and hitbox queries at a past time (lag compensation: raycastCharactersAt,
+   * raycastCharactersBatchAt, characterHitboxesAt). Memory per
    * character per kept frame: 76 bytes per hitbox, 48 per cluster of 8 hitboxes and about 60 for
    * the character (about 4.6 KB for a 55-hitbox humanoid: 64 frames of 1,000 take about 300 MB).
    * A history you made (createHitboxHistory) is recorded into as it is.
    */
   history?: {
-    /** Frames kept: an integer >= 2. */
+    /** Frames kept: an integer from 2 to MAX_HISTORY_FRAMES (65,536). */
     frames: number;
   } | HitboxHistory;
   /**

@@ -1,3 +1,4 @@
+import { CollideInputError, valueName } from '../errors';
 
 /**
  * Hit groups: a per-hitbox tag for damage rules (head, torso, arms, legs, tail, other), guessed
@@ -32,6 +33,7 @@ const GROUP_PATTERNS: readonly [RegExp, number][] = [
 
 /** Hit group guessed from a bone name (case-insensitive keywords); HIT_GROUP_OTHER when nothing matches. */
 export function hitGroupFromBoneName(name: string): number {
+  if (typeof name !== 'string') throw new CollideInputError(`hitGroupFromBoneName: name must be a string, got ${valueName(name)}`);
   const lower = name.toLowerCase();
   for (const [pattern, group] of GROUP_PATTERNS) if (pattern.test(lower)) return group;
   return HIT_GROUP_OTHER;

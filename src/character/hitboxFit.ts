@@ -4,7 +4,7 @@ import { OBB_HALF, OBB_STRIDE, IDENTITY_AXES, type ReadonlyFloats } from '../lay
 import { obbFromAxes } from '../volumes/obb';
 import { fitObbPcaPoints } from '../fit/obbFit';
 import { assertSkeletonDefinition, type SkeletonDefinition } from './skeleton';
-import { skinVertex, type SkinDefinition } from './skin';
+import { skinVertexTrusted, type SkinDefinition } from './skin';
 import { mat4 } from 'gl-matrix';
 import { hitGroupFromBoneName } from './hitGroups';
 
@@ -150,7 +150,7 @@ export function fitBoneHitboxes(skeleton: SkeletonDefinition, skin: SkinDefiniti
       const m = pose < 0 ? skeleton.inverseBind : inverseWorld[pose];
       const mo = 16 * b;
       for (const v of list) {
-        if (pose >= 0) skinVertex(skinned, 0, skin, v, skinning[pose]);
+        if (pose >= 0) skinVertexTrusted(skinned, 0, skin, v, skinning[pose]);
         const src = pose < 0 ? positions : skinned;
         const p = pose < 0 ? 3 * v : 0;
         const x = src[p], y = src[p + 1], z = src[p + 2];

@@ -155,6 +155,7 @@ export function createHitboxHistory(frames: number, shared = false): HitboxHisto
  * which the frames held no longer describe the world.
  */
 export function clearHitboxHistory(history: HitboxHistory): void {
+  assertHitboxHistory(history, 'clearHitboxHistory');
   history.count = 0;
   history.newest = -1;
   history.version++;

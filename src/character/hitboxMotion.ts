@@ -7,7 +7,7 @@ import { SWEEP_MOTION_STRIDE } from '../query/sweep';
 import { interpolationReach } from '../volumes/obb';
 import { assertHitboxStore, HITBOXES_PER_CLUSTER, type HitboxStore } from './hitboxLayout';
 import { buildCharacterRayGrid, createCharacterRayGrid, type CharacterRayGrid } from './rayGrid';
-import { boxAt, createHistoryCursor, includeBox, locateTime, seenAt, type HitboxHistory } from './hitboxHistory';
+import { assertHitboxHistory, boxAt, createHistoryCursor, includeBox, locateTime, seenAt, type HitboxHistory } from './hitboxHistory';
 
 /**
  * The motion of every hitbox over one frame, for melee sweeps (hitboxSweep.ts): each hitbox's box
@@ -109,6 +109,7 @@ const cursor = createHistoryCursor();
 export function beginHitboxMotionAt(motion: HitboxMotion, history: HitboxHistory, store: HitboxStore, time: number, caller = 'beginHitboxMotionAt'): void {
   assertHitboxMotion(motion, caller);
   assertHitboxStore(store, caller);
+  assertHitboxHistory(history, caller);
   locateTime(cursor, history, time, caller);
   beginFor(motion, store);
   for (let c = 0; c < store.characterCount; c++) {

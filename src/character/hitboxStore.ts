@@ -1,6 +1,6 @@
 import { grown } from '../broadphase/growable';
 import { allocate } from '../sharedMemory';
-import { CollideInputError, assertExtents, assertFiniteValues } from '../errors';
+import { CollideInputError, assertExtents, assertFiniteValues, valueName } from '../errors';
 import { AABB_STRIDE, OBB_HALF, OBB_STRIDE, SPHERE_STRIDE } from '../layout';
 import type { SkeletonStore } from './skeleton';
 import { updateHitboxes } from './hitboxUpdate';
@@ -118,6 +118,8 @@ export function addCharacterHitboxes(store: HitboxStore, skeleton: SkeletonStore
  * Its hitboxes keep their place in the store (indices of the others do not move).
  */
 export function retireCharacter(store: HitboxStore, character: number): void {
+  assertHitboxStore(store, 'retireCharacter');
+  if (!Number.isInteger(character)) throw new CollideInputError(`retireCharacter: character must be an integer, got ${valueName(character)}`);
   if (character < 0 || character >= store.characterCount || store.retired[character] === 1) return;
   store.retired[character] = 1;
   const entity = store.characterEntity[character];

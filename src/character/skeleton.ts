@@ -371,6 +371,8 @@ export function computeWorldMatrices(store: SkeletonStore, firstCharacter = 0, c
  * the bone's name, and its local pose (or, for a root whose pose is finite, its character matrix).
  */
 export function boneRefusal(store: SkeletonStore, bone: number): string {
+  assertMadeBy(store, 'world', 'boneRefusal', 'store', 'createSkeletonStore');
+  if (!(Number.isInteger(bone) && bone >= 0 && bone < store.boneCount)) throw new CollideInputError(`boneRefusal: bone ${valueName(bone)} is not in [0, ${store.boneCount})`);
   const c = store.character[bone], t = store.translation, q = store.rotation, s = store.scale;
   const name = store.boneName[bone] ? ` ('${store.boneName[bone]}')` : '';
   const local = `translation (${t[3 * bone]}, ${t[3 * bone + 1]}, ${t[3 * bone + 2]}), rotation (${q[4 * bone]}, ${q[4 * bone + 1]}, ${q[4 * bone + 2]}, ${q[4 * bone + 3]}), scale (${s[3 * bone]}, ${s[3 * bone + 1]}, ${s[3 * bone + 2]})`;

@@ -1,4 +1,5 @@
-import { CollideInputError, assertFinitePoints, assertNumberList, valueName } from '../errors';
+import { CollideInputError, assertFinitePoints, assertNumberList, assertOutput, isNumberList, valueName } from '../errors';
+import { assertMadeBy } from '../query/rayQuery';
 import type { ReadonlyFloats } from '../layout';
 import { assertSkeletonDefinition, type SkeletonDefinition } from './skeleton';
 
@@ -80,17 +81,39 @@ export function defineSkin(skeleton: SkeletonDefinition, input: SkinInput): Skin
  * Weight of `bone` on vertex `v` (sum over influences naming it, since a joint may repeat).
  */
 export function skinWeight(skin: SkinDefinition, v: number, bone: number): number {
+  assertSkinVertex(skin, v, 'skinWeight');
   let w = 0;
   const base = v * skin.influences;
   for (let k = 0; k < skin.influences; k++) if (skin.bones[base + k] === bone) w += skin.weights[base + k];
   return w;
 }
 
+/** Throws CollideInputError unless `skin` comes from defineSkin and `v` is one of its vertices. */
+function assertSkinVertex(skin: SkinDefinition, v: number, caller: string): void {
+  assertMadeBy(skin, 'weights', caller, 'skin', 'defineSkin');
+  if (!(Number.isInteger(v) && v >= 0 && v < skin.vertexCount)) throw new CollideInputError(`${caller}: vertex ${valueName(v)} is not in [0, ${skin.vertexCount})`);
+}
+
 /**
  * Linear-blend skinned position of vertex v at out[o]: Σ_k w_k · S[bone_k] · p, with S the 16-per-bone
- * skinning matrices (world · inverse bind, column-major, affine). Allocation-free.
+ * skinning matrices (world · inverse bind, column-major, affine). Allocation-free. Throws
+ * CollideInputError unless `out` has room for the point, `skin` comes from defineSkin, `v` is one
+ * of its vertices and `skinMatrices` holds a matrix for each bone weighting it.
  */
 export function skinVertex(out: Float64Array, o: number, skin: SkinDefinition, v: number, skinMatrices: ReadonlyFloats): Float64Array {
+  assertOutput(out, o, 3, 'skinVertex');
+  assertSkinVertex(skin, v, 'skinVertex');
+  if (!isNumberList(skinMatrices)) assertNumberList(skinMatrices, 'skinVertex: skinMatrices');
+  const base = v * skin.influences;
+  for (let k = 0; k < skin.influences; k++) {
+    const bone = skin.bones[base + k];
+    if (skin.weights[base + k] !== 0 && 16 * bone + 16 > skinMatrices.length) throw new CollideInputError(`skinVertex: vertex ${v} is weighted on bone ${bone}, skinMatrices holds ${Math.floor(skinMatrices.length / 16)} matrices`);
+  }
+  return skinVertexTrusted(out, o, skin, v, skinMatrices);
+}
+
+/** @internal skinVertex without the argument checks, for loops that checked once (the hitbox fit). */
+export function skinVertexTrusted(out: Float64Array, o: number, skin: SkinDefinition, v: number, skinMatrices: ReadonlyFloats): Float64Array {
   const p = 3 * v;
   const x = skin.positions[p], y = skin.positions[p + 1], z = skin.positions[p + 2];
   let sx = 0, sy = 0, sz = 0;

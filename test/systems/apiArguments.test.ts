@@ -13,7 +13,8 @@ import {
   setObbQuery, setRay, setShapeCast, setSphereQuery, setSweepObb, updateHitboxes,
   fitObb, fitObbPcaPoints, welzlSphere, aabbFromPoints, quickhull, kdopFromPoints, computeEdgeFlags, overlapTreeSphere, overlapTreeObb,
   overlapTreeCapsule, raycastTree, collideTrees, shapecastTree, poseFromTranslationQuaternion, POSE_STRIDE, TreeQueryResult,
-  createHitboxHistory, createHitboxSweepHits, PairList,
+  createHitboxHistory, createHitboxSweepHits, PairList, retireCharacter, boneRefusal, clearHitboxHistory, beginHitboxMotionAt,
+  hitGroupFromBoneName, skinWeight, skinVertex,
 } from '../../src/index';
 import { CollideInputError } from '../../src/errors';
 import { addCharacterCollider, addCollider, contactsOf, createCollisionPipeline, touching, updateBoneHitboxes } from '../../systems/index';
@@ -133,6 +134,21 @@ const cases: [string, () => unknown, RegExp][] = [
   ['sampleGltfPoses, animations not an array', () => sampleGltfPoses(def, undefined as never, 2), /sampleGltfPoses: animations must be an array/],
   ['sampleGltfPoses, too many samples', () => sampleGltfPoses(def, [oneChannel], 2 ** 31), /sampleGltfPoses: samplesPerAnimation must be an integer in \[1, 4096\], got 2147483648/],
   ['slerpKeys, no out', () => slerpKeys(undefined as never, 0, Float64Array.of(0, 0, 0, 1, 0, 0, 1, 0), 0, 4, 0.5), /slerpKeys: out must be an array of numbers/],
+  ['retireCharacter, not a store', () => retireCharacter({} as never, 0), /retireCharacter: store must come from createHitboxStore/],
+  ['retireCharacter, a fractional character', () => retireCharacter(stores().hitboxes, 0.5), /retireCharacter: character must be an integer, got 0\.5/],
+  ['boneRefusal, a bone beyond the store', () => boneRefusal(stores().skeletons, 1e6), /boneRefusal: bone 1000000 is not in \[0, 68\)/],
+  ['clearHitboxHistory, no history', () => clearHitboxHistory(undefined as never), /clearHitboxHistory: history must come from createHitboxHistory, got undefined/],
+  ['beginHitboxMotionAt, no history', () => beginHitboxMotionAt(createHitboxMotion(), null as never, stores().hitboxes, 1), /beginHitboxMotionAt: history must come from createHitboxHistory, got null/],
+  ['hitGroupFromBoneName, not a string', () => hitGroupFromBoneName(7 as never), /hitGroupFromBoneName: name must be a string, got 7/],
+  ['skinWeight, not a skin', () => skinWeight({} as never, 0, 0), /skinWeight: skin must come from defineSkin/],
+  ['skinVertex, a vertex beyond the skin', () => skinVertex(new Float64Array(3), 0, defineSkin(def, humanoid.skin), -1, new Float64Array(16 * 68)), /skinVertex: vertex -1 is not in \[0, \d+\)/],
+  ['skinVertex, too few matrices', () => {
+    const skin = defineSkin(def, humanoid.skin);
+    // A vertex weighted on a bone past the first: one matrix is too few for it.
+    const v = Math.floor(skin.bones.findIndex((b, i) => b > 0 && skin.weights[i] > 0) / skin.influences);
+    return skinVertex(new Float64Array(3), 0, skin, v, new Float64Array(16));
+  }, /skinVertex: vertex \d+ is weighted on bone \d+, skinMatrices holds 1 matrices/],
+  ['skinVertex, no out', () => skinVertex(undefined as never, 0, defineSkin(def, humanoid.skin), 0, new Float64Array(16 * 68)), /skinVertex: out must be an array of numbers/],
   ['slerpKeys, key b past the values', () => slerpKeys(new Float64Array(4), 0, Float64Array.of(0, 0, 0, 1, 0, 0, 1, 0), 0, 8, 0.5), /slerpKeys: values at key b: 4 numbers from offset 8 needed, it holds 8/],
 ];
 
@@ -175,5 +191,10 @@ describe('arguments of the wrong kind', () => {
     sampleGltfAnimation(oneChannel, 1, s.translation, s.rotation, s.scale);
     expect(s.rotation[3]).toBeCloseTo(Math.SQRT1_2, 12);
     expect(sampleGltfPoses(def, [oneChannel], 3).length).toBe(3);
+    expect(hitGroupFromBoneName('LeftUpperArm')).toBe(2);
+    const skin = defineSkin(def, humanoid.skin), identity = new Float64Array(16 * def.boneCount);
+    for (let b = 0; b < def.boneCount; b++) for (let k = 0; k < 4; k++) identity[16 * b + 5 * k] = 1;
+    expect(Array.from(skinVertex(new Float64Array(3), 0, skin, 0, identity))).toEqual(Array.from(skin.positions.subarray(0, 3)).map((x) => expect.closeTo(x, 12)));
+    expect(skinWeight(skin, 0, skin.bones[0])).toBeGreaterThan(0);
   });
 });
