@@ -11,7 +11,7 @@
  */
 import type { Accessor, Document, Node, Skin } from '@gltf-transform/core';
 import { fitBoneHitboxes, type BoneHitboxes, type HitboxFitOptions } from '../src/character/hitboxFit';
-import { CollideInputError, assertNumberList, assertNumberRun, assertOutput, assertRecord, isNumberList, valueName } from '../src/errors';
+import { CollideInputError, assertNumberList, assertNumberRun, assertOutput, assertRecord, valueName } from '../src/errors';
 import { addCharacter, assertSkeletonDefinition, boneRefusal, computeWorldMatrices, createSkeletonStore, defineSkeleton, type SkeletonDefinition } from '../src/character/skeleton';
 import { defineSkin, type SkinDefinition } from '../src/character/skin';
 import { slerpQuaternion } from '../src/rotation';
@@ -270,10 +270,9 @@ export function sampleGltfAnimation(
 ): void {
   assertAnimation(animation, 'sampleGltfAnimation');
   if (!Number.isFinite(t)) throw new CollideInputError(`sampleGltfAnimation: time ${valueName(t)} is not finite`);
-  if (!(isNumberList(translation) && isNumberList(rotation) && isNumberList(scale))) {
-    const name = !isNumberList(translation) ? 'translation' : !isNumberList(rotation) ? 'rotation' : 'scale';
-    assertNumberList({ translation, rotation, scale }[name], `sampleGltfAnimation: ${name}`);
-  }
+  assertNumberList(translation, 'sampleGltfAnimation: translation');
+  assertNumberList(rotation, 'sampleGltfAnimation: rotation');
+  assertNumberList(scale, 'sampleGltfAnimation: scale');
   if (!Number.isInteger(firstBone) || firstBone < 0) throw new CollideInputError(`sampleGltfAnimation: firstBone must be a non-negative integer, got ${valueName(firstBone)}`);
   for (const ch of animation.channels) {
     const { times, values } = ch;

@@ -15,11 +15,11 @@ import { build as viteBuild } from 'vite';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 /**
- * Size limits, bytes. The quick start's is 62 KiB: a module pulled in by mistake (a broad phase,
+ * Size limits, bytes. The quick start's is 64 KiB: a module pulled in by mistake (a broad phase,
  * the thread code, the queries: several kB each) goes over it, while its own code can change (the
- * checks of dynamic colliders' stored poses and of arguments took it from 61.4 to 62.7 kB).
+ * checks of dynamic colliders' stored poses and of arguments took it from 61.4 to 63.5 kB).
  */
-const LIMITS = { tarball: 300_000, obbOverlapGzip: 3_000, quickStartMin: 63_488 };
+const LIMITS = { tarball: 300_000, obbOverlapGzip: 3_000, quickStartMin: 65_536 };
 const failures = [];
 const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 

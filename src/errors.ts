@@ -97,12 +97,16 @@ export function assertNumberList(v: unknown, what: string): void {
 }
 
 /**
- * Throws CollideInputError unless `values` (named `what`) is an array of numbers holding `n` of
- * them from offset `o` (a non-negative integer).
+ * Throws CollideInputError unless `values` is an array of numbers holding `n` of them from offset
+ * `o` (a non-negative integer). The message names `what`, then `field` when given (joined only
+ * on failure, so a per-call check builds no string).
  */
-export function assertNumberRun(values: unknown, o: number, n: number, what: string): void {
-  if (!isNumberList(values)) throw new CollideInputError(`${what} must be an array of numbers (typed or plain), got ${valueName(values)}`);
-  if (!(Number.isInteger(o) && o >= 0 && o + n <= values.length)) throw new CollideInputError(`${what}: ${n} numbers from offset ${valueName(o)} needed, it holds ${values.length}`);
+export function assertNumberRun(values: unknown, o: number, n: number, what: string, field?: string): void {
+  const ok = isNumberList(values);
+  if (ok && Number.isInteger(o) && o >= 0 && o + n <= values.length) return;
+  const name = field === undefined ? what : `${what}: ${field}`;
+  if (!ok) throw new CollideInputError(`${name} must be an array of numbers (typed or plain), got ${valueName(values)}`);
+  throw new CollideInputError(`${name}: ${n} numbers from offset ${valueName(o)} needed, it holds ${(values as ArrayLike<number>).length}`);
 }
 
 /**

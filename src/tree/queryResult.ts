@@ -1,5 +1,5 @@
 import { PairList } from '../broadphase/pairList';
-import { CollideInputError, assertNumberRun, isNumberList, valueName } from '../errors';
+import { CollideInputError, assertNumberRun, valueName } from '../errors';
 import { assertMadeBy } from '../query/rayQuery';
 import { POSE_STRIDE } from './pose';
 import { OBB_STRIDE } from '../layout';
@@ -67,6 +67,5 @@ export class TreeQueryResult {
 export function assertTreeQuery(result: unknown, tree: unknown, pose: unknown, po: number, caller: string): void {
   if (!(result instanceof TreeQueryResult)) throw new CollideInputError(`${caller}: result must come from new TreeQueryResult(), got ${valueName(result)}`);
   assertMadeBy(tree, 'triangles', caller, 'tree', 'buildBoundingTree');
-  // Messages are built only on failure: a query allocates nothing.
-  if (!(isNumberList(pose) && Number.isInteger(po) && po >= 0 && po + POSE_STRIDE <= pose.length)) assertNumberRun(pose, po, POSE_STRIDE, `${caller}: pose`);
+  assertNumberRun(pose, po, POSE_STRIDE, caller, 'pose');
 }
