@@ -80,7 +80,8 @@ export interface GltfCharacterOptions {
   /** Passed to `fitBoneHitboxes`. */
   hitboxes?: HitboxFitOptions;
   /**
-   * Poses sampled per animation to fit the hitboxes over (default 20; 0 fits the bind pose only).
+   * Poses sampled per animation to fit the hitboxes over (default 20; 0 fits the bind pose only;
+   * at most MAX_POSE_SAMPLES).
    * Skins stretch away from their bind pose when animated: the Fox's bind-pose boxes hold about
    * 93% of its animated vertices, boxes fitted over 20 poses per animation over 99.9%. Ignored
    * when `hitboxes.poses` is given or the document has no animations.

@@ -32,7 +32,10 @@ export class PairList {
   private scratchSecond: Uint32Array;
   private readonly buckets = new Uint32Array(1 << MAX_DIGIT_BITS);
 
-  /** Creates an empty list with room for `capacity` pairs (grows on demand). Throws CollideInputError for a capacity that is negative, not a number or too large to allocate. */
+  /**
+   * Creates an empty list with room for `capacity` pairs (grows on demand). Throws
+   * CollideInputError for a capacity that is negative, not a number or too large to allocate.
+   */
   constructor(capacity = 64) {
     if (!(capacity >= 0)) throw new CollideInputError(`PairList: capacity must be a non-negative number, got ${valueName(capacity)}`);
     const n = Math.max(1, Math.floor(capacity));

@@ -1,4 +1,4 @@
-import { CollideInputError, assertFinitePoints, assertNumberList, assertOutput, isNumberList, valueName } from '../errors';
+import { CollideInputError, assertFinitePoints, assertNumberList, assertOutput, valueName } from '../errors';
 import { assertMadeBy } from '../query/rayQuery';
 import type { ReadonlyFloats } from '../layout';
 import { assertSkeletonDefinition, type SkeletonDefinition } from './skeleton';
@@ -103,7 +103,7 @@ function assertSkinVertex(skin: SkinDefinition, v: number, caller: string): void
 export function skinVertex(out: Float64Array, o: number, skin: SkinDefinition, v: number, skinMatrices: ReadonlyFloats): Float64Array {
   assertOutput(out, o, 3, 'skinVertex');
   assertSkinVertex(skin, v, 'skinVertex');
-  if (!isNumberList(skinMatrices)) assertNumberList(skinMatrices, 'skinVertex: skinMatrices');
+  assertNumberList(skinMatrices, 'skinVertex: skinMatrices');
   const base = v * skin.influences;
   for (let k = 0; k < skin.influences; k++) {
     const bone = skin.bones[base + k];
