@@ -20,6 +20,13 @@ export const MAX_PROXY_ID = 1 << 24;
 /** Below this many pairs, insertion sort beats the radix passes' fixed cost of clearing buckets. */
 const INSERTION_SORT_MAX = 48;
 
+/**
+ * The radix passes' digit counts, one array for all the lists of a thread: a pass fills and reads
+ * it within its own call. One per list (256 KB each) made every PairList, and every
+ * TreeQueryResult holding one, that large; a pipeline holds about a dozen.
+ */
+const sortBuckets = new Uint32Array(1 << MAX_DIGIT_BITS);
+
 /** A list of pairs (a[i], b[i]), named as contacts and hitbox pairs name them. */
 export class PairList {
   /** First ids; valid for indices below `count`. Re-read after `sort()`, which swaps in its scratch arrays. */
@@ -30,7 +37,6 @@ export class PairList {
   count = 0;
   private scratchFirst: Uint32Array;
   private scratchSecond: Uint32Array;
-  private readonly buckets = new Uint32Array(1 << MAX_DIGIT_BITS);
 
   /**
    * Creates an empty list with room for `capacity` pairs (grows on demand). Throws
@@ -102,7 +108,7 @@ export class PairList {
   private radixPass(byFirst: boolean, shift: number, digitBits: number): void {
     const srcA = this.a;
     const srcB = this.b;
-    radixScatterPass(byFirst ? srcA : srcB, shift, digitBits, this.count, this.buckets, srcA, srcB, this.scratchFirst, this.scratchSecond);
+    radixScatterPass(byFirst ? srcA : srcB, shift, digitBits, this.count, sortBuckets, srcA, srcB, this.scratchFirst, this.scratchSecond);
     // Swap roles so the sorted run becomes the public arrays without copying.
     this.a = this.scratchFirst;
     this.b = this.scratchSecond;
