@@ -22,8 +22,8 @@ const INSERTION_SORT_MAX = 48;
 
 /**
  * The radix passes' digit counts, one array for all the lists of a thread: a pass fills and reads
- * it within its own call. One per list (256 KB each) made every PairList, and every
- * TreeQueryResult holding one, that large; a pipeline holds about a dozen.
+ * it within its own call, and an array per list would cost every PairList (and every
+ * TreeQueryResult, which holds one) 256 KB.
  */
 const sortBuckets = new Uint32Array(1 << MAX_DIGIT_BITS);
 
