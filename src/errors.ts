@@ -25,6 +25,7 @@ export function assertFinitePoints(
   what: string,
   offset = 0,
 ): void {
+  // Tested first so that the name is joined only on failure: fits call this per call.
   if (!isNumberList(points)) assertNumberList(points, `${what}: points`);
   if (!Number.isInteger(offset) || offset < 0) throw new CollideInputError(`${what}: offset must be a non-negative integer, got ${valueName(offset)}`);
   if (!Number.isInteger(count) || count < 0) {
